@@ -1,0 +1,76 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { ApiOperation, ApiParam } from '@nestjs/swagger';
+import { ApiKeysService, ApiKeyView, CreatedApiKeyView } from '../auth/api-keys.service';
+import { MerchantsService, MerchantView } from '../auth/merchants.service';
+import { AdminRoute } from '../auth/route-access.decorators';
+import { ErrorCode } from '../errors/error-code.enum';
+import { ApiEnvelopeResponse } from '../swagger/api-envelope-response.decorator';
+import { ApiErrorResponses } from '../swagger/api-error-responses.decorator';
+import { CreateApiKeyDto, CreateMerchantDto, UpdateMerchantDto } from './dto/admin-request.dto';
+import { ApiKeyResponseDto, CreatedApiKeyResponseDto, MerchantResponseDto } from './dto/admin-response.dto';
+
+const MERCHANT_ID = { name: 'merchant_id', description: 'Merchant id', example: 'mer_01jd8x3k2m4n5p6q7r8s9t0v1w' };
+
+/** Admin API (DESIGN §3): on only when ADMIN_TOKEN is set. */
+@AdminRoute()
+@Controller('admin/v1')
+export class AdminController {
+  constructor(
+    private readonly merchants: MerchantsService,
+    private readonly apiKeys: ApiKeysService,
+  ) {}
+
+  @Post('merchants')
+  @ApiOperation({ summary: 'Create a merchant' })
+  @ApiEnvelopeResponse(MerchantResponseDto, { status: 201, description: 'The merchant' })
+  @ApiErrorResponses(ErrorCode.MISSING_REQUIRED_FIELD, ErrorCode.INVALID_PARAMETER)
+  createMerchant(@Body() body: CreateMerchantDto): Promise<MerchantView> {
+    return this.merchants.create(body.name, body.plan);
+  }
+
+  @Get('merchants/:merchant_id')
+  @ApiOperation({ summary: 'Get a merchant' })
+  @ApiParam(MERCHANT_ID)
+  @ApiEnvelopeResponse(MerchantResponseDto, { description: 'The merchant' })
+  @ApiErrorResponses(ErrorCode.MERCHANT_NOT_FOUND)
+  getMerchant(@Param('merchant_id') merchantId: string): Promise<MerchantView> {
+    return this.merchants.get(merchantId);
+  }
+
+  @Patch('merchants/:merchant_id')
+  @ApiOperation({ summary: 'Rename a merchant or change its plan' })
+  @ApiParam(MERCHANT_ID)
+  @ApiEnvelopeResponse(MerchantResponseDto, { description: 'The merchant after the change' })
+  @ApiErrorResponses(ErrorCode.INVALID_PARAMETER, ErrorCode.MERCHANT_NOT_FOUND)
+  updateMerchant(@Param('merchant_id') merchantId: string, @Body() body: UpdateMerchantDto): Promise<MerchantView> {
+    return this.merchants.update(merchantId, body);
+  }
+
+  @Post('merchants/:merchant_id/api-keys')
+  @ApiOperation({ summary: 'Create an API key', description: 'The secret `key` appears only in this response.' })
+  @ApiParam(MERCHANT_ID)
+  @ApiEnvelopeResponse(CreatedApiKeyResponseDto, { status: 201, description: 'The key, with its secret' })
+  @ApiErrorResponses(ErrorCode.MISSING_REQUIRED_FIELD, ErrorCode.INVALID_PARAMETER, ErrorCode.MERCHANT_NOT_FOUND)
+  createApiKey(@Param('merchant_id') merchantId: string, @Body() body: CreateApiKeyDto): Promise<CreatedApiKeyView> {
+    return this.apiKeys.create(merchantId, body);
+  }
+
+  @Get('merchants/:merchant_id/api-keys')
+  @ApiOperation({ summary: "List a merchant's API keys", description: 'Without secrets; revoked keys included.' })
+  @ApiParam(MERCHANT_ID)
+  @ApiEnvelopeResponse(ApiKeyResponseDto, { description: 'The keys, newest first', array: true })
+  @ApiErrorResponses(ErrorCode.MERCHANT_NOT_FOUND)
+  listApiKeys(@Param('merchant_id') merchantId: string): Promise<ApiKeyView[]> {
+    return this.apiKeys.list(merchantId);
+  }
+
+  @Delete('api-keys/:api_key_id')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Revoke an API key', description: 'Every instance refuses it within 5 seconds.' })
+  @ApiParam({ name: 'api_key_id', description: 'API key id', example: 'key_01jd8x3k2m4n5p6q7r8s9t0v1w' })
+  @ApiEnvelopeResponse(ApiKeyResponseDto, { description: 'The revoked key' })
+  @ApiErrorResponses(ErrorCode.API_KEY_NOT_FOUND)
+  revokeApiKey(@Param('api_key_id') keyId: string): Promise<ApiKeyView> {
+    return this.apiKeys.revoke(keyId);
+  }
+}

@@ -1,0 +1,63 @@
+import { Logger as NestLogger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import express, { NextFunction, Request, Response } from 'express';
+import helmet from 'helmet';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module';
+import { ApiError } from './errors/api-error';
+import { ErrorCode } from './errors/error-code.enum';
+import { AllExceptionsFilter, sendApiError, toApiError } from './errors/all-exceptions.filter';
+import { requestIdMiddleware } from './envelope/request-id';
+import { setupSwagger } from './swagger/openapi';
+import { createValidationPipe } from './validation/validation-exception.factory';
+
+const JSON_BODY_LIMIT = '1mb';
+/** Routes that speak the JSON API; the local storage server (raw bodies) is outside them. */
+const JSON_API_PREFIXES = ['/v1/', '/admin/'];
+
+function isJsonApiPath(path: string): boolean {
+  return JSON_API_PREFIXES.some((prefix) => path.startsWith(prefix));
+}
+
+/** Bodies are JSON objects only: another content type or a top-level array/scalar is a 400. */
+function requireJsonObjectBody(request: Request, _response: Response, next: NextFunction): void {
+  if (!isJsonApiPath(request.path)) return next();
+  const hasBody = Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
+  if (hasBody && !request.is('application/json')) {
+    return next(new ApiError(ErrorCode.INVALID_PARAMETER, 'Bodies must be JSON: send Content-Type: application/json'));
+  }
+  if (hasBody && (typeof request.body !== 'object' || request.body === null || Array.isArray(request.body))) {
+    return next(new ApiError(ErrorCode.INVALID_PARAMETER, 'The body must be a JSON object'));
+  }
+  next();
+}
+
+/** Everything main.ts and the tests share, so tests exercise the real HTTP stack. */
+export function configureApp(app: NestExpressApplication): void {
+  app.useLogger(app.get(Logger));
+  const errorLogger = new NestLogger('Errors');
+  app.set('query parser', 'simple');
+  app.use(requestIdMiddleware);
+  app.use(helmet());
+  app.use(express.json({ limit: JSON_BODY_LIMIT, strict: true, type: ['application/json', 'application/*+json'] }));
+  app.use(requireJsonObjectBody);
+  // Body-parser failures (bad JSON, too large) are rendered here, in the catalogue's shape.
+  app.use((error: unknown, request: Request, response: Response, next: NextFunction) => {
+    if (response.headersSent) return next(error);
+    sendApiError(response, request, toApiError(error, request, errorLogger));
+  });
+  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalFilters(new AllExceptionsFilter());
+  app.enableShutdownHooks();
+  setupSwagger(app);
+}
+
+export async function createApp(overrides: Record<string, string | undefined> = {}): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(overrides), {
+    bodyParser: false,
+    bufferLogs: true,
+  });
+  configureApp(app);
+  return app;
+}

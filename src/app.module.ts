@@ -1,0 +1,53 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { EventEmitterModule } from '@nestjs/event-emitter';
+import { AdminModule } from './admin/admin.module';
+import { ApiKeyGuard } from './auth/api-key.guard';
+import { AuthModule } from './auth/auth.module';
+import { ScopeGuard } from './auth/scope.guard';
+import { BillingModule } from './billing/billing.module';
+import { ConfigModule } from './config/config.module';
+import { CustomersModule } from './customers/customers.module';
+import { DatabaseModule } from './database/database.module';
+import { EntitlementsModule } from './entitlements/entitlements.module';
+import { EnvelopeInterceptor } from './envelope/envelope.interceptor';
+import { FilesModule } from './files/files.module';
+import { HealthModule } from './health/health.module';
+import { LoggingModule } from './logging/logging.module';
+import { ProductsModule } from './products/products.module';
+import { RateLimitGuard } from './rate-limiting/rate-limit.guard';
+import { RateLimitingModule } from './rate-limiting/rate-limiting.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
+
+@Module({})
+export class AppModule {
+  /** `overrides` replace environment variables (tests); the result is validated like the environment. */
+  static forRoot(overrides: Record<string, string | undefined> = {}): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(overrides),
+        LoggingModule,
+        EventEmitterModule.forRoot(),
+        DatabaseModule,
+        RateLimitingModule,
+        AuthModule,
+        HealthModule,
+        AdminModule,
+        ProductsModule,
+        EntitlementsModule,
+        CustomersModule,
+        FilesModule,
+        BillingModule,
+        WebhooksModule,
+      ],
+      providers: [
+        // Global guards run in this order: authentication, scope, rate limit.
+        { provide: APP_GUARD, useClass: ApiKeyGuard },
+        { provide: APP_GUARD, useClass: ScopeGuard },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
+        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+      ],
+    };
+  }
+}

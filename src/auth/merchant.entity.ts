@@ -1,0 +1,23 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { TIMESTAMP } from '../database/columns';
+
+export const PLANS = ['free', 'growth', 'pro', 'enterprise'] as const;
+export type Plan = (typeof PLANS)[number];
+
+@Entity('merchants')
+export class MerchantEntity {
+  @PrimaryColumn({ type: 'text' })
+  id: string;
+
+  @Column({ type: 'text' })
+  name: string;
+
+  @Column({ type: 'text' })
+  plan: Plan;
+
+  @CreateDateColumn(TIMESTAMP)
+  created_at: Date;
+
+  @UpdateDateColumn(TIMESTAMP)
+  updated_at: Date;
+}

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { parseDuration } from './duration';
+
+const booleanString = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((value) => value === 'true' || value === '1');
+
+const positiveInteger = z.coerce.number().int().positive();
+
+const duration = z.string().transform((value, context) => {
+  const milliseconds = parseDuration(value);
+  if (milliseconds === null || milliseconds <= 0) {
+    context.addIssue({ code: 'custom', message: `"${value}" is not a duration such as 30s, 5m or 2h` });
+    return z.NEVER;
+  }
+  return milliseconds;
+});
+
+const durationList = z.string().transform((value, context) => {
+  const parts = value.split(',').map((part) => part.trim());
+  const milliseconds = parts.map(parseDuration);
+  if (parts.length === 0 || milliseconds.some((item) => item === null || item <= 0)) {
+    context.addIssue({ code: 'custom', message: `"${value}" is not a comma-separated list of durations such as 5s,5m,30m` });
+    return z.NEVER;
+  }
+  return milliseconds as number[];
+});
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value));
+
+const url = (protocols: string[]) =>
+  z.string().refine(
+    (value) => {
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    },
+    { message: `must be a URL with protocol ${protocols.join(' or ')}` },
+  );
+
+/** Every environment variable of DESIGN §2, validated once at start. */
+export const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  DATABASE_URL: url(['postgres:', 'postgresql:']).optional().or(z.literal('').transform(() => undefined)),
+  DATA_DIR: z.string().min(1).default('./data'),
+  STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+  PUBLIC_BASE_URL: url(['http:', 'https:']).optional().or(z.literal('').transform(() => undefined)),
+  LOCAL_STORAGE_SECRET: optionalString,
+  S3_BUCKET: optionalString,
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ENDPOINT: url(['http:', 'https:']).optional().or(z.literal('').transform(() => undefined)),
+  S3_FORCE_PATH_STYLE: booleanString.default(false),
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  REDIS_URL: url(['redis:', 'rediss:']).optional().or(z.literal('').transform(() => undefined)),
+  ADMIN_TOKEN: z
+    .string()
+    .optional()
+    .transform((value) => (value === undefined || value === '' ? undefined : value))
+    .refine((value) => value === undefined || value.length >= 16, { message: 'must be at least 16 characters' }),
+  RATE_LIMIT_READ_PER_MINUTE: positiveInteger.default(120),
+  RATE_LIMIT_WRITE_PER_MINUTE: positiveInteger.default(60),
+  AUTH_FAILURE_LIMIT_PER_MINUTE: positiveInteger.default(30),
+  WEBHOOK_RETRY_SCHEDULE: durationList.default([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]),
+  WEBHOOK_ALLOW_PRIVATE_URLS: booleanString.default(false),
+  EXPIRY_SWEEP_INTERVAL: duration.default(30_000),
+  SKIP_DEMO_SEED: booleanString.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type EnvironmentInput = z.input<typeof configSchema>;
+export type Environment = z.output<typeof configSchema>;
+
+/** Validates the environment; throws one error whose message names every bad variable. */
+export function validateEnvironment(source: Record<string, string | undefined>): Environment {
+  const result = configSchema.safeParse(source);
+  if (result.success) {
+    if (result.data.STORAGE_DRIVER === 's3' && !result.data.S3_BUCKET) {
+      throw new Error('Invalid configuration: S3_BUCKET is required when STORAGE_DRIVER=s3');
+    }
+    return result.data;
+  }
+  const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+  throw new Error(`Invalid configuration: ${problems.join('; ')}`);
+}

@@ -1,0 +1,104 @@
+/** The one error catalogue (DESIGN §4). Services throw these codes; only the catalogue decides status and type. */
+export enum ErrorCode {
+  INVALID_API_KEY = 'INVALID_API_KEY',
+  INSUFFICIENT_SCOPE = 'INSUFFICIENT_SCOPE',
+  RATE_LIMITED = 'RATE_LIMITED',
+  MISSING_REQUIRED_FIELD = 'MISSING_REQUIRED_FIELD',
+  INVALID_PARAMETER = 'INVALID_PARAMETER',
+  INVALID_JSON = 'INVALID_JSON',
+  FILTER_REQUIRED = 'FILTER_REQUIRED',
+  PAYLOAD_TOO_LARGE = 'PAYLOAD_TOO_LARGE',
+  FILE_TOO_LARGE = 'FILE_TOO_LARGE',
+  STORAGE_LIMIT_REACHED = 'STORAGE_LIMIT_REACHED',
+  BANDWIDTH_LIMIT_REACHED = 'BANDWIDTH_LIMIT_REACHED',
+  ENTITLEMENT_NOT_FOUND = 'ENTITLEMENT_NOT_FOUND',
+  PRODUCT_NOT_FOUND = 'PRODUCT_NOT_FOUND',
+  CUSTOMER_NOT_FOUND = 'CUSTOMER_NOT_FOUND',
+  FILE_NOT_FOUND = 'FILE_NOT_FOUND',
+  WEBHOOK_ENDPOINT_NOT_FOUND = 'WEBHOOK_ENDPOINT_NOT_FOUND',
+  EVENT_NOT_FOUND = 'EVENT_NOT_FOUND',
+  MERCHANT_NOT_FOUND = 'MERCHANT_NOT_FOUND',
+  API_KEY_NOT_FOUND = 'API_KEY_NOT_FOUND',
+  NOT_FOUND = 'NOT_FOUND',
+  ENTITLEMENT_NOT_ACTIVE = 'ENTITLEMENT_NOT_ACTIVE',
+  UPLOAD_NOT_CONFIRMED = 'UPLOAD_NOT_CONFIRMED',
+  UPLOAD_NOT_CONFIRMED_FOR_DOWNLOAD = 'UPLOAD_NOT_CONFIRMED_FOR_DOWNLOAD',
+  INVALID_STATUS_TRANSITION = 'INVALID_STATUS_TRANSITION',
+  IDEMPOTENCY_KEY_CONFLICT = 'IDEMPOTENCY_KEY_CONFLICT',
+  PRODUCT_ARCHIVED = 'PRODUCT_ARCHIVED',
+  DUPLICATE_STORE_ID = 'DUPLICATE_STORE_ID',
+  INTERNAL_ERROR = 'INTERNAL_ERROR',
+}
+
+export type ErrorType =
+  | 'invalid_request_error'
+  | 'authentication_error'
+  | 'billing_error'
+  | 'permission_error'
+  | 'not_found_error'
+  | 'conflict_error'
+  | 'rate_limit_error'
+  | 'api_error';
+
+export interface CatalogueEntry {
+  status: number;
+  /** The code rendered in the body; differs from the enum key only where one code has two statuses. */
+  renderedCode: string;
+  description: string;
+}
+
+const entry = (status: number, description: string, renderedCode?: string) => ({ status, description, renderedCode });
+
+const CATALOGUE_SOURCE: Record<ErrorCode, { status: number; description: string; renderedCode?: string }> = {
+  [ErrorCode.INVALID_API_KEY]: entry(401, 'Missing, malformed, unknown or revoked API key'),
+  [ErrorCode.INSUFFICIENT_SCOPE]: entry(403, 'The API key lacks the scope this route needs'),
+  [ErrorCode.RATE_LIMITED]: entry(429, 'Too many requests; retry after Retry-After seconds'),
+  [ErrorCode.MISSING_REQUIRED_FIELD]: entry(400, 'A required field or query parameter is absent'),
+  [ErrorCode.INVALID_PARAMETER]: entry(400, 'A present field is invalid or unknown'),
+  [ErrorCode.INVALID_JSON]: entry(400, 'The body is not valid JSON'),
+  [ErrorCode.FILTER_REQUIRED]: entry(400, 'The list needs at least one filter'),
+  [ErrorCode.PAYLOAD_TOO_LARGE]: entry(413, 'The body is larger than 1 MiB'),
+  [ErrorCode.FILE_TOO_LARGE]: entry(400, "The declared size is over the plan's max file size"),
+  [ErrorCode.STORAGE_LIMIT_REACHED]: entry(402, "The upload would pass the plan's storage"),
+  [ErrorCode.BANDWIDTH_LIMIT_REACHED]: entry(402, "The download would pass the free plan's monthly bandwidth"),
+  [ErrorCode.ENTITLEMENT_NOT_FOUND]: entry(404, 'No such entitlement'),
+  [ErrorCode.PRODUCT_NOT_FOUND]: entry(404, 'No such product'),
+  [ErrorCode.CUSTOMER_NOT_FOUND]: entry(404, 'No such customer'),
+  [ErrorCode.FILE_NOT_FOUND]: entry(404, 'No such file'),
+  [ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND]: entry(404, 'No such webhook endpoint'),
+  [ErrorCode.EVENT_NOT_FOUND]: entry(404, 'No such event'),
+  [ErrorCode.MERCHANT_NOT_FOUND]: entry(404, 'No such merchant (admin API)'),
+  [ErrorCode.API_KEY_NOT_FOUND]: entry(404, 'No such API key (admin API)'),
+  [ErrorCode.NOT_FOUND]: entry(404, 'Unknown route, or file/entitlement not found on download'),
+  [ErrorCode.ENTITLEMENT_NOT_ACTIVE]: entry(403, 'The entitlement is not active'),
+  [ErrorCode.UPLOAD_NOT_CONFIRMED]: entry(409, 'Confirm: not PENDING, object missing, or size off by more than 10%'),
+  [ErrorCode.UPLOAD_NOT_CONFIRMED_FOR_DOWNLOAD]: entry(400, 'Download: the file is not CONFIRMED', 'UPLOAD_NOT_CONFIRMED'),
+  [ErrorCode.INVALID_STATUS_TRANSITION]: entry(409, 'The lifecycle forbids this operation in the current status'),
+  [ErrorCode.IDEMPOTENCY_KEY_CONFLICT]: entry(409, 'The idempotency key was used with different parameters'),
+  [ErrorCode.PRODUCT_ARCHIVED]: entry(409, 'The product is archived and cannot be granted'),
+  [ErrorCode.DUPLICATE_STORE_ID]: entry(409, 'Another product already has this store_product_id'),
+  [ErrorCode.INTERNAL_ERROR]: entry(500, 'Unexpected error; logged with the request id'),
+};
+
+export const ERROR_CATALOGUE: Record<ErrorCode, CatalogueEntry> = Object.fromEntries(
+  Object.entries(CATALOGUE_SOURCE).map(([code, value]) => [
+    code,
+    { status: value.status, description: value.description, renderedCode: value.renderedCode ?? code },
+  ]),
+) as Record<ErrorCode, CatalogueEntry>;
+
+const TYPE_BY_STATUS: Record<number, ErrorType> = {
+  400: 'invalid_request_error',
+  413: 'invalid_request_error',
+  401: 'authentication_error',
+  402: 'billing_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  409: 'conflict_error',
+  429: 'rate_limit_error',
+  500: 'api_error',
+};
+
+export function errorTypeForStatus(status: number): ErrorType {
+  return TYPE_BY_STATUS[status] ?? 'api_error';
+}

@@ -1,0 +1,35 @@
+import { EntityManager } from 'typeorm';
+import type { Tenant } from '../auth/tenant';
+
+/** Every event type of DESIGN §8. */
+export const EVENT_TYPES = [
+  'entitlement.created',
+  'entitlement.updated',
+  'entitlement.revoked',
+  'entitlement.suspended',
+  'entitlement.reactivated',
+  'entitlement.activated',
+  'entitlement.expired',
+  'file.uploaded',
+  'download.completed',
+  'product.created',
+  'product.updated',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** Emitted (awaited) inside a transaction; listeners write with `manager` so they commit or roll back with it. */
+export class DomainEvent {
+  constructor(
+    readonly type: EventType,
+    readonly tenant: Tenant,
+    /** The resource after the change, in its API shape. */
+    readonly object: Record<string, unknown>,
+    readonly manager: EntityManager,
+  ) {}
+}
+
+/** Emitter channel of domain events; listeners subscribe with `@OnEvent(DOMAIN_EVENT)`. */
+export const DOMAIN_EVENT = 'domain-event';
+/** Emitted after a transaction that published events has committed: wakes the dispatcher. */
+export const EVENTS_COMMITTED = 'domain-events-committed';

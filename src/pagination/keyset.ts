@@ -1,0 +1,24 @@
+import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { PageRequest } from './page';
+
+/**
+ * Newest-first keyset page on (sortColumn, id): rows strictly after the cursor, limit + 1 of them.
+ * Timestamps are stored with millisecond precision, so the cursor's ISO value compares exactly.
+ */
+export function applyKeysetPage<Entity extends ObjectLiteral>(
+  query: SelectQueryBuilder<Entity>,
+  alias: string,
+  page: PageRequest,
+  sortColumn = 'created_at',
+): SelectQueryBuilder<Entity> {
+  if (page.after) {
+    query.andWhere(`(${alias}.${sortColumn}, ${alias}.id) < (:cursorAt, :cursorId)`, {
+      cursorAt: page.after.at,
+      cursorId: page.after.id,
+    });
+  }
+  return query
+    .orderBy(`${alias}.${sortColumn}`, 'DESC')
+    .addOrderBy(`${alias}.id`, 'DESC')
+    .limit(page.limit + 1);
+}

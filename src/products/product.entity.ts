@@ -1,0 +1,78 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { MerchantEntity } from '../auth/merchant.entity';
+import type { ApiMode } from '../auth/tenant';
+import { TIMESTAMP } from '../database/columns';
+
+export const ENTITLEMENT_TYPES = ['permanent', 'time_limited', 'usage_limited', 'subscription_linked'] as const;
+export type EntitlementType = (typeof ENTITLEMENT_TYPES)[number];
+
+export const DELIVERY_METHODS = ['FILE', 'URL', 'INSTRUCTIONS'] as const;
+export type DeliveryMethod = (typeof DELIVERY_METHODS)[number];
+
+export const PRODUCT_STATUSES = ['active', 'archived'] as const;
+export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
+
+/** How access is delivered; file_ids are the product's linked files (many-to-many). */
+export interface FulfillmentConfig {
+  delivery_method: DeliveryMethod;
+  file_ids: string[];
+  access_url: string | null;
+  access_instructions: string | null;
+}
+
+@Entity('products')
+@Index('products_tenant_created_idx', ['merchant_id', 'mode', 'created_at', 'id'])
+@Index('products_store_id_key', ['merchant_id', 'mode', 'store_product_id'], {
+  unique: true,
+  where: 'store_product_id IS NOT NULL',
+})
+export class ProductEntity {
+  @PrimaryColumn({ type: 'text' })
+  id: string;
+
+  @Column({ type: 'text' })
+  merchant_id: string;
+
+  @ManyToOne(() => MerchantEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'merchant_id' })
+  merchant?: MerchantEntity;
+
+  @Column({ type: 'text' })
+  mode: ApiMode;
+
+  @Column({ type: 'text', nullable: true })
+  store_product_id: string | null;
+
+  @Column({ type: 'text', array: true, default: () => "'{}'" })
+  store_variant_ids: string[];
+
+  @Column({ type: 'text' })
+  name: string;
+
+  @Column({ type: 'text', default: '' })
+  description: string;
+
+  @Column({ type: 'text' })
+  entitlement_type: EntitlementType;
+
+  @Column({ type: 'integer', nullable: true })
+  access_duration_days: number | null;
+
+  @Column({ type: 'integer', nullable: true })
+  usage_limit: number | null;
+
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  metadata: Record<string, unknown>;
+
+  @Column({ type: 'jsonb' })
+  fulfillment_config: FulfillmentConfig;
+
+  @Column({ type: 'text', default: 'active' })
+  status: ProductStatus;
+
+  @CreateDateColumn(TIMESTAMP)
+  created_at: Date;
+
+  @UpdateDateColumn(TIMESTAMP)
+  updated_at: Date;
+}

@@ -1,0 +1,34 @@
+import { applyDecorators, Type } from '@nestjs/common';
+import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { MetaDto, PaginationDto, PaginationWithoutTotalDto } from './envelope.dto';
+
+interface EnvelopeOptions {
+  status?: number;
+  description: string;
+  /** `total` = a list with pagination.total; `no-total` = a list without it (customer downloads). */
+  list?: 'total' | 'no-total';
+  /** A plain array in `data`, without pagination. */
+  array?: boolean;
+}
+
+/** Documents a success response wrapped in the envelope: `data` (the DTO), `meta`, and `pagination` on lists. */
+export function ApiEnvelopeResponse(model: Type<unknown>, options: EnvelopeOptions): MethodDecorator {
+  const data = options.list || options.array ? { type: 'array', items: { $ref: getSchemaPath(model) } } : { $ref: getSchemaPath(model) };
+  const paginationModel = options.list === 'no-total' ? PaginationWithoutTotalDto : PaginationDto;
+  return applyDecorators(
+    ApiExtraModels(model, MetaDto, PaginationDto, PaginationWithoutTotalDto),
+    ApiResponse({
+      status: options.status ?? 200,
+      description: options.description,
+      schema: {
+        type: 'object',
+        required: options.list ? ['data', 'meta', 'pagination'] : ['data', 'meta'],
+        properties: {
+          data,
+          meta: { $ref: getSchemaPath(MetaDto) },
+          ...(options.list ? { pagination: { $ref: getSchemaPath(paginationModel) } } : {}),
+        },
+      },
+    }),
+  );
+}
