@@ -15,4 +15,9 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // jest loads global setup/teardown through their default export.
+    files: ['test/support/global-*.ts'],
+    rules: { 'no-restricted-syntax': 'off' },
+  },
 );

@@ -1,14 +1,11 @@
 import { Global, Module } from '@nestjs/common';
-import { AdminTokenGuard } from './admin-token.guard';
-import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeysService } from './api-keys.service';
 import { DemoMerchantSeeder } from './demo-merchant.seeder';
 import { MerchantsRepository } from './merchants.repository';
 import { MerchantsService } from './merchants.service';
-import { ScopeGuard } from './scope.guard';
 
-/** Merchants, API keys and the guards that read them. */
+/** Merchants and API keys; the guards that read them are registered by AppModule (APP_GUARD). */
 @Global()
 @Module({
   providers: [
@@ -16,11 +13,8 @@ import { ScopeGuard } from './scope.guard';
     ApiKeysRepository,
     MerchantsService,
     ApiKeysService,
-    ApiKeyGuard,
-    ScopeGuard,
-    AdminTokenGuard,
     DemoMerchantSeeder,
   ],
-  exports: [MerchantsService, ApiKeysService, ApiKeyGuard, ScopeGuard, AdminTokenGuard, MerchantsRepository],
+  exports: [MerchantsService, ApiKeysService, MerchantsRepository],
 })
 export class AuthModule {}

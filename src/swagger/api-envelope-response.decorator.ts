@@ -16,7 +16,7 @@ export function ApiEnvelopeResponse(model: Type<unknown>, options: EnvelopeOptio
   const data = options.list || options.array ? { type: 'array', items: { $ref: getSchemaPath(model) } } : { $ref: getSchemaPath(model) };
   const paginationModel = options.list === 'no-total' ? PaginationWithoutTotalDto : PaginationDto;
   return applyDecorators(
-    ApiExtraModels(model, MetaDto, PaginationDto, PaginationWithoutTotalDto),
+    ApiExtraModels(model, MetaDto, ...(options.list ? [paginationModel] : [])),
     ApiResponse({
       status: options.status ?? 200,
       description: options.description,

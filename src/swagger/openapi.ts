@@ -11,6 +11,7 @@ const RATE_LIMIT_HEADERS = {
 
 type Operation = {
   description?: string;
+  security?: Array<Record<string, string[]>>;
   'x-required-scopes'?: string[];
   responses?: Record<string, { headers?: Record<string, unknown> }>;
 };
@@ -20,6 +21,8 @@ function decorateOperations(document: OpenAPIObject): void {
   for (const pathItem of Object.values(document.paths)) {
     for (const operation of Object.values(pathItem) as Operation[]) {
       const scopes = operation['x-required-scopes'];
+      // Public routes (health, storage) say so explicitly: no security requirement.
+      if (!operation.security) operation.security = [];
       if (!scopes) continue;
       const scopeLine = `**Scope:** ${scopes.map((scope) => `\`${scope}\``).join(', ')}`;
       operation.description = operation.description ? `${scopeLine}\n\n${operation.description}` : scopeLine;

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Embedded-mode smoke test: the built service started with NO environment (but PORT) in an empty
+# directory must create the demo merchant, print its key, serve /docs and list products (empty).
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+work="$(mktemp -d)"
+port="${SMOKE_PORT:-39$((RANDOM % 900 + 100))}"
+log="$work/server.log"
+cleanup() { [[ -n "${pid:-}" ]] && kill "$pid" 2>/dev/null; wait "${pid:-}" 2>/dev/null || true; rm -rf "$work"; }
+trap cleanup EXIT
+
+(cd "$work" && exec env -i PATH="$PATH" HOME="$HOME" PORT="$port" node "$repo/dist/main.js" >"$log" 2>&1) &
+pid=$!
+for _ in $(seq 1 120); do
+  grep -q "API listening" "$log" 2>/dev/null && break
+  kill -0 "$pid" 2>/dev/null || { cat "$log"; echo "smoke: the service exited"; exit 1; }
+  sleep 0.5
+done
+key="$(grep -o 'eh_test_[0-9A-Za-z]*' "$log" | head -n 1)"
+[[ -n "$key" ]] || { cat "$log"; echo "smoke: no demo key printed"; exit 1; }
+body="$(curl -sf -H "Authorization: Bearer $key" "http://127.0.0.1:$port/v1/products")"
+node -e '
+const body = JSON.parse(process.argv[1]);
+if (!Array.isArray(body.data) || body.data.length !== 0 || !body.meta || !body.meta.request_id || body.pagination.total !== 0) {
+  console.error("smoke: unexpected products response", body); process.exit(1);
+}' "$body"
+curl -sf -o /dev/null "http://127.0.0.1:$port/docs/" || { echo "smoke: /docs not served"; exit 1; }
+curl -sf -o /dev/null "http://127.0.0.1:$port/health/ready" || { echo "smoke: not ready"; exit 1; }
+[[ -d "$work/data/pg" ]] || { echo "smoke: embedded database not under ./data/pg"; exit 1; }
+echo "smoke: embedded defaults OK (demo key printed, /v1/products 200 empty, /docs served)"
