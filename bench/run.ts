@@ -1,0 +1,385 @@
+import autocannon from 'autocannon';
+import { ChildProcess, spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import * as path from 'node:path';
+import { Client } from 'pg';
+import { generateId } from '../src/ids/id';
+import { encodeCursor } from '../src/pagination/cursor';
+
+/**
+ * `npm run bench`: seeds a merchant with 10,000 and then 1,000,000 entitlements (bulk SQL) in a
+ * database of its own on the PostgreSQL server of DATABASE_URL, runs the built service in a child
+ * process (so the load generator and the server each have a core) and measures the access check,
+ * the framework ceiling (/health/live), entitlement list pages and download URL issuance with 10
+ * and 50 connections. Prints a table and writes bench/results.json. BENCH_SMOKE=1: tiny data,
+ * short runs (CI keeps the harness from rotting; its numbers mean nothing).
+ */
+const SMOKE = process.env.BENCH_SMOKE === '1';
+const SIZES = SMOKE ? [1_000, 5_000] : [10_000, 1_000_000];
+const DURATION_SECONDS = SMOKE ? 1 : 10;
+const CONNECTIONS = [10, 50];
+const PRODUCT_COUNT = 10;
+const ENTITLEMENTS_PER_CUSTOMER = 5;
+const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
+const REPOSITORY = path.join(__dirname, '..');
+
+interface ScenarioResult {
+  size: number;
+  scenario: string;
+  connections: number;
+  requestsPerSecond: number;
+  p50Milliseconds: number;
+  p99Milliseconds: number;
+  non2xx: number;
+  errors: number;
+  peakRssMegabytes: number;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function residentMegabytes(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status);
+    return match ? Number(match[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+class Server {
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly baseUrl: string,
+  ) {}
+
+  static async start(databaseUrl: string): Promise<Server> {
+    const port = await freePort();
+    const child = spawn(process.execPath, [path.join(REPOSITORY, 'dist', 'main.js')], {
+      cwd: REPOSITORY,
+      env: {
+        PATH: process.env.PATH,
+        PORT: String(port),
+        DATABASE_URL: databaseUrl,
+        ADMIN_TOKEN,
+        // Raised for the run; the limiter still counts every request.
+        RATE_LIMIT_READ_PER_MINUTE: '100000000',
+        RATE_LIMIT_WRITE_PER_MINUTE: '100000000',
+        LOG_LEVEL: 'warn',
+        DATA_DIR: path.join(REPOSITORY, 'data', 'bench'),
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let output = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stdout?.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('API listening')) resolve();
+      });
+      child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
+    });
+    return new Server(child, `http://127.0.0.1:${port}`);
+  }
+
+  get pid(): number {
+    return this.child.pid ?? 0;
+  }
+
+  async stop(): Promise<void> {
+    const exited = new Promise((resolve) => this.child.once('exit', resolve));
+    this.child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+async function api<T>(baseUrl: string, method: string, route: string, token: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${baseUrl}${route}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${route} → ${response.status} ${text}`);
+  return (JSON.parse(text) as { data: T }).data;
+}
+
+interface Seed {
+  merchantId: string;
+  key: string;
+  productIds: string[];
+  customers: string[];
+  /** Store ids aligned with `customers`. */
+  storeCustomerIds: string[];
+  largeCustomerId: string;
+  deepCursor: string;
+  download: { fileId: string; entitlementId: string; customerId: string };
+}
+
+/** Merchant, key, products and one downloadable file through the API; entitlements through SQL. */
+async function seedMerchant(server: Server): Promise<Omit<Seed, 'customers' | 'storeCustomerIds' | 'largeCustomerId' | 'deepCursor'>> {
+  const merchant = await api<{ id: string }>(server.baseUrl, 'POST', '/admin/v1/merchants', ADMIN_TOKEN, { name: 'Bench', plan: 'enterprise' });
+  const key = (
+    await api<{ key: string }>(server.baseUrl, 'POST', `/admin/v1/merchants/${merchant.id}/api-keys`, ADMIN_TOKEN, { mode: 'live', scopes: ['*'] })
+  ).key;
+  const upload = await api<{ file_id: string; upload_url: string; upload_headers: Record<string, string> }>(
+    server.baseUrl,
+    'POST',
+    '/v1/files/upload-url',
+    key,
+    { file_name: 'bench.txt', file_size: 1, mime_type: 'text/plain' },
+  );
+  const put = await fetch(upload.upload_url, { method: 'PUT', headers: upload.upload_headers, body: 'x' });
+  if (!put.ok) throw new Error(`upload failed: ${put.status}`);
+  await api(server.baseUrl, 'POST', `/v1/files/${upload.file_id}/confirm`, key);
+  const productIds: string[] = [];
+  for (let index = 0; index < PRODUCT_COUNT; index += 1) {
+    const product = await api<{ id: string }>(server.baseUrl, 'POST', '/v1/products', key, {
+      name: `Bench product ${index}`,
+      store_product_id: `bench_sku_${index}`,
+      entitlement_type: 'permanent',
+      fulfillment_config: { delivery_method: 'FILE', file_ids: [upload.file_id] },
+    });
+    productIds.push(product.id);
+  }
+  const entitlement = await api<{ id: string; customer_id: string }>(server.baseUrl, 'POST', '/v1/entitlements', key, {
+    store_customer_id: 'bench_download_customer',
+    product_id: productIds[0],
+  });
+  return {
+    merchantId: merchant.id,
+    key,
+    productIds,
+    download: { fileId: upload.file_id, entitlementId: entitlement.id, customerId: entitlement.customer_id },
+  };
+}
+
+/** Grows the merchant to `total` entitlements: customers with 5 products each plus one large customer (10%). */
+async function growEntitlements(database: Client, seed: Seed, current: number, total: number): Promise<void> {
+  const largeShare = Math.floor((total - current) / 10);
+  const regular = total - current - largeShare;
+  const batch = 10_000;
+  const now = Date.now();
+  let written = 0;
+  const insertBatch = async (rows: Array<{ customerId: string; productId: string }>) => {
+    const ids = rows.map(() => generateId('ent'));
+    const createdAt = rows.map((_, index) => new Date(now - (current + written + index) * 10).toISOString());
+    await database.query(
+      `INSERT INTO entitlements (id, merchant_id, mode, customer_id, product_id, status, granted_at, source, metadata, created_at, updated_at)
+       SELECT id, $1, 'live', customer_id, product_id, 'active', created_at, 'import', '{}'::jsonb, created_at, created_at
+       FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[]) AS t(id, customer_id, product_id, created_at)`,
+      [seed.merchantId, ids, rows.map((row) => row.customerId), rows.map((row) => row.productId), createdAt],
+    );
+    written += rows.length;
+  };
+  let pending: Array<{ customerId: string; productId: string }> = [];
+  const customerCount = Math.ceil(regular / ENTITLEMENTS_PER_CUSTOMER);
+  for (let start = 0; start < customerCount; start += batch) {
+    const ids: string[] = [];
+    const storeIds: string[] = [];
+    for (let index = start; index < Math.min(customerCount, start + batch); index += 1) {
+      ids.push(generateId('cus'));
+      storeIds.push(`bench_customer_${current}_${index}`);
+    }
+    await database.query(
+      `INSERT INTO customers (id, merchant_id, mode, store_customer_id) SELECT id, $1, 'live', store_id FROM unnest($2::text[], $3::text[]) AS t(id, store_id)`,
+      [seed.merchantId, ids, storeIds],
+    );
+    seed.customers.push(...ids);
+    seed.storeCustomerIds.push(...storeIds);
+    for (const customerId of ids) {
+      // Products 0..4 are granted; 5..9 are the check's misses.
+      for (let product = 0; product < ENTITLEMENTS_PER_CUSTOMER; product += 1) {
+        pending.push({ customerId, productId: seed.productIds[product] });
+        if (pending.length === batch) {
+          await insertBatch(pending);
+          pending = [];
+        }
+      }
+    }
+  }
+  for (let index = 0; index < largeShare; index += 1) {
+    pending.push({ customerId: seed.largeCustomerId, productId: seed.productIds[index % PRODUCT_COUNT] });
+    if (pending.length === batch) {
+      await insertBatch(pending);
+      pending = [];
+    }
+  }
+  if (pending.length > 0) await insertBatch(pending);
+  await database.query('ANALYZE entitlements; ANALYZE customers');
+}
+
+/** A cursor 90% of the way through the large customer's entitlements. */
+async function deepCursor(database: Client, seed: Seed): Promise<string> {
+  const { rows } = await database.query<{ id: string; created_at: Date; total: string }>(
+    `SELECT id, created_at, count(*) OVER () AS total FROM entitlements
+     WHERE merchant_id = $1 AND mode = 'live' AND customer_id = $2
+     ORDER BY created_at DESC, id DESC OFFSET (SELECT (count(*) * 0.9)::int FROM entitlements WHERE merchant_id = $1 AND customer_id = $2) LIMIT 1`,
+    [seed.merchantId, seed.largeCustomerId],
+  );
+  return encodeCursor({ at: rows[0].created_at.toISOString(), id: rows[0].id });
+}
+
+function checkPaths(seed: Seed): string[] {
+  const paths: string[] = [];
+  for (let index = 0; index < 2_000; index += 1) {
+    const customer = Math.floor((index * 7919) % seed.customers.length);
+    const product = index % PRODUCT_COUNT; // 0..4 hit, 5..9 miss
+    paths.push(
+      index % 2 === 0
+        ? `/v1/entitlements/check?customer_id=${seed.customers[customer]}&product_id=${seed.productIds[product]}`
+        : `/v1/entitlements/check?store_customer_id=${seed.storeCustomerIds[customer]}&store_product_id=bench_sku_${product}`,
+    );
+  }
+  return paths;
+}
+
+async function measure(server: Server, name: string, size: number, connections: number, paths: string[], key?: string): Promise<ScenarioResult> {
+  let next = 0;
+  let peakRss = residentMegabytes(server.pid, 'VmRSS');
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, residentMegabytes(server.pid, 'VmRSS'));
+  }, 100);
+  const result = await autocannon({
+    url: server.baseUrl,
+    connections,
+    duration: DURATION_SECONDS,
+    headers: key ? { authorization: `Bearer ${key}` } : {},
+    requests: [
+      {
+        setupRequest: (request) => {
+          const path = paths[next % paths.length];
+          next += 1;
+          return { ...request, path };
+        },
+      },
+    ],
+  });
+  clearInterval(sampler);
+  return {
+    size,
+    scenario: name,
+    connections,
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Milliseconds: result.latency.p50,
+    p99Milliseconds: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    peakRssMegabytes: Math.round(peakRss),
+  };
+}
+
+function printTable(results: ScenarioResult[]): void {
+  const header = ['entitlements', 'scenario', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'peak RSS MB'];
+  const rows = results.map((result) => [
+    result.size.toLocaleString('en'),
+    result.scenario,
+    String(result.connections),
+    String(result.requestsPerSecond),
+    String(result.p50Milliseconds),
+    String(result.p99Milliseconds),
+    String(result.non2xx),
+    String(result.errors),
+    String(result.peakRssMegabytes),
+  ]);
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
+  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column])).join('  ');
+  process.stdout.write(`${line(header)}\n${widths.map((width) => '-'.repeat(width)).join('  ')}\n${rows.map(line).join('\n')}\n`);
+}
+
+async function main(): Promise<void> {
+  const serverUrl = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL;
+  if (!serverUrl) throw new Error('Set DATABASE_URL to a PostgreSQL server; the benchmark creates a database of its own there.');
+  const databaseName = `eh_bench_${Date.now().toString(36)}`;
+  const admin = new Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${databaseName}"`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${databaseName}`;
+  const server = await Server.start(url.toString());
+  const database = new Client({ connectionString: url.toString() });
+  const results: ScenarioResult[] = [];
+  try {
+    await database.connect();
+    const base = await seedMerchant(server);
+    const largeCustomerId = generateId('cus');
+    await database.query(`INSERT INTO customers (id, merchant_id, mode, store_customer_id) VALUES ($1, $2, 'live', 'bench_large_customer')`, [
+      largeCustomerId,
+      base.merchantId,
+    ]);
+    const seed: Seed = { ...base, customers: [], storeCustomerIds: [], largeCustomerId, deepCursor: '' };
+    let current = 1;
+    for (const size of SIZES) {
+      const started = Date.now();
+      await growEntitlements(database, seed, current, size);
+      current = size;
+      seed.deepCursor = await deepCursor(database, seed);
+      process.stdout.write(`seeded ${size.toLocaleString('en')} entitlements in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+      const listBase = `/v1/entitlements?customer_id=${seed.largeCustomerId}&limit=25`;
+      const download = `/v1/files/${seed.download.fileId}/download?entitlement_id=${seed.download.entitlementId}&customer_id=${seed.download.customerId}`;
+      for (const connections of CONNECTIONS) {
+        results.push(await measure(server, 'health/live (ceiling)', size, connections, ['/health/live']));
+        results.push(await measure(server, 'entitlements/check', size, connections, checkPaths(seed), seed.key));
+        results.push(await measure(server, 'list first page', size, connections, [listBase], seed.key));
+        results.push(
+          await measure(server, 'list deep cursor page', size, connections, [`${listBase}&cursor=${encodeURIComponent(seed.deepCursor)}`], seed.key),
+        );
+        results.push(await measure(server, 'download URL', size, connections, [download], seed.key));
+      }
+    }
+  } finally {
+    await database.end().catch(() => undefined);
+    const peakRss = residentMegabytes(server.pid, 'VmHWM');
+    await server.stop();
+    if (process.env.BENCH_KEEP_DATABASE !== '1') await admin.query(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
+    await admin.end();
+    process.stdout.write(`server peak RSS (VmHWM): ${Math.round(peakRss)} MB\n`);
+  }
+
+  printTable(results);
+  const find = (scenario: string, size: number, connections: number) =>
+    results.find((result) => result.scenario === scenario && result.size === size && result.connections === connections);
+  const [small, large] = SIZES;
+  const check10 = find('entitlements/check', small, 10);
+  const ceiling10 = find('health/live (ceiling)', small, 10);
+  const checkLarge = find('entitlements/check', large, 10);
+  const firstPage = find('list first page', large, 10);
+  const deepPage = find('list deep cursor page', large, 10);
+  const ratios = {
+    checkThroughputOverCeiling: check10 && ceiling10 ? check10.requestsPerSecond / ceiling10.requestsPerSecond : null,
+    checkP50LargeOverSmall: check10 && checkLarge ? checkLarge.p50Milliseconds / Math.max(check10.p50Milliseconds, 0.001) : null,
+    deepPageP50OverFirstPage: firstPage && deepPage ? deepPage.p50Milliseconds / Math.max(firstPage.p50Milliseconds, 0.001) : null,
+  };
+  const maxRss = Math.max(...results.map((result) => result.peakRssMegabytes));
+  const targets = {
+    'check p99 ≤ 10 ms at 10 connections': (check10?.p99Milliseconds ?? Infinity) <= 10,
+    'check throughput ≥ 50% of the ceiling': (ratios.checkThroughputOverCeiling ?? 0) >= 0.5,
+    'check p50 at the large size within 1.25× of the small': (ratios.checkP50LargeOverSmall ?? Infinity) <= 1.25,
+    'deep cursor page within 1.25× of the first page': (ratios.deepPageP50OverFirstPage ?? Infinity) <= 1.25,
+    'peak RSS ≤ 300 MB': maxRss <= 300,
+  };
+  process.stdout.write(`\nratios: ${JSON.stringify(ratios)}\n`);
+  for (const [target, met] of Object.entries(targets)) process.stdout.write(`${met ? 'met   ' : 'MISSED'} ${target}\n`);
+  writeFileSync(
+    path.join(__dirname, SMOKE ? 'results.smoke.json' : 'results.json'),
+    `${JSON.stringify({ smoke: SMOKE, sizes: SIZES, durationSeconds: DURATION_SECONDS, results, ratios, maxRssMegabytes: maxRss, targets }, null, 2)}\n`,
+  );
+  const failures = results.filter((result) => result.errors > 0 || result.non2xx > 0);
+  if (failures.length > 0) {
+    process.stderr.write(`scenarios with errors or non-2xx answers: ${failures.map((result) => result.scenario).join(', ')}\n`);
+    process.exitCode = 1;
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
