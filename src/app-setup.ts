@@ -39,7 +39,8 @@ export function configureApp(app: NestExpressApplication): void {
   const errorLogger = new NestLogger('Errors');
   app.set('query parser', 'simple');
   app.use(requestIdMiddleware);
-  app.use(helmet());
+  // No upgrade-insecure-requests: it would break Swagger UI's assets on a plain-HTTP deployment.
+  app.use(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
   app.use(express.json({ limit: JSON_BODY_LIMIT, strict: true, type: ['application/json', 'application/*+json'] }));
   app.use(requireJsonObjectBody);
   // Body-parser failures (bad JSON, too large) are rendered here, in the catalogue's shape.
