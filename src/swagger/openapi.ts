@@ -9,6 +9,11 @@ const RATE_LIMIT_HEADERS = {
   'X-Request-Id': { description: 'Request identifier, as meta.request_id', schema: { type: 'string' } },
 };
 
+const UNEXPECTED_ERROR_RESPONSE = {
+  description: 'Any other error of the catalogue (e.g. 400 INVALID_JSON, 413 PAYLOAD_TOO_LARGE, 500 INTERNAL_ERROR), in the error shape',
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponseDto' } } },
+};
+
 type Operation = {
   description?: string;
   security?: Array<Record<string, string[]>>;
@@ -23,6 +28,10 @@ function decorateOperations(document: OpenAPIObject): void {
       const scopes = operation['x-required-scopes'];
       // Public routes (health, storage) say so explicitly: no security requirement.
       if (!operation.security) operation.security = [];
+      // Every API route can fail in the catalogue's shape beyond the errors it lists.
+      if (operation.responses && !operation.responses.default && (scopes || operation.security.length > 0)) {
+        operation.responses.default = UNEXPECTED_ERROR_RESPONSE;
+      }
       if (!scopes) continue;
       const scopeLine = `**Scope:** ${scopes.map((scope) => `\`${scope}\``).join(', ')}`;
       operation.description = operation.description ? `${scopeLine}\n\n${operation.description}` : scopeLine;

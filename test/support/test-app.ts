@@ -1,14 +1,18 @@
+import { Module, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import request from 'supertest';
 import TestAgent from 'supertest/lib/agent';
-import { createApp } from '../../src/app-setup';
+import { configureApp, createApp } from '../../src/app-setup';
+import { AppModule } from '../../src/app.module';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { Plan } from '../../src/auth/merchant.entity';
 import { MerchantsService } from '../../src/auth/merchants.service';
 import type { ApiMode } from '../../src/auth/tenant';
+import { installContract, satisfiesContract } from './openapi-contract';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 
@@ -42,28 +46,49 @@ const TEST_DEFAULTS: Record<string, string> = {
   WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
 };
 
+export interface TestAppOptions {
+  /** Test-only modules booted beside the real AppModule (e.g. a controller that declares no scope). */
+  imports?: Type[];
+}
+
+async function createAppWith(overrides: Record<string, string | undefined>, imports: Type[]): Promise<NestExpressApplication> {
+  if (imports.length === 0) return createApp(overrides);
+  @Module({ imports: [AppModule.forRoot(overrides), ...imports] })
+  class AppWithTestModules {}
+  const app = await NestFactory.create<NestExpressApplication>(AppWithTestModules, { bodyParser: false, bufferLogs: true });
+  configureApp(app);
+  return app;
+}
+
 /**
  * Boots the real AppModule with the real HTTP stack. Against PostgreSQL (TEST_DATABASE_URL) every
  * app of the run shares the run's database and suites isolate themselves by creating merchants;
  * without it each app gets its own embedded database in a temporary directory.
  */
-export async function createTestApp(overrides: Record<string, string | undefined> = {}): Promise<TestApp> {
+export async function createTestApp(
+  overrides: Record<string, string | undefined> = {},
+  options: TestAppOptions = {},
+): Promise<TestApp> {
   const dataDirectory = mkdtempSync(path.join(tmpdir(), 'eh-test-'));
-  const app = await createApp({
-    ...TEST_DEFAULTS,
-    DATA_DIR: dataDirectory,
-    DATABASE_URL: process.env.EH_TEST_DATABASE_URL,
-    ...overrides,
-  });
+  const app = await createAppWith(
+    {
+      ...TEST_DEFAULTS,
+      DATA_DIR: dataDirectory,
+      DATABASE_URL: process.env.EH_TEST_DATABASE_URL,
+      ...overrides,
+    },
+    options.imports ?? [],
+  );
   await app.init();
   const merchants = app.get(MerchantsService);
   const apiKeys = app.get(ApiKeysService);
   const createKey = async (merchantId: string, mode: ApiMode, scopes: string[]) =>
     (await apiKeys.create(merchantId, { mode, scopes })).key;
   const { DatabaseConnection } = await import('../../src/database/database-connection');
+  installContract(app);
   return {
     app,
-    http: request(app.getHttpServer()),
+    http: withContractCheck(request(app.getHttpServer())),
     databaseUrl: app.get(DatabaseConnection).url,
     dataDirectory,
     createKey,
@@ -80,6 +105,21 @@ export async function createTestApp(overrides: Record<string, string | undefined
       rmSync(dataDirectory, { recursive: true, force: true });
     },
   };
+}
+
+const HTTP_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'head', 'options']);
+
+/** Every request made through the agent also checks its response against the OpenAPI document. */
+function withContractCheck(agent: TestAgent): TestAgent {
+  return new Proxy(agent, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof property === 'string' && HTTP_METHODS.has(property) && typeof value === 'function') {
+        return (...args: unknown[]) => (value as (...parameters: unknown[]) => request.Test).apply(target, args).expect(satisfiesContract);
+      }
+      return value;
+    },
+  });
 }
 
 export const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
