@@ -3,6 +3,7 @@ import { ApiKeysService } from '../auth/api-keys.service';
 import { Plan, PLANS } from '../auth/merchant.entity';
 import { MerchantsService } from '../auth/merchants.service';
 import { API_MODES, ApiMode } from '../auth/tenant';
+import { BillingService } from '../billing/billing.service';
 
 export type CliOptions = Record<string, string | undefined>;
 
@@ -54,6 +55,11 @@ export const CLI_COMMANDS: Record<string, CliCommand> = {
     summary: "List a merchant's API keys (no secrets)",
     usage: '--merchant <mer_…>',
     run: (context, options) => context.get(ApiKeysService).list(required(options, 'merchant')),
+  },
+  usage: {
+    summary: "A merchant's plan limits and current usage, in bytes",
+    usage: '--merchant <mer_…>',
+    run: (context, options) => context.get(BillingService).usage(required(options, 'merchant')),
   },
   'api-keys:revoke': {
     summary: 'Revoke an API key',

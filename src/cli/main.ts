@@ -2,12 +2,36 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { parseArgs } from 'node:util';
 import { ApiError } from '../errors/api-error';
-import { CLI_COMMANDS, CliUsageError } from './cli-commands';
+import { CLI_COMMANDS, CliOptions, CliUsageError } from './cli-commands';
 import { CliModule } from './cli.module';
 
 function help(): string {
   const lines = Object.entries(CLI_COMMANDS).map(([name, command]) => `  ${name.padEnd(20)} ${command.summary}\n  ${' '.repeat(20)} ${command.usage}`);
   return ['Usage: npm run cli -- <command> [options]   (prints JSON on stdout)', '', ...lines, ''].join('\n');
+}
+
+function parseOptions(args: string[]): CliOptions {
+  try {
+    const { values } = parseArgs({
+      args,
+      options: {
+        name: { type: 'string' },
+        plan: { type: 'string' },
+        merchant: { type: 'string' },
+        mode: { type: 'string' },
+        scopes: { type: 'string' },
+        key: { type: 'string' },
+      },
+      strict: true,
+    });
+    return values;
+  } catch (error: unknown) {
+    throw new CliUsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function printError(code: string, message: string, extra: Record<string, string> = {}): void {
+  process.stderr.write(`${JSON.stringify({ error: { code, message, ...extra } })}\n`);
 }
 
 /** Prints one JSON document on stdout; errors as {"error": {...}} on stderr with exit code 1 (2 for usage). */
@@ -18,41 +42,31 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(help());
     return commandName && commandName !== 'help' ? 2 : 0;
   }
-  const { values } = parseArgs({
-    args: rest,
-    options: {
-      name: { type: 'string' },
-      plan: { type: 'string' },
-      merchant: { type: 'string' },
-      mode: { type: 'string' },
-      scopes: { type: 'string' },
-      key: { type: 'string' },
-    },
-    strict: true,
-  });
-  const context = await NestFactory.createApplicationContext(CliModule.forRoot(), { logger: ['error'] });
+  let context: Awaited<ReturnType<typeof NestFactory.createApplicationContext>> | null = null;
   try {
-    const result = await command.run(context, values);
+    const options = parseOptions(rest);
+    context = await NestFactory.createApplicationContext(CliModule.forRoot(), { logger: ['error'] });
+    const result = await command.run(context, options);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } catch (error: unknown) {
     if (error instanceof CliUsageError) {
-      process.stderr.write(`${JSON.stringify({ error: { code: 'USAGE', message: error.message, usage: `${commandName} ${command.usage}` } })}\n`);
+      printError('USAGE', error.message, { usage: `${commandName} ${command.usage}` });
       return 2;
     }
     if (error instanceof ApiError) {
-      process.stderr.write(`${JSON.stringify({ error: { code: error.renderedCode, message: error.message } })}\n`);
+      printError(error.renderedCode, error.message);
       return 1;
     }
     throw error;
   } finally {
-    await context.close();
+    await context?.close();
   }
 }
 
 main(process.argv.slice(2))
   .then((code) => process.exit(code))
   .catch((error: unknown) => {
-    process.stderr.write(`${JSON.stringify({ error: { code: 'INTERNAL_ERROR', message: error instanceof Error ? error.message : String(error) } })}\n`);
+    printError('INTERNAL_ERROR', error instanceof Error ? error.message : String(error));
     process.exit(1);
   });
