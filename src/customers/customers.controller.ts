@@ -1,0 +1,52 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { CurrentTenant } from '../auth/current-tenant.decorator';
+import { RequireScopes } from '../auth/route-access.decorators';
+import type { Tenant } from '../auth/tenant';
+import { PageResult } from '../envelope/page-result';
+import { ErrorCode } from '../errors/error-code.enum';
+import { PaginationQueryDto } from '../pagination/pagination-query.dto';
+import { ApiEnvelopeResponse } from '../swagger/api-envelope-response.decorator';
+import { ApiErrorResponses } from '../swagger/api-error-responses.decorator';
+import { CustomersService } from './customers.service';
+import { CustomerEntitlementListItemDto } from './dto/customer-entitlement-list-item.dto';
+
+@ApiTags('customers')
+@Controller('v1/customers')
+export class CustomersController {
+  constructor(private readonly customers: CustomersService) {}
+
+  @Get('store/:store_customer_id/entitlements')
+  @RequireScopes('customers:read')
+  @ApiOperation({
+    summary: "List a customer's entitlements by store customer id",
+    description: 'Every status, newest first, cursor-paginated with total. Status is effective (time/usage expiry applied).',
+  })
+  @ApiParam({ name: 'store_customer_id', description: 'Customer id in the e-commerce platform', example: 'store_cust_1001' })
+  @ApiEnvelopeResponse(CustomerEntitlementListItemDto, { description: "A page of the customer's entitlements", list: 'total' })
+  @ApiErrorResponses(ErrorCode.CUSTOMER_NOT_FOUND, ErrorCode.INVALID_PARAMETER)
+  listByStoreId(
+    @CurrentTenant() tenant: Tenant,
+    @Param('store_customer_id') storeCustomerId: string,
+    @Query() query: PaginationQueryDto,
+  ): Promise<PageResult<CustomerEntitlementListItemDto>> {
+    return this.customers.listEntitlementsByStoreId(tenant, storeCustomerId, query);
+  }
+
+  @Get(':customer_id/entitlements')
+  @RequireScopes('customers:read')
+  @ApiOperation({
+    summary: "List a customer's entitlements",
+    description: 'Every status, newest first, cursor-paginated with total. Status is effective (time/usage expiry applied).',
+  })
+  @ApiParam({ name: 'customer_id', description: 'Customer id', example: 'cus_01jd8x3k2m4n5p6q7r8s9t0v1w' })
+  @ApiEnvelopeResponse(CustomerEntitlementListItemDto, { description: "A page of the customer's entitlements", list: 'total' })
+  @ApiErrorResponses(ErrorCode.CUSTOMER_NOT_FOUND, ErrorCode.INVALID_PARAMETER)
+  list(
+    @CurrentTenant() tenant: Tenant,
+    @Param('customer_id') customerId: string,
+    @Query() query: PaginationQueryDto,
+  ): Promise<PageResult<CustomerEntitlementListItemDto>> {
+    return this.customers.listEntitlementsById(tenant, customerId, query);
+  }
+}

@@ -1,0 +1,86 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { PaginationQueryDto } from '../../pagination/pagination-query.dto';
+import { ENTITLEMENT_SOURCES, ENTITLEMENT_STATUSES, EntitlementSource, EntitlementStatus } from '../entitlement.entity';
+import { IsIsoTimestamp } from './entitlement-validators';
+
+const lowercase = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.toLowerCase() : value);
+
+/** Query of GET /v1/entitlements/check; the service enforces exactly one of each pair. */
+export class CheckEntitlementQueryDto {
+  @ApiPropertyOptional({ description: 'Customer id (one of customer_id / store_customer_id)', example: 'cus_01jd8x3k2m4n5p6q7r8s9t0v1w' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  customer_id?: string;
+
+  @ApiPropertyOptional({ description: 'Customer id in the e-commerce platform', example: 'store_cust_1001' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  store_customer_id?: string;
+
+  @ApiPropertyOptional({ description: 'Product id (one of product_id / store_product_id)', example: 'prod_01jd8x3k2m4n5p6q7r8s9t0v1w' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  product_id?: string;
+
+  @ApiPropertyOptional({ description: 'Product id in the e-commerce platform', example: 'sku_ebook_42' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  store_product_id?: string;
+}
+
+/** Query of GET /v1/entitlements: at least one filter is required (FILTER_REQUIRED). */
+export class ListEntitlementsQueryDto extends PaginationQueryDto {
+  @ApiPropertyOptional({ description: 'Filter: customer id', example: 'cus_01jd8x3k2m4n5p6q7r8s9t0v1w' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  customer_id?: string;
+
+  @ApiPropertyOptional({ description: 'Filter: customer id in the e-commerce platform', example: 'store_cust_1001' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  store_customer_id?: string;
+
+  @ApiPropertyOptional({ description: 'Filter: product id', example: 'prod_01jd8x3k2m4n5p6q7r8s9t0v1w' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  product_id?: string;
+
+  @ApiPropertyOptional({
+    description: 'Filter: effective status, upper or lower case (ACTIVE, EXPIRED, REVOKED, SUSPENDED, PENDING)',
+    enum: ENTITLEMENT_STATUSES.map((status) => status.toUpperCase()),
+    example: 'ACTIVE',
+  })
+  @IsOptional()
+  @Transform(lowercase)
+  @IsIn(ENTITLEMENT_STATUSES, { message: `status must be one of ${ENTITLEMENT_STATUSES.map((status) => status.toUpperCase()).join(', ')}` })
+  status?: EntitlementStatus;
+
+  @ApiPropertyOptional({
+    description: 'Filter: source, upper or lower case',
+    enum: ENTITLEMENT_SOURCES.map((source) => source.toUpperCase()),
+    example: 'API',
+  })
+  @IsOptional()
+  @Transform(lowercase)
+  @IsIn(ENTITLEMENT_SOURCES, { message: `source must be one of ${ENTITLEMENT_SOURCES.map((source) => source.toUpperCase()).join(', ')}` })
+  source?: EntitlementSource;
+
+  @ApiPropertyOptional({ description: 'Filter: granted at or after this instant (ISO 8601)', example: '2026-01-01T00:00:00Z' })
+  @IsOptional()
+  @IsIsoTimestamp()
+  granted_after?: string;
+
+  @ApiPropertyOptional({ description: 'Filter: granted strictly before this instant (ISO 8601)', example: '2027-01-01T00:00:00Z' })
+  @IsOptional()
+  @IsIsoTimestamp()
+  granted_before?: string;
+}

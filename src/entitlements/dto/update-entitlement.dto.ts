@@ -1,0 +1,23 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsInt, IsOptional, Max, Min, ValidateIf } from 'class-validator';
+import { IsIsoTimestamp, IsMetadataObject } from './entitlement-validators';
+
+/** Body of PATCH /v1/entitlements/{id}: only the fields present change. */
+export class UpdateEntitlementDto {
+  @ApiPropertyOptional({ description: 'New expiry, in the future; null removes the expiry', type: String, nullable: true, example: '2027-06-30T00:00:00Z' })
+  @IsOptional()
+  @IsIsoTimestamp()
+  expires_at?: string | null;
+
+  @ApiPropertyOptional({ description: 'Replaces the metadata object (at most 16 KiB serialized)', type: 'object', additionalProperties: true, example: { tier: 'gold' } })
+  @ValidateIf((body: UpdateEntitlementDto) => body.metadata !== undefined)
+  @IsMetadataObject()
+  metadata?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ description: 'New usage limit, at least usage_count; null means unlimited', type: Number, nullable: true, minimum: 1, example: 20 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(2_000_000_000)
+  usage_limit?: number | null;
+}

@@ -1,0 +1,41 @@
+import type { Tenant } from '../auth/tenant';
+
+/** A customer or product named by our id or by the store's id. */
+export type Reference = { id: string; storeId?: undefined } | { id?: undefined; storeId: string };
+
+export interface CheckQuery {
+  sql: string;
+  parameters: unknown[];
+}
+
+/**
+ * The access check as ONE statement: store ids resolve through scalar subqueries on the unique
+ * (merchant_id, mode, store_*_id) indexes, entitlements through entitlements_check_idx. Only
+ * entitlements active at `now` qualify (expiry is evaluated here, so it is visible from the
+ * instant it happens); the one lasting longest wins: no expiry first, then the latest expiry,
+ * then unlimited or most remaining uses. Exported so the EXPLAIN test plans exactly this query.
+ */
+export function buildCheckQuery(tenant: Tenant, customer: Reference, product: Reference, now: Date): CheckQuery {
+  const customerSql =
+    customer.id !== undefined
+      ? '$3'
+      : '(SELECT c.id FROM customers c WHERE c.merchant_id = $1 AND c.mode = $2 AND c.store_customer_id = $3)';
+  const productSql =
+    product.id !== undefined
+      ? '$4'
+      : '(SELECT p.id FROM products p WHERE p.merchant_id = $1 AND p.mode = $2 AND p.store_product_id = $4)';
+  const sql = `SELECT e.id, e.product_id, e.granted_at, e.expires_at, e.metadata
+    FROM entitlements e
+    WHERE e.merchant_id = $1 AND e.mode = $2
+      AND e.customer_id = ${customerSql}
+      AND e.product_id = ${productSql}
+      AND e.status = 'active'
+      AND (e.expires_at IS NULL OR e.expires_at > $5)
+      AND (e.usage_limit IS NULL OR e.usage_count < e.usage_limit)
+    ORDER BY e.expires_at DESC NULLS FIRST, (e.usage_limit - e.usage_count) DESC NULLS FIRST, e.granted_at DESC, e.id DESC
+    LIMIT 1`;
+  return {
+    sql,
+    parameters: [tenant.merchantId, tenant.mode, customer.id ?? customer.storeId, product.id ?? product.storeId, now.toISOString()],
+  };
+}

@@ -1,0 +1,105 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { MerchantEntity } from '../auth/merchant.entity';
+import type { ApiMode } from '../auth/tenant';
+import { CustomerEntity } from '../customers/customer.entity';
+import { TIMESTAMP } from '../database/columns';
+import { ProductEntity } from '../products/product.entity';
+
+export const ENTITLEMENT_STATUSES = ['active', 'suspended', 'revoked', 'expired', 'pending'] as const;
+export type EntitlementStatus = (typeof ENTITLEMENT_STATUSES)[number];
+
+export const ENTITLEMENT_SOURCES = ['order', 'manual', 'rule', 'api', 'bundle', 'subscription', 'flow', 'import'] as const;
+export type EntitlementSource = (typeof ENTITLEMENT_SOURCES)[number];
+
+/**
+ * A customer's right to a product. The stored status may lag behind time/usage expiry until the
+ * sweeper persists it; every read computes the effective status (see effective-status.ts).
+ */
+@Entity('entitlements')
+// The access check: one customer, one product (store ids resolve through the unique indexes).
+@Index('entitlements_check_idx', ['merchant_id', 'mode', 'customer_id', 'product_id'])
+// Lists in creation order (keyset), overall and per customer / product.
+@Index('entitlements_tenant_created_idx', ['merchant_id', 'mode', 'created_at', 'id'])
+@Index('entitlements_customer_created_idx', ['merchant_id', 'mode', 'customer_id', 'created_at', 'id'])
+@Index('entitlements_product_created_idx', ['merchant_id', 'mode', 'product_id', 'created_at', 'id'])
+// The sweeper only looks at active rows that can expire.
+@Index('entitlements_sweep_expires_idx', ['expires_at'], { where: "status = 'active' AND expires_at IS NOT NULL" })
+@Index('entitlements_sweep_usage_idx', ['id'], {
+  where: "status = 'active' AND usage_limit IS NOT NULL AND usage_count >= usage_limit",
+})
+export class EntitlementEntity {
+  @PrimaryColumn({ type: 'text' })
+  id: string;
+
+  @Column({ type: 'text' })
+  merchant_id: string;
+
+  @ManyToOne(() => MerchantEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'merchant_id' })
+  merchant?: MerchantEntity;
+
+  @Column({ type: 'text' })
+  mode: ApiMode;
+
+  @Column({ type: 'text' })
+  customer_id: string;
+
+  @ManyToOne(() => CustomerEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'customer_id' })
+  customer?: CustomerEntity;
+
+  @Column({ type: 'text' })
+  product_id: string;
+
+  @ManyToOne(() => ProductEntity, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'product_id' })
+  product?: ProductEntity;
+
+  @Column({ type: 'text' })
+  status: EntitlementStatus;
+
+  @Column(TIMESTAMP)
+  granted_at: Date;
+
+  @Column({ ...TIMESTAMP, nullable: true })
+  expires_at: Date | null;
+
+  @Column({ ...TIMESTAMP, nullable: true })
+  revoked_at: Date | null;
+
+  @Column({ type: 'text', nullable: true })
+  revocation_reason: string | null;
+
+  @Column({ ...TIMESTAMP, nullable: true })
+  suspended_at: Date | null;
+
+  @Column({ type: 'text', nullable: true })
+  suspension_reason: string | null;
+
+  @Column({ type: 'integer', default: 0 })
+  usage_count: number;
+
+  @Column({ type: 'integer', nullable: true })
+  usage_limit: number | null;
+
+  @Column({ type: 'text' })
+  source: EntitlementSource;
+
+  @Column({ type: 'text', nullable: true })
+  store_order_id: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  store_line_item_id: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  parent_entitlement_id: string | null;
+
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  metadata: Record<string, unknown>;
+
+  @CreateDateColumn(TIMESTAMP)
+  created_at: Date;
+
+  @UpdateDateColumn(TIMESTAMP)
+  updated_at: Date;
+}

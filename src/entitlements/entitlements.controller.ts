@@ -1,0 +1,200 @@
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { CurrentTenant } from '../auth/current-tenant.decorator';
+import { RequireScopes } from '../auth/route-access.decorators';
+import type { Tenant } from '../auth/tenant';
+import { PageResult } from '../envelope/page-result';
+import { ErrorCode } from '../errors/error-code.enum';
+import { ApiEnvelopeResponse } from '../swagger/api-envelope-response.decorator';
+import { ApiErrorResponses } from '../swagger/api-error-responses.decorator';
+import { CreateEntitlementDto } from './dto/create-entitlement.dto';
+import { EntitlementReasonDto, ReactivateEntitlementDto, RecordUsageDto } from './dto/entitlement-operation.dto';
+import { CheckEntitlementQueryDto, ListEntitlementsQueryDto } from './dto/entitlement-query.dto';
+import { EntitlementCheckResponseDto, EntitlementListItemDto, EntitlementResponseDto } from './dto/entitlement-response.dto';
+import { UpdateEntitlementDto } from './dto/update-entitlement.dto';
+import { EntitlementLifecycleService } from './entitlement-lifecycle.service';
+import { EntitlementsService } from './entitlements.service';
+
+const ENTITLEMENT_ID_PARAM = { name: 'entitlement_id', description: 'Entitlement id', example: 'ent_01jd8x3k2m4n5p6q7r8s9t0v1w' };
+const TRANSITION_NOTE = 'Refused with 409 INVALID_STATUS_TRANSITION ("Cannot <operation> an entitlement that is <status>") where the lifecycle table forbids it.';
+
+@ApiTags('entitlements')
+@Controller('v1/entitlements')
+export class EntitlementsController {
+  constructor(
+    private readonly entitlements: EntitlementsService,
+    private readonly lifecycle: EntitlementLifecycleService,
+  ) {}
+
+  @Get('check')
+  @RequireScopes('entitlements:read')
+  @ApiOperation({
+    summary: 'Check access',
+    description:
+      'Low-latency check for one customer and one product (exactly one of customer_id/store_customer_id and one of ' +
+      'product_id/store_product_id). Unknown customers or products are simply not entitled (never 404). Reflects ' +
+      'revokes, suspensions and time/usage expiry from the instant they happen. When several entitlements qualify, ' +
+      'the one lasting longest is returned.',
+  })
+  @ApiEnvelopeResponse(EntitlementCheckResponseDto, { description: 'Whether the customer is entitled, and the entitlement' })
+  @ApiErrorResponses(ErrorCode.MISSING_REQUIRED_FIELD, ErrorCode.INVALID_PARAMETER)
+  check(@CurrentTenant() tenant: Tenant, @Query() query: CheckEntitlementQueryDto): Promise<EntitlementCheckResponseDto> {
+    return this.entitlements.check(tenant, query);
+  }
+
+  @Get()
+  @RequireScopes('entitlements:read')
+  @ApiOperation({
+    summary: 'List entitlements',
+    description:
+      'Needs at least one filter (400 FILTER_REQUIRED otherwise). Newest first, cursor-paginated with total. status ' +
+      'filters on the effective status; status and source accept upper or lower case; granted_after is inclusive, ' +
+      'granted_before exclusive.',
+  })
+  @ApiEnvelopeResponse(EntitlementListItemDto, { description: 'A page of entitlements', list: 'total' })
+  @ApiErrorResponses(ErrorCode.FILTER_REQUIRED, ErrorCode.INVALID_PARAMETER)
+  list(@CurrentTenant() tenant: Tenant, @Query() query: ListEntitlementsQueryDto): Promise<PageResult<EntitlementListItemDto>> {
+    return this.entitlements.list(tenant, query);
+  }
+
+  @Get(':entitlement_id')
+  @RequireScopes('entitlements:read')
+  @ApiOperation({ summary: 'Get an entitlement', description: 'The full entitlement, including store_line_item_id and parent_entitlement_id.' })
+  @ApiParam(ENTITLEMENT_ID_PARAM)
+  @ApiEnvelopeResponse(EntitlementResponseDto, { description: 'The entitlement' })
+  @ApiErrorResponses(ErrorCode.ENTITLEMENT_NOT_FOUND)
+  get(@CurrentTenant() tenant: Tenant, @Param('entitlement_id') entitlementId: string): Promise<EntitlementResponseDto> {
+    return this.entitlements.get(tenant, entitlementId);
+  }
+
+  @Post()
+  @RequireScopes('entitlements:write')
+  @ApiOperation({
+    summary: 'Grant a product',
+    description:
+      'Creates an entitlement (source api, status active unless status "pending" is passed). The customer is named by ' +
+      'customer_id (must exist) or store_customer_id (created if new); the product by product_id or store_product_id. ' +
+      "Defaults from the product: time_limited → expires_at = now + access_duration_days; usage_limited → the product's " +
+      'usage_limit. Publishes entitlement.created.',
+  })
+  @ApiBody({ type: CreateEntitlementDto })
+  @ApiEnvelopeResponse(EntitlementResponseDto, { status: 201, description: 'The created entitlement' })
+  @ApiErrorResponses(
+    ErrorCode.MISSING_REQUIRED_FIELD,
+    ErrorCode.INVALID_PARAMETER,
+    ErrorCode.CUSTOMER_NOT_FOUND,
+    ErrorCode.PRODUCT_NOT_FOUND,
+    ErrorCode.PRODUCT_ARCHIVED,
+    ErrorCode.IDEMPOTENCY_KEY_CONFLICT,
+  )
+  create(@CurrentTenant() tenant: Tenant, @Body() body: CreateEntitlementDto): Promise<EntitlementResponseDto> {
+    return this.entitlements.create(tenant, body);
+  }
+
+  @Patch(':entitlement_id')
+  @RequireScopes('entitlements:write')
+  @ApiOperation({
+    summary: 'Update an entitlement',
+    description:
+      'Only the fields present change: expires_at (future, or null), metadata (replaced), usage_limit (≥ usage_count, ' +
+      'or null). Not on revoked entitlements. Publishes entitlement.updated. ' + TRANSITION_NOTE,
+  })
+  @ApiParam(ENTITLEMENT_ID_PARAM)
+  @ApiBody({ type: UpdateEntitlementDto })
+  @ApiEnvelopeResponse(EntitlementResponseDto, { description: 'The updated entitlement' })
+  @ApiErrorResponses(ErrorCode.INVALID_PARAMETER, ErrorCode.ENTITLEMENT_NOT_FOUND, ErrorCode.INVALID_STATUS_TRANSITION)
+  update(
+    @CurrentTenant() tenant: Tenant,
+    @Param('entitlement_id') entitlementId: string,
+    @Body() body: UpdateEntitlementDto,
+  ): Promise<EntitlementResponseDto> {
+    return this.lifecycle.update(tenant, entitlementId, body);
+  }
+
+  @Post(':entitlement_id/revoke')
+  @HttpCode(200)
+  @RequireScopes('entitlements:write')
+  @ApiOperation({ summary: 'Revoke an entitlement', description: 'active, suspended or pending → revoked (terminal). Publishes entitlement.revoked. ' + TRANSITION_NOTE })
+  @ApiParam(ENTITLEMENT_ID_PARAM)
+  @ApiBody({ type: EntitlementReasonDto, required: false })
+  @ApiEnvelopeResponse(EntitlementResponseDto, { description: 'The revoked entitlement' })
+  @ApiErrorResponses(ErrorCode.INVALID_PARAMETER, ErrorCode.ENTITLEMENT_NOT_FOUND, ErrorCode.INVALID_STATUS_TRANSITION)
+  revoke(
+    @CurrentTenant() tenant: Tenant,
+    @Param('entitlement_id') entitlementId: string,
+    @Body() body: EntitlementReasonDto,
+  ): Promise<EntitlementResponseDto> {
+    return this.lifecycle.revoke(tenant, entitlementId, body);
+  }
+
+  @Post(':entitlement_id/suspend')
+  @HttpCode(200)
+  @RequireScopes('entitlements:write')
+  @ApiOperation({ summary: 'Suspend an entitlement', description: 'active → suspended. Publishes entitlement.suspended. ' + TRANSITION_NOTE })
+  @ApiParam(ENTITLEMENT_ID_PARAM)
+  @ApiBody({ type: EntitlementReasonDto, required: false })
+  @ApiEnvelopeResponse(EntitlementResponseDto, { description: 'The suspended entitlement' })
+  @ApiErrorResponses(ErrorCode.INVALID_PARAMETER, ErrorCode.ENTITLEMENT_NOT_FOUND, ErrorCode.INVALID_STATUS_TRANSITION)
+  suspend(
+    @CurrentTenant() tenant: Tenant,
+    @Param('entitlement_id') entitlementId: string,
+    @Body() body: EntitlementReasonDto,
+  ): Promise<EntitlementResponseDto> {
+    return this.lifecycle.suspend(tenant, entitlementId, body);
+  }
+
+  @Post(':entitlement_id/reactivate')
+  @HttpCode(200)
+  @RequireScopes('entitlements:write')
+  @ApiOperation({
+    summary: 'Reactivate an entitlement',
+    description:
+      'suspended or expired → active, optionally extending expires_at / usage_limit in the same step. If the result ' +
+      'would be expired at once, 409 INVALID_STATUS_TRANSITION naming the field to extend. Publishes entitlement.reactivated. ' +
+      TRANSITION_NOTE,
+  })
+  @ApiParam(ENTITLEMENT_ID_PARAM)
+  @ApiBody({ type: ReactivateEntitlementDto, required: false })
+  @ApiEnvelopeResponse(EntitlementResponseDto, { description: 'The reactivated entitlement' })
+  @ApiErrorResponses(ErrorCode.INVALID_PARAMETER, ErrorCode.ENTITLEMENT_NOT_FOUND, ErrorCode.INVALID_STATUS_TRANSITION)
+  reactivate(
+    @CurrentTenant() tenant: Tenant,
+    @Param('entitlement_id') entitlementId: string,
+    @Body() body: ReactivateEntitlementDto,
+  ): Promise<EntitlementResponseDto> {
+    return this.lifecycle.reactivate(tenant, entitlementId, body);
+  }
+
+  @Post(':entitlement_id/activate')
+  @HttpCode(200)
+  @RequireScopes('entitlements:write')
+  @ApiOperation({ summary: 'Activate a pending entitlement', description: 'pending → active. Publishes entitlement.activated. ' + TRANSITION_NOTE })
+  @ApiParam(ENTITLEMENT_ID_PARAM)
+  @ApiEnvelopeResponse(EntitlementResponseDto, { description: 'The activated entitlement' })
+  @ApiErrorResponses(ErrorCode.ENTITLEMENT_NOT_FOUND, ErrorCode.INVALID_STATUS_TRANSITION)
+  activate(@CurrentTenant() tenant: Tenant, @Param('entitlement_id') entitlementId: string): Promise<EntitlementResponseDto> {
+    return this.lifecycle.activate(tenant, entitlementId);
+  }
+
+  @Post(':entitlement_id/usage')
+  @HttpCode(200)
+  @RequireScopes('entitlements:write')
+  @ApiOperation({
+    summary: 'Record usage',
+    description:
+      'Records uses of an active entitlement (non-file products; file downloads count themselves). The use that reaches ' +
+      'usage_limit succeeds and the entitlement reads as expired from then on; further uses get 409 ' +
+      'INVALID_STATUS_TRANSITION, as does a quantity larger than the uses left. Publishes entitlement.updated.',
+  })
+  @ApiParam(ENTITLEMENT_ID_PARAM)
+  @ApiBody({ type: RecordUsageDto, required: false })
+  @ApiEnvelopeResponse(EntitlementResponseDto, { description: 'The entitlement with the new usage_count' })
+  @ApiErrorResponses(ErrorCode.INVALID_PARAMETER, ErrorCode.ENTITLEMENT_NOT_FOUND, ErrorCode.INVALID_STATUS_TRANSITION)
+  recordUsage(
+    @CurrentTenant() tenant: Tenant,
+    @Param('entitlement_id') entitlementId: string,
+    @Body() body: RecordUsageDto,
+  ): Promise<EntitlementResponseDto> {
+    return this.lifecycle.recordUsage(tenant, entitlementId, body);
+  }
+}
