@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../auth/current-tenant.decorator';
 import { RequireScopes } from '../auth/route-access.decorators';
@@ -8,8 +8,11 @@ import { ErrorCode } from '../errors/error-code.enum';
 import { PaginationQueryDto } from '../pagination/pagination-query.dto';
 import { ApiEnvelopeResponse } from '../swagger/api-envelope-response.decorator';
 import { ApiErrorResponses } from '../swagger/api-error-responses.decorator';
+import { CreateProductDto, UpdateProductDto } from './dto/product-request.dto';
 import { ProductListItemDto, ProductResponseDto } from './dto/product-response.dto';
 import { ProductsService } from './products.service';
+
+const PRODUCT_ID_PARAM = { name: 'product_id', description: 'Product id', example: 'prod_01jd8x3k2m4n5p6q7r8s9t0v1w' };
 
 @ApiTags('products')
 @Controller('v1/products')
@@ -28,10 +31,74 @@ export class ProductsController {
   @Get(':product_id')
   @RequireScopes('products:read')
   @ApiOperation({ summary: 'Get a product', description: 'The full product, with fulfillment config.' })
-  @ApiParam({ name: 'product_id', description: 'Product id', example: 'prod_01jd8x3k2m4n5p6q7r8s9t0v1w' })
+  @ApiParam(PRODUCT_ID_PARAM)
   @ApiEnvelopeResponse(ProductResponseDto, { description: 'The product' })
   @ApiErrorResponses(ErrorCode.PRODUCT_NOT_FOUND)
   get(@CurrentTenant() tenant: Tenant, @Param('product_id') productId: string): Promise<ProductResponseDto> {
     return this.products.get(tenant, productId);
+  }
+
+  @Post()
+  @RequireScopes('products:write')
+  @ApiOperation({
+    summary: 'Create a product',
+    description:
+      '`name` and `entitlement_type` are required; `access_duration_days` iff time_limited, `usage_limit` iff usage_limited. ' +
+      'fulfillment_config: FILE (`file_ids` of your files), URL (an https `access_url`) or INSTRUCTIONS (`access_instructions`). ' +
+      '`store_product_id` is unique per merchant and mode. Publishes `product.created`. Accepts `Idempotency-Key`.',
+  })
+  @ApiEnvelopeResponse(ProductResponseDto, { status: 201, description: 'The created product' })
+  @ApiErrorResponses(
+    ErrorCode.MISSING_REQUIRED_FIELD,
+    ErrorCode.INVALID_PARAMETER,
+    ErrorCode.INVALID_JSON,
+    ErrorCode.PAYLOAD_TOO_LARGE,
+    ErrorCode.DUPLICATE_STORE_ID,
+  )
+  create(@CurrentTenant() tenant: Tenant, @Body() body: CreateProductDto): Promise<ProductResponseDto> {
+    return this.products.create(tenant, body);
+  }
+
+  @Patch(':product_id')
+  @RequireScopes('products:write')
+  @ApiOperation({
+    summary: 'Update a product',
+    description:
+      'Only the fields sent change; `metadata`, `store_variant_ids` and `fulfillment_config` are replaced whole. ' +
+      'Allowed on archived products (`status: "active"` un-archives). Changing `entitlement_type` affects future grants only. ' +
+      'Publishes `product.updated` when something changed.',
+  })
+  @ApiParam(PRODUCT_ID_PARAM)
+  @ApiEnvelopeResponse(ProductResponseDto, { description: 'The updated product' })
+  @ApiErrorResponses(
+    ErrorCode.MISSING_REQUIRED_FIELD,
+    ErrorCode.INVALID_PARAMETER,
+    ErrorCode.INVALID_JSON,
+    ErrorCode.PAYLOAD_TOO_LARGE,
+    ErrorCode.PRODUCT_NOT_FOUND,
+    ErrorCode.DUPLICATE_STORE_ID,
+  )
+  update(
+    @CurrentTenant() tenant: Tenant,
+    @Param('product_id') productId: string,
+    @Body() body: UpdateProductDto,
+  ): Promise<ProductResponseDto> {
+    return this.products.update(tenant, productId, body);
+  }
+
+  @Delete(':product_id')
+  @HttpCode(200)
+  @RequireScopes('products:write')
+  @ApiOperation({
+    summary: 'Archive a product',
+    description:
+      'Sets status `archived`: new grants are refused (409 PRODUCT_ARCHIVED), existing entitlements keep working. ' +
+      'Nothing is deleted; archiving again is a no-op. Publishes `product.updated`.',
+  })
+  @ApiParam(PRODUCT_ID_PARAM)
+  @ApiEnvelopeResponse(ProductResponseDto, { description: 'The archived product' })
+  @ApiErrorResponses(ErrorCode.PRODUCT_NOT_FOUND)
+  archive(@CurrentTenant() tenant: Tenant, @Param('product_id') productId: string): Promise<ProductResponseDto> {
+    return this.products.archive(tenant, productId);
   }
 }

@@ -1,0 +1,254 @@
+import { DataSource } from 'typeorm';
+import { ApiError } from '../../src/errors/api-error';
+import { IdempotencyService } from '../../src/idempotency/idempotency.service';
+import { bearer, createTestApp, TestApp, TestTenant } from '../support/test-app';
+
+describe('idempotency (Idempotency-Key on POST /v1)', () => {
+  let testApp: TestApp;
+  let tenant: TestTenant;
+  let other: TestTenant;
+  let sequence = 0;
+
+  const newKey = () => `key-${Date.now()}-${(sequence += 1)}`;
+  const dataSource = () => testApp.app.get(DataSource);
+  const createProduct = (apiKey: string, idempotencyKey: string | null, body: object) => {
+    const request = testApp.http.post('/v1/products').set(bearer(apiKey));
+    if (idempotencyKey !== null) request.set('Idempotency-Key', idempotencyKey);
+    return request.send(body);
+  };
+  const countProducts = async (merchantId: string, name: string): Promise<number> => {
+    const [{ count }] = await dataSource().query('SELECT count(*)::int AS count FROM products WHERE merchant_id = $1 AND name = $2', [merchantId, name]);
+    return count;
+  };
+
+  beforeAll(async () => {
+    testApp = await createTestApp();
+    tenant = await testApp.createTenant();
+    other = await testApp.createTenant();
+  });
+  afterAll(() => testApp.close());
+
+  it('replays the first response (same status and enveloped body) with Idempotent-Replayed: true', async () => {
+    const key = newKey();
+    const name = `Replayed ${key}`;
+    const first = await createProduct(tenant.testKey, key, { name, entitlement_type: 'permanent', metadata: { a: 1, b: 2 } }).expect(201);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    // Same parameters in another key order and layout are the same request.
+    const second = await testApp.http
+      .post('/v1/products')
+      .set(bearer(tenant.testKey))
+      .set('Idempotency-Key', key)
+      .set('Content-Type', 'application/json')
+      .send(`{ "metadata": {"b": 2, "a": 1}, "entitlement_type": "permanent", "name": ${JSON.stringify(name)} }`)
+      .expect(201);
+    expect(second.headers['idempotent-replayed']).toBe('true');
+    // Exactly the body the first client got, meta included (the stored body is the enveloped one).
+    expect(second.text).toBe(first.text);
+    expect(second.body.meta.request_id).toBe(first.headers['x-request-id']);
+    expect(second.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
+    expect(await countProducts(tenant.merchantId, name)).toBe(1);
+  });
+
+  it('answers 409 IDEMPOTENCY_KEY_CONFLICT for the same key with other parameters', async () => {
+    const key = newKey();
+    await createProduct(tenant.testKey, key, { name: `Conflict ${key}`, entitlement_type: 'permanent' }).expect(201);
+    const conflict = await createProduct(tenant.testKey, key, { name: `Conflict ${key} (changed)`, entitlement_type: 'permanent' }).expect(409);
+    expect(conflict.body.error).toMatchObject({ type: 'conflict_error', code: 'IDEMPOTENCY_KEY_CONFLICT' });
+    expect(conflict.body.error.message).toContain(key);
+    expect(await countProducts(tenant.merchantId, `Conflict ${key} (changed)`)).toBe(0);
+  });
+
+  it('creates exactly one product for 20 concurrent requests with one key, all answered with it', async () => {
+    const key = newKey();
+    const name = `Concurrent ${key}`;
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => createProduct(tenant.testKey, key, { name, entitlement_type: 'usage_limited', usage_limit: 3 })),
+    );
+    // Waiting requests replay the first one's response; a 409 (still in progress after 10 s) is allowed but not expected.
+    const created = responses.filter((response) => response.status === 201);
+    for (const response of responses.filter((item) => item.status !== 201)) {
+      expect(response.status).toBe(409);
+      expect(response.body.error.code).toBe('IDEMPOTENCY_KEY_CONFLICT');
+    }
+    expect(created.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(created.map((response) => response.text)).size).toBe(1);
+    expect(created.filter((response) => response.headers['idempotent-replayed'] === undefined)).toHaveLength(1);
+    expect(await countProducts(tenant.merchantId, name)).toBe(1);
+    const [{ events }] = await dataSource().query(
+      `SELECT count(*)::int AS events FROM events WHERE merchant_id = $1 AND type = 'product.created' AND data->'object'->>'name' = $2`,
+      [tenant.merchantId, name],
+    );
+    expect(events).toBe(1);
+  });
+
+  it('scopes keys to the merchant and the mode', async () => {
+    const key = newKey();
+    const name = `Scoped ${key}`;
+    const body = { name, entitlement_type: 'permanent' };
+    const testMode = await createProduct(tenant.testKey, key, body).expect(201);
+    const liveMode = await createProduct(tenant.liveKey, key, body).expect(201);
+    const otherMerchant = await createProduct(other.testKey, key, body).expect(201);
+    for (const response of [liveMode, otherMerchant]) {
+      expect(response.headers['idempotent-replayed']).toBeUndefined();
+      expect(response.body.data.id).not.toBe(testMode.body.data.id);
+    }
+    expect(await countProducts(tenant.merchantId, name)).toBe(2);
+    expect(await countProducts(other.merchantId, name)).toBe(1);
+  });
+
+  it('refuses a key longer than 255 characters or empty (400 INVALID_PARAMETER), accepts 255', async () => {
+    for (const key of ['k'.repeat(256), '']) {
+      const response = await createProduct(tenant.testKey, key, { name: 'Too long key', entitlement_type: 'permanent' }).expect(400);
+      expect(response.body.error).toMatchObject({ code: 'INVALID_PARAMETER', param: 'Idempotency-Key' });
+    }
+    expect(await countProducts(tenant.merchantId, 'Too long key')).toBe(0);
+    const longest = `${newKey()}-`.padEnd(255, 'x');
+    await createProduct(tenant.testKey, longest, { name: 'Longest key', entitlement_type: 'permanent' }).expect(201);
+    const replay = await createProduct(tenant.testKey, longest, { name: 'Longest key', entitlement_type: 'permanent' }).expect(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+  });
+
+  it('does not store error responses: a corrected retry with the same key runs', async () => {
+    const key = newKey();
+    const invalid = await createProduct(tenant.testKey, key, { entitlement_type: 'permanent' }).expect(400);
+    expect(invalid.body.error.code).toBe('MISSING_REQUIRED_FIELD');
+    const fixed = await createProduct(tenant.testKey, key, { name: `Fixed ${key}`, entitlement_type: 'permanent' }).expect(201);
+    expect(fixed.headers['idempotent-replayed']).toBeUndefined();
+    const replay = await createProduct(tenant.testKey, key, { name: `Fixed ${key}`, entitlement_type: 'permanent' }).expect(201);
+    expect(replay.body).toEqual(fixed.body);
+  });
+
+  it('ignores the header on non-POST requests and does not need it on POST', async () => {
+    const key = newKey();
+    const product = (await createProduct(tenant.testKey, null, { name: `Keyless ${key}`, entitlement_type: 'permanent' }).expect(201)).body.data;
+    await createProduct(tenant.testKey, null, { name: `Keyless ${key}`, entitlement_type: 'permanent' }).expect(201);
+    expect(await countProducts(tenant.merchantId, `Keyless ${key}`)).toBe(2);
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const response = await testApp.http
+        .patch(`/v1/products/${product.id}`)
+        .set(bearer(tenant.testKey))
+        .set('Idempotency-Key', key)
+        .send({ name: `Patched ${attempt}` })
+        .expect(200);
+      expect(response.headers['idempotent-replayed']).toBeUndefined();
+      expect(response.body.data.name).toBe(`Patched ${attempt}`);
+    }
+  });
+
+  it('keeps keys at least 24 h and prunes them afterwards (injected clock)', async () => {
+    const key = newKey();
+    const body = { name: `Pruned ${key}`, entitlement_type: 'permanent' };
+    await createProduct(tenant.testKey, key, body).expect(201);
+    const idempotency = testApp.app.get(IdempotencyService);
+    const hours = (count: number) => new Date(Date.now() + count * 60 * 60 * 1000);
+    await idempotency.prune(hours(23.5));
+    const kept = await createProduct(tenant.testKey, key, { ...body, name: `${body.name} (changed)` }).expect(409);
+    expect(kept.body.error.code).toBe('IDEMPOTENCY_KEY_CONFLICT');
+    expect(await idempotency.prune(hours(24.5))).toBeGreaterThanOrEqual(1);
+    const [{ count }] = await dataSource().query('SELECT count(*)::int AS count FROM idempotency_keys WHERE merchant_id = $1 AND key = $2', [tenant.merchantId, key]);
+    expect(count).toBe(0);
+    // After pruning the key is new again.
+    const reused = await createProduct(tenant.testKey, key, { ...body, name: `${body.name} (changed)` }).expect(201);
+    expect(reused.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  describe('POST /v1/entitlements (header or body idempotency_key)', () => {
+    let productId: string;
+    const grant = (body: object, headerKey: string | null = null) => {
+      const request = testApp.http.post('/v1/entitlements').set(bearer(tenant.testKey));
+      if (headerKey !== null) request.set('Idempotency-Key', headerKey);
+      return request.send(body);
+    };
+    const countEntitlements = async (storeCustomerId: string): Promise<number> => {
+      const [{ count }] = await dataSource().query(
+        `SELECT count(*)::int AS count FROM entitlements e JOIN customers c ON c.id = e.customer_id
+         WHERE e.merchant_id = $1 AND c.store_customer_id = $2`,
+        [tenant.merchantId, storeCustomerId],
+      );
+      return count;
+    };
+
+    beforeAll(async () => {
+      productId = (await createProduct(tenant.testKey, null, { name: 'Granted', entitlement_type: 'permanent' }).expect(201)).body.data.id;
+    });
+
+    it('creates one entitlement for 20 concurrent creates with one key (body and header together)', async () => {
+      const key = newKey();
+      const customer = `cust_${key}`;
+      const responses = await Promise.all(
+        Array.from({ length: 20 }, (_, index) =>
+          grant({ store_customer_id: customer, product_id: productId, idempotency_key: key }, index % 2 === 0 ? key : null),
+        ),
+      );
+      const created = responses.filter((response) => response.status === 201);
+      for (const response of responses.filter((item) => item.status !== 201)) {
+        expect(response.body.error.code).toBe('IDEMPOTENCY_KEY_CONFLICT');
+      }
+      expect(new Set(created.map((response) => response.text)).size).toBe(1);
+      expect(created.filter((response) => response.headers['idempotent-replayed'] === undefined)).toHaveLength(1);
+      expect(await countEntitlements(customer)).toBe(1);
+    });
+
+    it('treats the body key like the header, and refuses a body key that differs from the header', async () => {
+      const key = newKey();
+      const customer = `cust_${key}`;
+      const first = await grant({ store_customer_id: customer, product_id: productId, idempotency_key: key }).expect(201);
+      const byHeader = await grant({ store_customer_id: customer, product_id: productId }, key).expect(201);
+      expect(byHeader.headers['idempotent-replayed']).toBe('true');
+      expect(byHeader.text).toBe(first.text);
+      const differing = await grant({ store_customer_id: customer, product_id: productId, idempotency_key: key }, `${key}-other`).expect(400);
+      expect(differing.body.error).toMatchObject({ code: 'INVALID_PARAMETER', param: 'idempotency_key' });
+      const tooLong = await grant({ store_customer_id: customer, product_id: productId, idempotency_key: 'k'.repeat(256) }).expect(400);
+      expect(tooLong.body.error).toMatchObject({ code: 'INVALID_PARAMETER', param: 'idempotency_key' });
+      expect(await countEntitlements(customer)).toBe(1);
+    });
+
+    it('answers 409 for one key reused on another route', async () => {
+      const key = newKey();
+      await createProduct(tenant.testKey, key, { name: `Route ${key}`, entitlement_type: 'permanent' }).expect(201);
+      const reused = await grant({ store_customer_id: `cust_${key}`, product_id: productId }, key).expect(409);
+      expect(reused.body.error.code).toBe('IDEMPOTENCY_KEY_CONFLICT');
+    });
+  });
+
+  describe('service: waiting for and taking over an in-progress key', () => {
+    const request = (key: string) => ({ tenant: { merchantId: tenant.merchantId, mode: 'test' as const }, key, method: 'POST', path: '/v1/products', body: { name: 'x' } });
+
+    it('answers 409 when the first request is still in progress after the wait', async () => {
+      const idempotency = testApp.app.get(IdempotencyService);
+      const key = newKey();
+      expect((await idempotency.begin(request(key))).kind).toBe('execute');
+      const waited = idempotency.begin(request(key), { waitMilliseconds: 50 });
+      await expect(waited).rejects.toBeInstanceOf(ApiError);
+      await expect(waited).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_CONFLICT', message: expect.stringContaining('still in progress') });
+    });
+
+    it('replays to a waiting request once the first completes, and lets a released key be claimed again', async () => {
+      const idempotency = testApp.app.get(IdempotencyService);
+      const key = newKey();
+      const first = await idempotency.begin(request(key));
+      if (first.kind !== 'execute') throw new Error('expected to own the key');
+      const waiting = idempotency.begin(request(key), { waitMilliseconds: 5_000 });
+      await idempotency.complete(request(key).tenant, key, first.lockToken, 201, { data: { id: 'prod_x' } });
+      await expect(waiting).resolves.toEqual({ kind: 'replay', status: 201, body: { data: { id: 'prod_x' } } });
+
+      const releasedKey = newKey();
+      const owner = await idempotency.begin(request(releasedKey));
+      if (owner.kind !== 'execute') throw new Error('expected to own the key');
+      const waiter = idempotency.begin(request(releasedKey), { waitMilliseconds: 5_000 });
+      await idempotency.release(request(releasedKey).tenant, releasedKey, owner.lockToken);
+      expect((await waiter).kind).toBe('execute');
+    });
+
+    it('lets a request take over a claim abandoned for over 2 minutes (crashed owner); the old owner cannot complete it', async () => {
+      const idempotency = testApp.app.get(IdempotencyService);
+      const key = newKey();
+      const crashed = await idempotency.begin(request(key));
+      if (crashed.kind !== 'execute') throw new Error('expected to own the key');
+      const later = () => new Date(Date.now() + 3 * 60 * 1000);
+      const successor = await idempotency.begin(request(key), { now: later, waitMilliseconds: 0 });
+      expect(successor.kind).toBe('execute');
+      expect(await idempotency.complete(request(key).tenant, key, crashed.lockToken, 201, { stale: true })).toBe(false);
+    });
+  });
+});
