@@ -1,0 +1,36 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { CurrentTenant } from '../auth/current-tenant.decorator';
+import { RequireScopes } from '../auth/route-access.decorators';
+import type { Tenant } from '../auth/tenant';
+import { PageResult } from '../envelope/page-result';
+import { ErrorCode } from '../errors/error-code.enum';
+import { PaginationQueryDto } from '../pagination/pagination-query.dto';
+import { ApiEnvelopeResponse } from '../swagger/api-envelope-response.decorator';
+import { ApiErrorResponses } from '../swagger/api-error-responses.decorator';
+import { CustomerDownloadGroupDto } from './dto/download.dto';
+import { DownloadsService } from './downloads.service';
+
+@ApiTags('customers')
+@Controller('v1/customers')
+export class CustomerDownloadsController {
+  constructor(private readonly downloads: DownloadsService) {}
+
+  @Get(':customer_id/downloads')
+  @RequireScopes('customers:read')
+  @ApiOperation({
+    summary: "A customer's downloadable files",
+    description:
+      'One group per active entitlement (not revoked, suspended, time- or usage-expired) whose product delivers by FILE and has at least one CONFIRMED file. Newest entitlement first; paginated without total. Get a URL for one file from GET /v1/files/{file_id}/download.',
+  })
+  @ApiParam({ name: 'customer_id', description: 'Customer id', example: 'cus_01jd8x3k2m4n5p6q7r8s9t0v1w' })
+  @ApiEnvelopeResponse(CustomerDownloadGroupDto, { description: 'A page of download groups', list: 'no-total' })
+  @ApiErrorResponses(ErrorCode.CUSTOMER_NOT_FOUND, ErrorCode.INVALID_PARAMETER)
+  list(
+    @CurrentTenant() tenant: Tenant,
+    @Param('customer_id') customerId: string,
+    @Query() query: PaginationQueryDto,
+  ): Promise<PageResult<CustomerDownloadGroupDto>> {
+    return this.downloads.customerDownloads(tenant, customerId, query);
+  }
+}

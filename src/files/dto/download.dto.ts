@@ -1,0 +1,75 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsDefined, IsString, MinLength } from 'class-validator';
+
+export class DownloadQueryDto {
+  @ApiProperty({ description: "Entitlement giving access (must belong to the customer and include the file's product)", example: 'ent_01jd8x3k2m4n5p6q7r8s9t0v1w' })
+  @IsDefined()
+  @IsString()
+  @MinLength(1)
+  entitlement_id: string;
+
+  @ApiProperty({ description: 'Customer downloading', example: 'cus_01jd8x3k2m4n5p6q7r8s9t0v1w' })
+  @IsDefined()
+  @IsString()
+  @MinLength(1)
+  customer_id: string;
+}
+
+export class DownloadRecordResponseDto {
+  @ApiProperty({ description: 'Download record id', example: 'dl_01jd8x3k2m4n5p6q7r8s9t0v1w' })
+  id: string;
+
+  @ApiProperty({ description: 'File id', example: 'file_01jd8x3k2m4n5p6q7r8s9t0v1w' })
+  file_id: string;
+
+  @ApiProperty({ description: 'Entitlement id', example: 'ent_01jd8x3k2m4n5p6q7r8s9t0v1w' })
+  entitlement_id: string;
+
+  @ApiProperty({ description: 'Customer id', example: 'cus_01jd8x3k2m4n5p6q7r8s9t0v1w' })
+  customer_id: string;
+
+  @ApiProperty({ description: 'When the download URL was issued', example: '2026-11-22T13:06:00.000Z' })
+  downloaded_at: string;
+}
+
+export class DownloadResponseDto {
+  @ApiProperty({
+    description: 'Signed URL, valid 60 seconds; answers with the file and Content-Disposition: attachment',
+    example: 'http://localhost:3000/storage/mer_01jd8x3k2m4n5p6q7r8s9t0v1w/live/file_01jd8x3k2m4n5p6q7r8s9t0v1w?token=eyJ…',
+  })
+  download_url: string;
+
+  @ApiProperty({ description: 'When download_url stops working', example: '2026-11-22T13:07:00.000Z' })
+  expires_at: string;
+
+  @ApiProperty({ description: 'The download record', type: DownloadRecordResponseDto })
+  download: DownloadRecordResponseDto;
+}
+
+export class CustomerDownloadFileDto {
+  @ApiProperty({ description: 'File id', example: 'file_01jd8x3k2m4n5p6q7r8s9t0v1w' })
+  file_id: string;
+
+  @ApiProperty({ description: 'File name', example: 'field-guide.pdf' })
+  file_name: string;
+
+  @ApiProperty({ description: 'Bytes', example: 1048576 })
+  file_size: number;
+
+  @ApiProperty({ description: 'MIME type', example: 'application/pdf' })
+  mime_type: string;
+}
+
+export class CustomerDownloadGroupDto {
+  @ApiProperty({ description: 'Active entitlement', example: 'ent_01jd8x3k2m4n5p6q7r8s9t0v1w' })
+  entitlement_id: string;
+
+  @ApiProperty({ description: 'Entitled product', example: 'prod_01jd8x3k2m4n5p6q7r8s9t0v1w' })
+  product_id: string;
+
+  @ApiProperty({ description: 'Product name', example: 'The Field Guide (ebook)' })
+  product_name: string;
+
+  @ApiProperty({ description: "The product's CONFIRMED files", type: [CustomerDownloadFileDto] })
+  files: CustomerDownloadFileDto[];
+}

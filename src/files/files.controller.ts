@@ -1,0 +1,104 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { CurrentTenant } from '../auth/current-tenant.decorator';
+import { RequireScopes } from '../auth/route-access.decorators';
+import type { Tenant } from '../auth/tenant';
+import { PageResult } from '../envelope/page-result';
+import { ErrorCode } from '../errors/error-code.enum';
+import { PaginationQueryDto } from '../pagination/pagination-query.dto';
+import { ApiEnvelopeResponse } from '../swagger/api-envelope-response.decorator';
+import { ApiErrorResponses } from '../swagger/api-error-responses.decorator';
+import { CreateUploadUrlDto } from './dto/create-upload-url.dto';
+import { DownloadQueryDto, DownloadResponseDto } from './dto/download.dto';
+import { FileResponseDto, UploadUrlResponseDto } from './dto/file-response.dto';
+import { DownloadsService } from './downloads.service';
+import { FilesService } from './files.service';
+
+const FILE_ID = { name: 'file_id', description: 'File id', example: 'file_01jd8x3k2m4n5p6q7r8s9t0v1w' };
+
+@ApiTags('files')
+@Controller('v1/files')
+export class FilesController {
+  constructor(
+    private readonly files: FilesService,
+    private readonly downloads: DownloadsService,
+  ) {}
+
+  @Post('upload-url')
+  @HttpCode(201)
+  @RequireScopes('files:write')
+  @ApiOperation({
+    summary: 'Create an upload URL',
+    description:
+      "Reserves the declared size against the plan's storage and returns a presigned URL valid 1 hour. PUT the bytes there with the returned upload_headers (Content-Type = mime_type), then confirm. With product_id the file is linked to that product.",
+  })
+  @ApiEnvelopeResponse(UploadUrlResponseDto, { status: 201, description: 'The upload URL and the PENDING file' })
+  @ApiErrorResponses(
+    ErrorCode.MISSING_REQUIRED_FIELD,
+    ErrorCode.INVALID_PARAMETER,
+    ErrorCode.FILE_TOO_LARGE,
+    ErrorCode.STORAGE_LIMIT_REACHED,
+    ErrorCode.PRODUCT_NOT_FOUND,
+  )
+  createUploadUrl(@CurrentTenant() tenant: Tenant, @Body() body: CreateUploadUrlDto): Promise<UploadUrlResponseDto> {
+    return this.files.createUploadUrl(tenant, body);
+  }
+
+  @Post(':file_id/confirm')
+  @HttpCode(200)
+  @RequireScopes('files:write')
+  @ApiOperation({
+    summary: 'Confirm an upload',
+    description:
+      'Checks the object exists and its size is within 10% of the declared file_size; stores the actual size, moves it from reserved to used storage and publishes file.uploaded. Outside the tolerance the object is deleted and the file stays PENDING.',
+  })
+  @ApiParam(FILE_ID)
+  @ApiEnvelopeResponse(FileResponseDto, { description: 'The CONFIRMED file' })
+  @ApiErrorResponses(ErrorCode.FILE_NOT_FOUND, ErrorCode.UPLOAD_NOT_CONFIRMED, ErrorCode.STORAGE_LIMIT_REACHED)
+  confirm(@CurrentTenant() tenant: Tenant, @Param('file_id') fileId: string): Promise<FileResponseDto> {
+    return this.files.confirm(tenant, fileId);
+  }
+
+  @Get(':file_id/download')
+  @RequireScopes('files:read')
+  @ApiOperation({
+    summary: 'Create a download URL',
+    description:
+      "Checks, in order: the entitlement exists and belongs to the customer; it is active; the file belongs to the entitled product; the upload is confirmed; the month's bandwidth allows it. Then records the download, counts one use of the entitlement and the bandwidth, publishes download.completed, and returns a URL valid 60 seconds.",
+  })
+  @ApiParam(FILE_ID)
+  @ApiEnvelopeResponse(DownloadResponseDto, { description: 'The signed URL and the download record' })
+  @ApiErrorResponses(
+    ErrorCode.MISSING_REQUIRED_FIELD,
+    ErrorCode.NOT_FOUND,
+    ErrorCode.ENTITLEMENT_NOT_ACTIVE,
+    ErrorCode.UPLOAD_NOT_CONFIRMED_FOR_DOWNLOAD,
+    ErrorCode.BANDWIDTH_LIMIT_REACHED,
+  )
+  download(
+    @CurrentTenant() tenant: Tenant,
+    @Param('file_id') fileId: string,
+    @Query() query: DownloadQueryDto,
+  ): Promise<DownloadResponseDto> {
+    return this.downloads.download(tenant, fileId, query);
+  }
+
+  @Get(':file_id')
+  @RequireScopes('files:read')
+  @ApiOperation({ summary: 'Get a file' })
+  @ApiParam(FILE_ID)
+  @ApiEnvelopeResponse(FileResponseDto, { description: 'The file' })
+  @ApiErrorResponses(ErrorCode.FILE_NOT_FOUND)
+  get(@CurrentTenant() tenant: Tenant, @Param('file_id') fileId: string): Promise<FileResponseDto> {
+    return this.files.get(tenant, fileId);
+  }
+
+  @Get()
+  @RequireScopes('files:read')
+  @ApiOperation({ summary: 'List files', description: 'Newest first, cursor-paginated, PENDING and CONFIRMED.' })
+  @ApiEnvelopeResponse(FileResponseDto, { description: 'A page of files', list: 'total' })
+  @ApiErrorResponses(ErrorCode.INVALID_PARAMETER)
+  list(@CurrentTenant() tenant: Tenant, @Query() query: PaginationQueryDto): Promise<PageResult<FileResponseDto>> {
+    return this.files.list(tenant, query);
+  }
+}

@@ -1,0 +1,100 @@
+import { createServer } from 'node:net';
+import { DataSource } from 'typeorm';
+import type { ApiMode } from '../../src/auth/tenant';
+import { CustomerEntity } from '../../src/customers/customer.entity';
+import { EntitlementEntity } from '../../src/entitlements/entitlement.entity';
+import { generateId } from '../../src/ids/id';
+import { ProductEntity } from '../../src/products/product.entity';
+import { bearer, TestApp } from './test-app';
+
+/** A free loopback port, so PUBLIC_BASE_URL can name the port the app will listen on. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export interface UploadedFile {
+  fileId: string;
+  uploadUrl: string;
+  uploadHeaders: Record<string, string>;
+}
+
+/** Rows the files tests need from other modules, inserted directly with the app's DataSource. */
+export class FileFixtures {
+  constructor(private readonly testApp: TestApp) {}
+
+  private get manager() {
+    return this.testApp.app.get(DataSource).manager;
+  }
+
+  async product(merchantId: string, mode: ApiMode, options: { usageLimit?: number; fileIds?: string[] } = {}): Promise<ProductEntity> {
+    return this.manager.save(
+      ProductEntity,
+      this.manager.create(ProductEntity, {
+        id: generateId('prod'),
+        merchant_id: merchantId,
+        mode,
+        name: `Product ${Math.random().toString(36).slice(2, 8)}`,
+        store_product_id: null,
+        entitlement_type: options.usageLimit ? 'usage_limited' : 'permanent',
+        usage_limit: options.usageLimit ?? null,
+        fulfillment_config: { delivery_method: 'FILE', file_ids: options.fileIds ?? [], access_url: null, access_instructions: null },
+      }),
+    );
+  }
+
+  async customer(merchantId: string, mode: ApiMode): Promise<CustomerEntity> {
+    return this.manager.save(
+      CustomerEntity,
+      this.manager.create(CustomerEntity, {
+        id: generateId('cus'),
+        merchant_id: merchantId,
+        mode,
+        store_customer_id: `store_${Math.random().toString(36).slice(2)}`,
+      }),
+    );
+  }
+
+  async entitlement(
+    merchantId: string,
+    mode: ApiMode,
+    customerId: string,
+    productId: string,
+    fields: Partial<Pick<EntitlementEntity, 'status' | 'usage_limit' | 'usage_count' | 'expires_at'>> = {},
+  ): Promise<EntitlementEntity> {
+    return this.manager.save(
+      EntitlementEntity,
+      this.manager.create(EntitlementEntity, {
+        id: generateId('ent'),
+        merchant_id: merchantId,
+        mode,
+        customer_id: customerId,
+        product_id: productId,
+        status: 'active',
+        granted_at: new Date(),
+        expires_at: null,
+        usage_count: 0,
+        usage_limit: null,
+        source: 'api',
+        metadata: {},
+        ...fields,
+      }),
+    );
+  }
+
+  async uploadUrl(key: string, body: Record<string, unknown>): Promise<UploadedFile> {
+    const response = await this.testApp.http.post('/v1/files/upload-url').set(bearer(key)).send(body).expect(201);
+    return { fileId: response.body.data.file_id, uploadUrl: response.body.data.upload_url, uploadHeaders: response.body.data.upload_headers };
+  }
+}
+
+/** A plain HTTP PUT to a presigned URL, like `curl -X PUT --data-binary`. */
+export function putObject(url: string, body: Buffer, contentType: string): Promise<Response> {
+  return fetch(url, { method: 'PUT', headers: { 'Content-Type': contentType }, body });
+}
