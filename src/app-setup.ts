@@ -20,15 +20,32 @@ function isJsonApiPath(path: string): boolean {
   return JSON_API_PREFIXES.some((prefix) => path.startsWith(prefix));
 }
 
+function hasBody(request: Request): boolean {
+  return Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
+}
+
 /** Bodies are JSON objects only: another content type or a top-level array/scalar is a 400. */
 function requireJsonObjectBody(request: Request, _response: Response, next: NextFunction): void {
-  if (!isJsonApiPath(request.path)) return next();
-  const hasBody = Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
-  if (hasBody && !request.is('application/json')) {
+  if (!isJsonApiPath(request.path) || !hasBody(request)) return next();
+  if (!request.is('application/json')) {
     return next(new ApiError(ErrorCode.INVALID_PARAMETER, 'Bodies must be JSON: send Content-Type: application/json'));
   }
-  if (hasBody && (typeof request.body !== 'object' || request.body === null || Array.isArray(request.body))) {
+  if (typeof request.body !== 'object' || request.body === null || Array.isArray(request.body)) {
     return next(new ApiError(ErrorCode.INVALID_PARAMETER, 'The body must be a JSON object'));
+  }
+  next();
+}
+
+/**
+ * JSON bodies are UTF-8 (RFC 8259). Another declared charset is refused rather than decoded: the
+ * parser would decode UTF-16, and an odd-length UTF-16 body decodes to nothing, which was then
+ * accepted as an empty body.
+ */
+function requireUtf8Body(request: Request, _response: Response, next: NextFunction): void {
+  if (!isJsonApiPath(request.path) || !hasBody(request)) return next();
+  const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(request.headers['content-type'] ?? '')?.[1]?.toLowerCase();
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    return next(new ApiError(ErrorCode.INVALID_PARAMETER, `Bodies must be UTF-8 JSON; charset=${charset} is not supported`));
   }
   next();
 }
@@ -36,11 +53,14 @@ function requireJsonObjectBody(request: Request, _response: Response, next: Next
 /** Everything main.ts and the tests share, so tests exercise the real HTTP stack. */
 export function configureApp(app: NestExpressApplication): void {
   app.useLogger(app.get(Logger));
+  // Nest buffers logs until listen(); apps that never listen (tests, the CLI) would otherwise log nothing.
+  app.flushLogs();
   const errorLogger = new NestLogger('Errors');
   app.set('query parser', 'simple');
   app.use(requestIdMiddleware);
   // No upgrade-insecure-requests: it would break Swagger UI's assets on a plain-HTTP deployment.
   app.use(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
+  app.use(requireUtf8Body);
   app.use(express.json({ limit: JSON_BODY_LIMIT, strict: true, type: ['application/json', 'application/*+json'] }));
   app.use(requireJsonObjectBody);
   // Body-parser failures (bad JSON, too large) are rendered here, in the catalogue's shape.

@@ -13,6 +13,8 @@ import { EntitlementsModule } from './entitlements/entitlements.module';
 import { EnvelopeInterceptor } from './envelope/envelope.interceptor';
 import { FilesModule } from './files/files.module';
 import { HealthModule } from './health/health.module';
+import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
+import { IdempotencyModule } from './idempotency/idempotency.module';
 import { LoggingModule } from './logging/logging.module';
 import { ProductsModule } from './products/products.module';
 import { RateLimitGuard } from './rate-limiting/rate-limit.guard';
@@ -40,12 +42,15 @@ export class AppModule {
         FilesModule,
         BillingModule,
         WebhooksModule,
+        IdempotencyModule,
       ],
       providers: [
         // Global guards run in this order: authentication, scope, rate limit.
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_GUARD, useClass: ScopeGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
+        // Idempotency first: the outermost interceptor stores and replays the enveloped body.
+        { provide: APP_INTERCEPTOR, useExisting: IdempotencyInterceptor },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
       ],
     };

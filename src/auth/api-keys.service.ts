@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { isValidId } from '../ids/id';
@@ -44,11 +44,13 @@ function toApiKeyView(key: ApiKeyEntity): ApiKeyView {
 }
 
 @Injectable()
-export class ApiKeysService {
+export class ApiKeysService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(ApiKeysService.name);
   /** null caches "no such active key" too, so guessing doesn't reach the database each time. */
   private readonly cache = new ApiKeyCache<AuthContext | null>();
   private readonly lastUsedWrites = new Map<string, number>();
+  /** last_used_at writes still in flight; shutdown waits for them so none runs on a closed pool. */
+  private readonly pendingWrites = new Set<Promise<void>>();
 
   constructor(
     private readonly keys: ApiKeysRepository,
@@ -109,9 +111,17 @@ export class ApiKeysService {
     const lastWrite = this.lastUsedWrites.get(keyId) ?? 0;
     if (now - lastWrite < LAST_USED_WRITE_INTERVAL_MILLISECONDS) return;
     this.lastUsedWrites.set(keyId, now);
-    this.keys.touchLastUsed(keyId, new Date(now)).catch((error: unknown) => {
-      this.logger.warn({ err: error }, 'Could not record last_used_at');
-    });
+    const write = this.keys
+      .touchLastUsed(keyId, new Date(now))
+      .catch((error: unknown) => {
+        this.logger.warn({ err: error }, 'Could not record last_used_at');
+      })
+      .finally(() => this.pendingWrites.delete(write));
+    this.pendingWrites.add(write);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await Promise.allSettled([...this.pendingWrites]);
   }
 
   private normaliseScopes(scopes: string[]): string[] {

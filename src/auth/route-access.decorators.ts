@@ -34,6 +34,7 @@ export function AdminRoute(): ClassDecorator & MethodDecorator {
     UseGuards(AdminTokenGuard),
     ApiTags('admin'),
     ApiBearerAuth(ADMIN_TOKEN_SECURITY),
-    ApiErrorResponses(ErrorCode.INVALID_API_KEY, ErrorCode.NOT_FOUND),
+    // 429: too many failed admin tokens from the client's address.
+    ApiErrorResponses(ErrorCode.INVALID_API_KEY, ErrorCode.NOT_FOUND, ErrorCode.RATE_LIMITED),
   );
 }

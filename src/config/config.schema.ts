@@ -79,7 +79,10 @@ export type Environment = z.output<typeof configSchema>;
 
 /** Validates the environment; throws one error whose message names every bad variable. */
 export function validateEnvironment(source: Record<string, string | undefined>): Environment {
-  const result = configSchema.safeParse(source);
+  // An empty value (`PORT=` in an .env file or compose) means unset, so the default applies
+  // instead of coercing '' to 0 (PORT= would otherwise listen on a random port).
+  const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value.trim() !== ''));
+  const result = configSchema.safeParse(present);
   if (result.success) {
     if (result.data.STORAGE_DRIVER === 's3' && !result.data.S3_BUCKET) {
       throw new Error('Invalid configuration: S3_BUCKET is required when STORAGE_DRIVER=s3');

@@ -11,7 +11,9 @@ export function buildDataSourceOptions(url: string, embedded: boolean): DataSour
     migrationsRun: false,
     migrationsTransactionMode: 'each',
     synchronize: false,
-    logging: ['error'],
+    // Failed queries surface as exceptions (logged once by the error filter); TypeORM's own
+    // console logging would print expected conflicts (unique violations) and their parameters.
+    logging: false,
     // PGlite is one session: a single pooled connection serialises transactions (DESIGN §2).
     extra: embedded ? { max: 1 } : { max: 10 },
   };

@@ -13,6 +13,8 @@ export interface CursorPosition {
 }
 
 const VERSION = 1;
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const MAX_ID_LENGTH = 64;
 
 function checksum(payload: string): string {
   return createHash('sha256').update(`cursor:v${VERSION}:${payload}`).digest('base64url').slice(0, 12);
@@ -39,7 +41,10 @@ export function decodeCursor(cursor: string): CursorPosition {
     decoded[0] !== VERSION ||
     typeof decoded[1] !== 'string' ||
     typeof decoded[2] !== 'string' ||
-    Number.isNaN(Date.parse(decoded[1]))
+    // Exactly what encodeCursor writes: anything else would reach SQL as a value PostgreSQL may refuse (a 500).
+    !ISO_TIMESTAMP.test(decoded[1]) ||
+    Number.isNaN(Date.parse(decoded[1])) ||
+    decoded[2].length > MAX_ID_LENGTH
   ) {
     throw invalid();
   }

@@ -1,0 +1,145 @@
+import Redis from 'ioredis';
+import { DataSource } from 'typeorm';
+import { ApiKeyEntity } from '../../src/auth/api-key.entity';
+import { MerchantEntity } from '../../src/auth/merchant.entity';
+import { TestWriteModule } from '../support/test-write.controller';
+import { bearer, createTestApp, TestApp, TestTenant } from '../support/test-app';
+
+const LIMITS = { RATE_LIMIT_READ_PER_MINUTE: '3', RATE_LIMIT_WRITE_PER_MINUTE: '2' };
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+type Headers = Record<string, string>;
+
+function expectRateLimitHeaders(headers: Headers, limit: number, remaining: number): void {
+  expect(headers['x-ratelimit-limit']).toBe(String(limit));
+  expect(headers['x-ratelimit-remaining']).toBe(String(remaining));
+  expect(headers['x-ratelimit-reset']).toMatch(/^\d+$/);
+  expect(Number(headers['x-ratelimit-reset'])).toBeGreaterThanOrEqual(1);
+  expect(Number(headers['x-ratelimit-reset'])).toBeLessThanOrEqual(60);
+}
+
+function expectRateLimited(response: { status: number; headers: Headers; body: { error: Record<string, unknown> } }): void {
+  expect(response.status).toBe(429);
+  expect(response.body.error).toMatchObject({ type: 'rate_limit_error', code: 'RATE_LIMITED', request_id: response.headers['x-request-id'] });
+  expect(response.headers['retry-after']).toMatch(/^\d+$/);
+  expect(Number(response.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  expect(Number(response.headers['retry-after'])).toBeLessThanOrEqual(60);
+}
+
+async function redisReachable(): Promise<boolean> {
+  const client = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1_000, retryStrategy: () => null });
+  try {
+    await client.connect();
+    return (await client.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    client.disconnect();
+  }
+}
+
+describe('rate limiting (in memory)', () => {
+  let testApp: TestApp;
+  let tenant: TestTenant;
+
+  beforeAll(async () => {
+    testApp = await createTestApp(LIMITS, { imports: [TestWriteModule] });
+    tenant = await testApp.createTenant();
+  });
+  afterAll(() => testApp.close());
+
+  it('sends X-RateLimit-* on every authenticated response and answers the 4th read with 429', async () => {
+    const key = await testApp.createKey(tenant.merchantId, 'test', ['*']);
+    for (let request = 1; request <= 3; request += 1) {
+      const response = await testApp.http.get('/v1/products').set(bearer(key)).expect(200);
+      expectRateLimitHeaders(response.headers, 3, 3 - request);
+    }
+    const limited = await testApp.http.get('/v1/products').set(bearer(key));
+    expectRateLimited(limited);
+    expectRateLimitHeaders(limited.headers, 3, 0);
+    // Every read route shares the key's one read budget, errors included.
+    expectRateLimited(await testApp.http.get('/v1/products/prod_01jd8x3k2m4n5p6q7r8s9t0v1w').set(bearer(key)));
+  });
+
+  it('counts error responses of authenticated requests too, with headers on them', async () => {
+    const key = await testApp.createKey(tenant.merchantId, 'test', ['*']);
+    const notFound = await testApp.http.get('/v1/products/prod_01jd8x3k2m4n5p6q7r8s9t0v1w').set(bearer(key)).expect(404);
+    expectRateLimitHeaders(notFound.headers, 3, 2);
+    const badLimit = await testApp.http.get('/v1/products?limit=0').set(bearer(key)).expect(400);
+    expectRateLimitHeaders(badLimit.headers, 3, 1);
+  });
+
+  it('gives two keys of one merchant separate budgets', async () => {
+    const first = await testApp.createKey(tenant.merchantId, 'test', ['*']);
+    const second = await testApp.createKey(tenant.merchantId, 'test', ['*']);
+    for (let request = 0; request < 3; request += 1) await testApp.http.get('/v1/products').set(bearer(first)).expect(200);
+    expectRateLimited(await testApp.http.get('/v1/products').set(bearer(first)));
+    const other = await testApp.http.get('/v1/products').set(bearer(second)).expect(200);
+    expectRateLimitHeaders(other.headers, 3, 2);
+  });
+
+  it('keeps reads and writes in separate budgets', async () => {
+    const key = await testApp.createKey(tenant.merchantId, 'test', ['*']);
+    for (let request = 0; request < 3; request += 1) await testApp.http.get('/v1/products').set(bearer(key)).expect(200);
+    expectRateLimited(await testApp.http.get('/v1/products').set(bearer(key)));
+    // Reads are spent; writes still have their own budget of 2.
+    for (let request = 1; request <= 2; request += 1) {
+      const response = await testApp.http.post('/v1/test-writes').set(bearer(key)).send({ note: 'x' }).expect(201);
+      expectRateLimitHeaders(response.headers, 2, 2 - request);
+    }
+    expectRateLimited(await testApp.http.post('/v1/test-writes').set(bearer(key)).send({}));
+
+    // And the other way round: spent writes leave reads alone.
+    const writer = await testApp.createKey(tenant.merchantId, 'test', ['*']);
+    for (let request = 0; request < 2; request += 1) await testApp.http.post('/v1/test-writes').set(bearer(writer)).send({}).expect(201);
+    expectRateLimited(await testApp.http.post('/v1/test-writes').set(bearer(writer)).send({}));
+    const read = await testApp.http.get('/v1/products').set(bearer(writer)).expect(200);
+    expectRateLimitHeaders(read.headers, 3, 2);
+  });
+
+  it('does not limit or label unauthenticated, public or admin routes with key budgets', async () => {
+    const health = await testApp.http.get('/health/live').expect(200);
+    expect(health.headers['x-ratelimit-limit']).toBeUndefined();
+    const unauthenticated = await testApp.http.get('/v1/products').expect(401);
+    expect(unauthenticated.headers['x-ratelimit-limit']).toBeUndefined();
+  });
+});
+
+describe('rate limiting with Redis storage', () => {
+  let reachable = false;
+
+  beforeAll(async () => {
+    reachable = await redisReachable();
+  });
+
+  it('shares one budget between two app instances', async () => {
+    if (!reachable) {
+      if (process.env.CI === 'true') throw new Error(`Redis is not reachable at ${REDIS_URL}, and CI needs this test`);
+      console.warn(`Skipping the shared Redis budget test: no Redis at ${REDIS_URL}`);
+      return;
+    }
+    const first = await createTestApp({ ...LIMITS, REDIS_URL });
+    const second = await createTestApp({ ...LIMITS, REDIS_URL });
+    try {
+      const tenant = await first.createTenant();
+      const key = await first.createKey(tenant.merchantId, 'test', ['products:read']);
+      if (first.databaseUrl !== second.databaseUrl) {
+        // Embedded mode: each app has its own database, so give the second one the same merchant and key.
+        const source = first.app.get(DataSource).manager;
+        const target = second.app.get(DataSource).manager;
+        await target.save(MerchantEntity, await source.findOneByOrFail(MerchantEntity, { id: tenant.merchantId }));
+        for (const apiKey of await source.findBy(ApiKeyEntity, { merchant_id: tenant.merchantId })) await target.save(ApiKeyEntity, apiKey);
+      }
+      const apps = [first, second, first];
+      for (const [index, app] of apps.entries()) {
+        const response = await app.http.get('/v1/products').set(bearer(key)).expect(200);
+        expectRateLimitHeaders(response.headers, 3, 2 - index);
+      }
+      expectRateLimited(await second.http.get('/v1/products').set(bearer(key)));
+      expectRateLimited(await first.http.get('/v1/products').set(bearer(key)));
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+});
