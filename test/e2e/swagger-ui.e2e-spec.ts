@@ -85,11 +85,8 @@ describeWithBrowser('Swagger UI in a browser', () => {
     expect(createStatus).toBe('201');
 
     const checkStatus = await tryOut('Entitlements_check', async (operation) => {
-      // Exactly one id of each pair: clear whatever the UI pre-filled in the other.
-      await operation.locator('tr[data-param-name="customer_id"] input').fill('');
       await operation.locator('tr[data-param-name="store_customer_id"] input').fill('browser_customer');
       await operation.locator('tr[data-param-name="product_id"] input').fill(product.id);
-      await operation.locator('tr[data-param-name="store_product_id"] input').fill('');
     });
     const checkOperation = page.locator('[id$="-Entitlements_check"]').first();
     const body = await checkOperation.locator('.live-responses-table tr.response .response-col_description pre').first().innerText();

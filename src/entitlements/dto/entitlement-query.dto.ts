@@ -7,27 +7,31 @@ import { IsIsoTimestamp } from './entitlement-validators';
 
 const lowercase = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.toLowerCase() : value);
 
-/** Query of GET /v1/entitlements/check; the service enforces exactly one of each pair. */
+/**
+ * Query of GET /v1/entitlements/check; the service enforces exactly one of each pair. Examples sit
+ * in the descriptions: Swagger UI pre-fills `example` values into "Try it out", and pre-filled
+ * mutually exclusive ids would make the first try a 400.
+ */
 export class CheckEntitlementQueryDto {
-  @ApiPropertyOptional({ description: 'Customer id (one of customer_id / store_customer_id)', example: 'cus_01jd8x3k2m4n5p6q7r8s9t0v1w' })
+  @ApiPropertyOptional({ description: 'Customer id (one of customer_id / store_customer_id), e.g. cus_01jd8x3k2m4n5p6q7r8s9t0v1w' })
   @IsOptional()
   @IsString()
   @MaxLength(255)
   customer_id?: string;
 
-  @ApiPropertyOptional({ description: 'Customer id in the e-commerce platform', example: 'store_cust_1001' })
+  @ApiPropertyOptional({ description: 'Customer id in the e-commerce platform, e.g. store_cust_1001' })
   @IsOptional()
   @IsString()
   @MaxLength(255)
   store_customer_id?: string;
 
-  @ApiPropertyOptional({ description: 'Product id (one of product_id / store_product_id)', example: 'prod_01jd8x3k2m4n5p6q7r8s9t0v1w' })
+  @ApiPropertyOptional({ description: 'Product id (one of product_id / store_product_id), e.g. prod_01jd8x3k2m4n5p6q7r8s9t0v1w' })
   @IsOptional()
   @IsString()
   @MaxLength(255)
   product_id?: string;
 
-  @ApiPropertyOptional({ description: 'Product id in the e-commerce platform', example: 'sku_ebook_42' })
+  @ApiPropertyOptional({ description: 'Product id in the e-commerce platform, e.g. sku_ebook_42' })
   @IsOptional()
   @IsString()
   @MaxLength(255)
@@ -36,19 +40,19 @@ export class CheckEntitlementQueryDto {
 
 /** Query of GET /v1/entitlements: at least one filter is required (FILTER_REQUIRED). */
 export class ListEntitlementsQueryDto extends PaginationQueryDto {
-  @ApiPropertyOptional({ description: 'Filter: customer id', example: 'cus_01jd8x3k2m4n5p6q7r8s9t0v1w' })
+  @ApiPropertyOptional({ description: 'Filter: customer id, e.g. cus_01jd8x3k2m4n5p6q7r8s9t0v1w' })
   @IsOptional()
   @IsString()
   @MaxLength(255)
   customer_id?: string;
 
-  @ApiPropertyOptional({ description: 'Filter: customer id in the e-commerce platform', example: 'store_cust_1001' })
+  @ApiPropertyOptional({ description: 'Filter: customer id in the e-commerce platform, e.g. store_cust_1001' })
   @IsOptional()
   @IsString()
   @MaxLength(255)
   store_customer_id?: string;
 
-  @ApiPropertyOptional({ description: 'Filter: product id', example: 'prod_01jd8x3k2m4n5p6q7r8s9t0v1w' })
+  @ApiPropertyOptional({ description: 'Filter: product id, e.g. prod_01jd8x3k2m4n5p6q7r8s9t0v1w' })
   @IsOptional()
   @IsString()
   @MaxLength(255)
@@ -57,7 +61,6 @@ export class ListEntitlementsQueryDto extends PaginationQueryDto {
   @ApiPropertyOptional({
     description: 'Filter: effective status, upper or lower case (ACTIVE, EXPIRED, REVOKED, SUSPENDED, PENDING)',
     enum: ENTITLEMENT_STATUSES.map((status) => status.toUpperCase()),
-    example: 'ACTIVE',
   })
   @IsOptional()
   @Transform(lowercase)
@@ -67,19 +70,18 @@ export class ListEntitlementsQueryDto extends PaginationQueryDto {
   @ApiPropertyOptional({
     description: 'Filter: source, upper or lower case',
     enum: ENTITLEMENT_SOURCES.map((source) => source.toUpperCase()),
-    example: 'API',
   })
   @IsOptional()
   @Transform(lowercase)
   @IsIn(ENTITLEMENT_SOURCES, { message: `source must be one of ${ENTITLEMENT_SOURCES.map((source) => source.toUpperCase()).join(', ')}` })
   source?: EntitlementSource;
 
-  @ApiPropertyOptional({ description: 'Filter: granted at or after this instant (ISO 8601)', example: '2026-01-01T00:00:00Z' })
+  @ApiPropertyOptional({ description: 'Filter: granted at or after this instant (ISO 8601), e.g. 2026-01-01T00:00:00Z' })
   @IsOptional()
   @IsIsoTimestamp()
   granted_after?: string;
 
-  @ApiPropertyOptional({ description: 'Filter: granted strictly before this instant (ISO 8601)', example: '2027-01-01T00:00:00Z' })
+  @ApiPropertyOptional({ description: 'Filter: granted strictly before this instant (ISO 8601), e.g. 2027-01-01T00:00:00Z' })
   @IsOptional()
   @IsIsoTimestamp()
   granted_before?: string;
