@@ -1,5 +1,6 @@
-import { Controller, Get } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Res, ServiceUnavailableException } from '@nestjs/common';
+import type { Response } from 'express';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckResult, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { Public } from '../auth/route-access.decorators';
 import { RawResponse } from '../envelope/raw-response.decorator';
@@ -27,10 +28,19 @@ export class HealthController {
   @Get('ready')
   @HealthCheck()
   @ApiOperation({ summary: 'Readiness', description: 'Database and object storage are reachable.' })
-  ready(): Promise<HealthCheckResult> {
-    return this.health.check([
-      () => this.database.pingCheck('database', { timeout: 3_000 }),
-      () => this.storage.check('storage'),
-    ]);
+  @ApiResponse({ status: 503, description: 'A dependency is down; the body says which' })
+  async ready(@Res({ passthrough: true }) response: Response): Promise<HealthCheckResult | object> {
+    try {
+      return await this.health.check([
+        () => this.database.pingCheck('database', { timeout: 3_000 }),
+        () => this.storage.check('storage'),
+      ]);
+    } catch (error: unknown) {
+      // Terminus reports "down" by throwing 503 with the details; answer it here rather than
+      // let the catalogue filter turn an unknown status into a 500.
+      if (!(error instanceof ServiceUnavailableException)) throw error;
+      response.status(503);
+      return error.getResponse();
+    }
   }
 }

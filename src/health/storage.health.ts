@@ -1,31 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { HealthIndicatorResult, HealthIndicatorService } from '@nestjs/terminus';
-import { constants } from 'node:fs';
-import { access, mkdir } from 'node:fs/promises';
-import * as path from 'node:path';
-import { AppConfig } from '../config/app-config';
+import { ObjectStorage } from '../files/storage/object-storage';
 
-/**
- * Readiness of object storage. The local driver needs a writable objects directory; the S3
- * driver's probe arrives with the Files module (until then it reports the configured bucket).
- */
+/** Readiness of object storage through the port: the local directory is writable, or the S3 bucket answers HeadBucket. */
 @Injectable()
 export class StorageHealthIndicator {
   constructor(
-    private readonly config: AppConfig,
+    private readonly storage: ObjectStorage,
     private readonly health: HealthIndicatorService,
   ) {}
 
   async check(key: string): Promise<HealthIndicatorResult> {
     const indicator = this.health.check(key);
-    if (this.config.storageDriver === 's3') return indicator.up({ driver: 's3', bucket: this.config.s3.bucket });
-    const directory = path.join(this.config.dataDirectory, 'objects');
     try {
-      await mkdir(directory, { recursive: true });
-      await access(directory, constants.W_OK);
-      return indicator.up({ driver: 'local' });
-    } catch {
-      return indicator.down({ driver: 'local', message: 'objects directory is not writable' });
+      await this.storage.checkReady();
+      return indicator.up({ driver: this.storage.driver });
+    } catch (error: unknown) {
+      // The reason stays in the logs' domain: only the driver and a generic message are shown.
+      return indicator.down({ driver: this.storage.driver, message: 'object storage is not reachable', reason: error instanceof Error ? error.name : 'unknown' });
     }
   }
 }

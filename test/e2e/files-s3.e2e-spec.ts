@@ -31,6 +31,26 @@ describe('files on the S3 storage driver (against s3rver)', () => {
     await s3?.close();
   });
 
+  it('readiness probes the bucket: up when it exists, 503 when it does not', async () => {
+    const ready = await testApp.http.get('/health/ready').expect(200);
+    expect(ready.body.details.storage).toEqual({ status: 'up', driver: 's3' });
+    const missingBucket = await createTestApp({
+      STORAGE_DRIVER: 's3',
+      S3_BUCKET: 'no-such-bucket',
+      S3_ENDPOINT: s3.endpoint,
+      S3_FORCE_PATH_STYLE: 'true',
+      S3_ACCESS_KEY_ID: s3.accessKeyId,
+      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    });
+    try {
+      const notReady = await missingBucket.http.get('/health/ready').expect(503);
+      expect(notReady.body.details.storage).toMatchObject({ status: 'down', driver: 's3' });
+      expect(JSON.stringify(notReady.body)).not.toContain(s3.secretAccessKey);
+    } finally {
+      await missingBucket.close();
+    }
+  });
+
   it('PUT through the presigned URL, confirm with HeadObject, download through the signed URL', async () => {
     const product = await fixtures.product(tenant.merchantId, 'live');
     const bytes = Buffer.from('%PDF-1.7 '.repeat(500));

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream, ReadStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { constants, createReadStream, createWriteStream, ReadStream } from 'node:fs';
+import { access, mkdir, rename, rm, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import { AppConfig } from '../../config/app-config';
@@ -128,5 +128,10 @@ export class LocalObjectStorage extends ObjectStorage {
   private objectPath(objectKey: string): string {
     if (!LocalObjectStorage.isObjectKey(objectKey)) throw new Error(`Refusing object key '${objectKey}'`);
     return path.join(this.root, ...objectKey.split('/'));
+  }
+
+  async checkReady(): Promise<void> {
+    await mkdir(this.root, { recursive: true });
+    await access(this.root, constants.W_OK);
   }
 }

@@ -38,4 +38,7 @@ export abstract class ObjectStorage {
   abstract createDownloadUrl(request: DownloadRequest): Promise<string>;
 
   abstract deleteObject(objectKey: string): Promise<void>;
+
+  /** Resolves when the store can be used (readiness probe); rejects with the reason otherwise. */
+  abstract checkReady(): Promise<void>;
 }
