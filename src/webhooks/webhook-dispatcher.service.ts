@@ -1,23 +1,161 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
+import { AppConfig } from '../config/app-config';
 import { EVENTS_COMMITTED } from '../events/domain-event';
+import { toEventResponse } from './event.mapper';
+import { EventsRepository } from './events.repository';
+import { ClaimedDelivery, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
+import { WebhookSender, SEND_TIMEOUT_MILLISECONDS } from './webhook-sender';
+import { webhookHeaders } from './webhook-signature';
+import { checkWebhookUrlSyntax, UnsafeWebhookUrlError } from './webhook-url-guard';
+
+const POLL_INTERVAL_MILLISECONDS = 1_000;
+/** Longer than a send, so a live instance never loses its lease mid-send. */
+const LEASE_MILLISECONDS = SEND_TIMEOUT_MILLISECONDS + 5_000;
+/** Sends in flight per instance; a slow endpoint holds one slot, never the others' deliveries. */
+const MAX_IN_FLIGHT = 20;
+/** Retries land within ±20 % of the schedule, so failing endpoints are not hit in lockstep. */
+const JITTER = 0.2;
 
 /**
- * Woken after every commit that wrote outbox rows. Delivery to webhook endpoints is not built
- * yet (events are recorded and listed); this is where the poller will claim due deliveries.
+ * Sends queued deliveries: woken after each commit that published events, and polling every
+ * second for retries and for work left by other or crashed instances.
  */
 @Injectable()
-export class WebhookDispatcher {
+export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown {
   private readonly logger = new Logger(WebhookDispatcher.name);
-  private wakeCount = 0;
+  private readonly sender: WebhookSender;
+  private timer: NodeJS.Timeout | null = null;
+  private claiming: Promise<void> | null = null;
+  private readonly inFlight = new Set<Promise<void>>();
+  private wakeRequested = false;
+  private stopped = false;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly events: EventsRepository,
+    private readonly endpoints: WebhookEndpointsRepository,
+    private readonly deliveries: WebhookDeliveriesRepository,
+  ) {
+    this.sender = new WebhookSender(config.webhookAllowPrivateUrls);
+  }
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => this.wake(), POLL_INTERVAL_MILLISECONDS);
+    this.timer.unref();
+    this.wake();
+  }
 
   @OnEvent(EVENTS_COMMITTED)
   wake(): void {
-    this.wakeCount += 1;
-    this.logger.debug(`dispatcher woken (${this.wakeCount})`);
+    if (this.stopped) return;
+    if (this.claiming) {
+      this.wakeRequested = true;
+      return;
+    }
+    this.claiming = this.claim()
+      .catch((error: unknown) => this.logger.error(`claiming webhook deliveries failed: ${error instanceof Error ? error.message : String(error)}`))
+      .finally(() => {
+        this.claiming = null;
+        if (this.wakeRequested && !this.stopped) {
+          this.wakeRequested = false;
+          this.wake();
+        }
+      });
   }
 
-  get timesWoken(): number {
-    return this.wakeCount;
+  /** Stops claiming new work; what is in flight finishes (each send is bounded by its timeout). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.claiming;
+    await Promise.all([...this.inFlight]);
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.stop();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.stop();
+    await this.sender.close();
+  }
+
+  /** Claims due deliveries while there is room and starts each; every finished send wakes the next claim. */
+  private async claim(): Promise<void> {
+    while (!this.stopped) {
+      const room = MAX_IN_FLIGHT - this.inFlight.size;
+      if (room <= 0) return;
+      const claimed = await this.deliveries.claimDue(room, LEASE_MILLISECONDS);
+      if (claimed.length === 0) return;
+      for (const delivery of claimed) {
+        const sending: Promise<void> = this.deliverSafely(delivery).finally(() => {
+          this.inFlight.delete(sending);
+          this.wake();
+        });
+        this.inFlight.add(sending);
+      }
+    }
+  }
+
+  /** One failure (say, the endpoint deleted mid-send) must not abandon the rest of the batch. */
+  private async deliverSafely(delivery: ClaimedDelivery): Promise<void> {
+    try {
+      await this.deliver(delivery);
+    } catch (error) {
+      this.logger.warn(`delivery ${delivery.id} of ${delivery.eventId} failed to settle: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private async deliver(delivery: ClaimedDelivery): Promise<void> {
+    const tenant = { merchantId: delivery.merchantId, mode: delivery.mode };
+    const [endpoint, event] = await Promise.all([this.endpoints.findById(tenant, delivery.endpointId), this.events.findById(tenant, delivery.eventId)]);
+    // Disabled (or deleted) since the claim: leave it; the lease lapses and the claim skips disabled endpoints.
+    if (!endpoint || !event || endpoint.disabled) return;
+    const body = JSON.stringify(toEventResponse(event));
+    const attemptedAt = new Date();
+    const secrets = [endpoint.secret];
+    if (endpoint.previous_secret && endpoint.previous_secret_expires_at && endpoint.previous_secret_expires_at > attemptedAt) {
+      secrets.push(endpoint.previous_secret);
+    }
+    const headers = webhookHeaders(secrets, event.id, Math.floor(attemptedAt.getTime() / 1000), body);
+    const outcome = await this.sendChecked(endpoint.url, delivery.mode, headers, body);
+    const succeeded = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
+    const gone = outcome.statusCode === 410;
+    if (gone) await this.endpoints.disableAsGone(tenant, endpoint.id);
+    const retryInMilliseconds = succeeded || gone ? null : this.retryDelay(delivery.attemptCount);
+    await this.deliveries.recordAttempt(delivery, {
+      ...outcome,
+      error: outcome.error ?? (succeeded ? null : `HTTP ${outcome.statusCode}${gone ? ': endpoint disabled' : ''}`),
+      succeeded,
+      attemptedAt,
+      eventType: event.type,
+      retryInMilliseconds,
+    });
+    // A retry due before the next poll gets a wake-up of its own.
+    if (retryInMilliseconds !== null && retryInMilliseconds < POLL_INTERVAL_MILLISECONDS) {
+      setTimeout(() => this.wake(), retryInMilliseconds + 5).unref();
+    }
+  }
+
+  /** The registration-time URL check again (IP literals, localhost, scheme); names are checked as they resolve. */
+  private async sendChecked(url: string, mode: 'live' | 'test', headers: Record<string, string>, body: string) {
+    try {
+      checkWebhookUrlSyntax(url, mode, this.config.webhookAllowPrivateUrls);
+    } catch (error) {
+      if (!(error instanceof UnsafeWebhookUrlError)) throw error;
+      return { statusCode: null, error: error.message, durationMilliseconds: 0, responseBody: null };
+    }
+    return this.sender.send(url, headers, body);
+  }
+
+  /** Delay before the next attempt after `previousAttempts` + 1 failures, or null when the schedule is spent. */
+  private retryDelay(previousAttempts: number): number | null {
+    const schedule = this.config.webhookRetryScheduleMilliseconds;
+    const base = schedule[previousAttempts];
+    if (base === undefined) return null;
+    return Math.round(base * (1 - JITTER + Math.random() * 2 * JITTER));
   }
 }

@@ -1,10 +1,25 @@
 import { Module } from '@nestjs/common';
+import { EventsController } from './events.controller';
 import { EventsRepository } from './events.repository';
+import { EventsService } from './events.service';
 import { OutboxListener } from './outbox.listener';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDispatcher } from './webhook-dispatcher.service';
+import { WebhookEndpointsController } from './webhook-endpoints.controller';
+import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
+import { WebhookEndpointsService } from './webhook-endpoints.service';
 
 @Module({
-  providers: [EventsRepository, OutboxListener, WebhookDispatcher],
+  controllers: [EventsController, WebhookEndpointsController],
+  providers: [
+    EventsRepository,
+    EventsService,
+    WebhookEndpointsRepository,
+    WebhookDeliveriesRepository,
+    WebhookEndpointsService,
+    OutboxListener,
+    WebhookDispatcher,
+  ],
   exports: [],
 })
 export class WebhooksModule {}

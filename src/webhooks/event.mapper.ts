@@ -1,0 +1,13 @@
+import { EventResponseDto } from './dto/event-response.dto';
+import { EventEntity } from './event.entity';
+
+/** The event as listed, fetched and delivered: `{id, type, created_at, livemode, data: {object}}`. */
+export function toEventResponse(event: EventEntity): EventResponseDto {
+  return {
+    id: event.id,
+    type: event.type,
+    created_at: event.created_at.toISOString(),
+    livemode: event.mode === 'live',
+    data: { object: event.data.object },
+  };
+}

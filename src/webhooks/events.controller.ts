@@ -1,0 +1,58 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { CurrentTenant } from '../auth/current-tenant.decorator';
+import { RequireScopes } from '../auth/route-access.decorators';
+import type { Tenant } from '../auth/tenant';
+import { PageResult } from '../envelope/page-result';
+import { ErrorCode } from '../errors/error-code.enum';
+import { ApiEnvelopeResponse } from '../swagger/api-envelope-response.decorator';
+import { ApiErrorResponses } from '../swagger/api-error-responses.decorator';
+import { EventResponseDto, RedeliveryResponseDto } from './dto/event-response.dto';
+import { ListEventsQueryDto } from './dto/list-events-query.dto';
+import { RedeliverEventDto } from './dto/redeliver-event.dto';
+import { EventsService } from './events.service';
+import { WebhookEndpointsService } from './webhook-endpoints.service';
+
+const EVENT_ID_PARAM = { name: 'event_id', description: 'Event id', example: 'evt_01jd8x3k2m4n5p6q7r8s9t0v1w' };
+
+@ApiTags('events')
+@Controller('v1/events')
+export class EventsController {
+  constructor(
+    private readonly events: EventsService,
+    private readonly endpoints: WebhookEndpointsService,
+  ) {}
+
+  @Get()
+  @RequireScopes('events:read')
+  @ApiOperation({ summary: 'List events', description: 'The event log of this mode, newest first, cursor-paginated; filter by type and creation time (exclusive bounds).' })
+  @ApiEnvelopeResponse(EventResponseDto, { description: 'A page of events', list: 'total' })
+  @ApiErrorResponses(ErrorCode.INVALID_PARAMETER)
+  list(@CurrentTenant() tenant: Tenant, @Query() query: ListEventsQueryDto): Promise<PageResult<EventResponseDto>> {
+    return this.events.list(tenant, query);
+  }
+
+  @Get(':event_id')
+  @RequireScopes('events:read')
+  @ApiOperation({ summary: 'Get an event', description: 'The event exactly as delivered to webhook endpoints.' })
+  @ApiParam(EVENT_ID_PARAM)
+  @ApiEnvelopeResponse(EventResponseDto, { description: 'The event' })
+  @ApiErrorResponses(ErrorCode.EVENT_NOT_FOUND)
+  get(@CurrentTenant() tenant: Tenant, @Param('event_id') eventId: string): Promise<EventResponseDto> {
+    return this.events.get(tenant, eventId);
+  }
+
+  @Post(':event_id/redeliver')
+  @HttpCode(202)
+  @RequireScopes('webhooks:manage')
+  @ApiOperation({
+    summary: 'Redeliver an event',
+    description: 'Queues the event again (same webhook-id) for one endpoint, or for every enabled endpoint subscribed to its type.',
+  })
+  @ApiParam(EVENT_ID_PARAM)
+  @ApiEnvelopeResponse(RedeliveryResponseDto, { status: 202, description: 'Queued' })
+  @ApiErrorResponses(ErrorCode.EVENT_NOT_FOUND, ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND, ErrorCode.INVALID_PARAMETER)
+  redeliver(@CurrentTenant() tenant: Tenant, @Param('event_id') eventId: string, @Body() body: RedeliverEventDto): Promise<RedeliveryResponseDto> {
+    return this.endpoints.redeliver(tenant, eventId, body);
+  }
+}

@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import type { Tenant } from '../auth/tenant';
+import { PageResult } from '../envelope/page-result';
+import { ApiError } from '../errors/api-error';
+import { ErrorCode } from '../errors/error-code.enum';
+import { isValidId } from '../ids/id';
+import { toPageRequest, toPageResult } from '../pagination/page';
+import { EventResponseDto } from './dto/event-response.dto';
+import { ListEventsQueryDto } from './dto/list-events-query.dto';
+import { EventEntity } from './event.entity';
+import { toEventResponse } from './event.mapper';
+import { EventsRepository } from './events.repository';
+
+@Injectable()
+export class EventsService {
+  constructor(private readonly events: EventsRepository) {}
+
+  async list(tenant: Tenant, query: ListEventsQueryDto): Promise<PageResult<EventResponseDto>> {
+    const page = toPageRequest(query);
+    const filters = {
+      type: query.type,
+      createdAfter: query.created_after ? new Date(query.created_after) : undefined,
+      createdBefore: query.created_before ? new Date(query.created_before) : undefined,
+    };
+    const { rows, total } = await this.events.list(tenant, filters, page);
+    return toPageResult(rows, page, (row) => row.created_at, toEventResponse, total);
+  }
+
+  async get(tenant: Tenant, eventId: string): Promise<EventResponseDto> {
+    return toEventResponse(await this.require(tenant, eventId));
+  }
+
+  /** The event of this tenant and mode, or 404 EVENT_NOT_FOUND (also for malformed ids). */
+  async require(tenant: Tenant, eventId: string): Promise<EventEntity> {
+    const event = isValidId('evt', eventId) ? await this.events.findById(tenant, eventId) : null;
+    if (!event) throw new ApiError(ErrorCode.EVENT_NOT_FOUND, `No event with id '${eventId}'`);
+    return event;
+  }
+}

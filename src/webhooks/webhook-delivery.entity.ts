@@ -1,0 +1,59 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import type { ApiMode } from '../auth/tenant';
+import { TIMESTAMP } from '../database/columns';
+import { EventEntity } from './event.entity';
+import { WebhookEndpointEntity } from './webhook-endpoint.entity';
+
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/**
+ * The delivery queue: one row per (event, endpoint), written in the event's transaction. Internal;
+ * the API shows its attempts. The identity column orders deliveries per endpoint by creation.
+ */
+@Entity('webhook_deliveries')
+@Index('webhook_deliveries_due_idx', ['next_attempt_at'], { where: "status = 'pending'" })
+@Index('webhook_deliveries_endpoint_pending_idx', ['endpoint_id', 'id'], { where: "status = 'pending'" })
+export class WebhookDeliveryEntity {
+  @PrimaryGeneratedColumn({ type: 'bigint' })
+  id: string;
+
+  @Column({ type: 'text' })
+  merchant_id: string;
+
+  @Column({ type: 'text' })
+  mode: ApiMode;
+
+  @Column({ type: 'text' })
+  endpoint_id: string;
+
+  @ManyToOne(() => WebhookEndpointEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'endpoint_id' })
+  endpoint?: WebhookEndpointEntity;
+
+  @Column({ type: 'text' })
+  event_id: string;
+
+  @ManyToOne(() => EventEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'event_id' })
+  event?: EventEntity;
+
+  @Column({ type: 'text', default: 'pending' })
+  status: DeliveryStatus;
+
+  @Column({ type: 'integer', default: 0 })
+  attempt_count: number;
+
+  @Column(TIMESTAMP)
+  next_attempt_at: Date;
+
+  /** Lease of the instance sending it; an expired lease (crashed instance) makes it claimable again. */
+  @Column({ ...TIMESTAMP, nullable: true })
+  locked_until: Date | null;
+
+  @CreateDateColumn(TIMESTAMP)
+  created_at: Date;
+
+  @UpdateDateColumn(TIMESTAMP)
+  updated_at: Date;
+}

@@ -1,0 +1,103 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { CurrentTenant } from '../auth/current-tenant.decorator';
+import { RequireScopes } from '../auth/route-access.decorators';
+import type { Tenant } from '../auth/tenant';
+import { PageResult } from '../envelope/page-result';
+import { ErrorCode } from '../errors/error-code.enum';
+import { PaginationQueryDto } from '../pagination/pagination-query.dto';
+import { ApiEnvelopeResponse } from '../swagger/api-envelope-response.decorator';
+import { ApiErrorResponses } from '../swagger/api-error-responses.decorator';
+import { CreateWebhookEndpointDto, UpdateWebhookEndpointDto } from './dto/webhook-endpoint-request.dto';
+import {
+  DeletedWebhookEndpointResponseDto,
+  WebhookDeliveryResponseDto,
+  WebhookEndpointResponseDto,
+  WebhookEndpointWithSecretResponseDto,
+} from './dto/webhook-endpoint-response.dto';
+import { WebhookEndpointsService } from './webhook-endpoints.service';
+
+const ENDPOINT_ID_PARAM = { name: 'endpoint_id', description: 'Webhook endpoint id', example: 'we_01jd8x3k2m4n5p6q7r8s9t0v1w' };
+
+@ApiTags('webhooks')
+@Controller('v1/webhook-endpoints')
+export class WebhookEndpointsController {
+  constructor(private readonly endpoints: WebhookEndpointsService) {}
+
+  @Post()
+  @RequireScopes('webhooks:manage')
+  @ApiOperation({
+    summary: 'Register a webhook endpoint',
+    description:
+      'The URL must be http(s) (https in live mode) and must not be or resolve to a loopback, private, link-local, CGNAT or metadata address. The signing secret is shown only in this answer and on rotation.',
+  })
+  @ApiEnvelopeResponse(WebhookEndpointWithSecretResponseDto, { status: 201, description: 'The endpoint with its secret' })
+  @ApiErrorResponses(ErrorCode.INVALID_PARAMETER, ErrorCode.MISSING_REQUIRED_FIELD)
+  create(@CurrentTenant() tenant: Tenant, @Body() body: CreateWebhookEndpointDto): Promise<WebhookEndpointWithSecretResponseDto> {
+    return this.endpoints.create(tenant, body);
+  }
+
+  @Get()
+  @RequireScopes('webhooks:manage')
+  @ApiOperation({ summary: 'List webhook endpoints', description: 'Newest first, cursor-paginated; secrets are never listed.' })
+  @ApiEnvelopeResponse(WebhookEndpointResponseDto, { description: 'A page of endpoints', list: 'total' })
+  @ApiErrorResponses(ErrorCode.INVALID_PARAMETER)
+  list(@CurrentTenant() tenant: Tenant, @Query() query: PaginationQueryDto): Promise<PageResult<WebhookEndpointResponseDto>> {
+    return this.endpoints.list(tenant, query);
+  }
+
+  @Get(':endpoint_id')
+  @RequireScopes('webhooks:manage')
+  @ApiOperation({ summary: 'Get a webhook endpoint', description: 'Without its secret.' })
+  @ApiParam(ENDPOINT_ID_PARAM)
+  @ApiEnvelopeResponse(WebhookEndpointResponseDto, { description: 'The endpoint' })
+  @ApiErrorResponses(ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND)
+  get(@CurrentTenant() tenant: Tenant, @Param('endpoint_id') endpointId: string): Promise<WebhookEndpointResponseDto> {
+    return this.endpoints.get(tenant, endpointId);
+  }
+
+  @Patch(':endpoint_id')
+  @RequireScopes('webhooks:manage')
+  @ApiOperation({ summary: 'Update a webhook endpoint', description: 'Change url, enabled_events or description; disable it, or enable it again (queued deliveries resume).' })
+  @ApiParam(ENDPOINT_ID_PARAM)
+  @ApiEnvelopeResponse(WebhookEndpointResponseDto, { description: 'The updated endpoint' })
+  @ApiErrorResponses(ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND, ErrorCode.INVALID_PARAMETER)
+  update(@CurrentTenant() tenant: Tenant, @Param('endpoint_id') endpointId: string, @Body() body: UpdateWebhookEndpointDto): Promise<WebhookEndpointResponseDto> {
+    return this.endpoints.update(tenant, endpointId, body);
+  }
+
+  @Delete(':endpoint_id')
+  @HttpCode(200)
+  @RequireScopes('webhooks:manage')
+  @ApiOperation({ summary: 'Delete a webhook endpoint', description: 'Its queued deliveries and attempt history go with it.' })
+  @ApiParam(ENDPOINT_ID_PARAM)
+  @ApiEnvelopeResponse(DeletedWebhookEndpointResponseDto, { description: 'Deleted' })
+  @ApiErrorResponses(ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND)
+  delete(@CurrentTenant() tenant: Tenant, @Param('endpoint_id') endpointId: string): Promise<DeletedWebhookEndpointResponseDto> {
+    return this.endpoints.delete(tenant, endpointId);
+  }
+
+  @Post(':endpoint_id/rotate-secret')
+  @HttpCode(200)
+  @RequireScopes('webhooks:manage')
+  @ApiOperation({
+    summary: 'Rotate the signing secret',
+    description: 'Returns the new secret. For 24 h the old secret keeps signing too: webhook-signature then carries both signatures, space-separated.',
+  })
+  @ApiParam(ENDPOINT_ID_PARAM)
+  @ApiEnvelopeResponse(WebhookEndpointWithSecretResponseDto, { description: 'The endpoint with its new secret' })
+  @ApiErrorResponses(ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND)
+  rotateSecret(@CurrentTenant() tenant: Tenant, @Param('endpoint_id') endpointId: string): Promise<WebhookEndpointWithSecretResponseDto> {
+    return this.endpoints.rotateSecret(tenant, endpointId);
+  }
+
+  @Get(':endpoint_id/deliveries')
+  @RequireScopes('webhooks:manage')
+  @ApiOperation({ summary: 'List delivery attempts', description: 'Every attempt to this endpoint, newest first, cursor-paginated.' })
+  @ApiParam(ENDPOINT_ID_PARAM)
+  @ApiEnvelopeResponse(WebhookDeliveryResponseDto, { description: 'A page of attempts', list: 'total' })
+  @ApiErrorResponses(ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND, ErrorCode.INVALID_PARAMETER)
+  deliveries(@CurrentTenant() tenant: Tenant, @Param('endpoint_id') endpointId: string, @Query() query: PaginationQueryDto): Promise<PageResult<WebhookDeliveryResponseDto>> {
+    return this.endpoints.listDeliveries(tenant, endpointId, query);
+  }
+}

@@ -1,0 +1,96 @@
+import { lookup as dnsLookup } from 'node:dns';
+import { LookupFunction } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { Agent, fetch } from 'undici';
+import { isForbiddenAddress } from './webhook-url-guard';
+
+export const SEND_TIMEOUT_MILLISECONDS = 10_000;
+const RESPONSE_BODY_LIMIT_BYTES = 1024;
+
+export interface SendOutcome {
+  statusCode: number | null;
+  error: string | null;
+  durationMilliseconds: number;
+  responseBody: string | null;
+}
+
+/**
+ * Resolves every address of the host and refuses the connection if any is forbidden; the
+ * socket then connects only to the addresses checked here (no second resolution to rebind).
+ */
+export const guardedLookup: LookupFunction = (hostname, options, callback) => {
+  const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : (options.family ?? 0);
+  dnsLookup(hostname, { family, all: true, verbatim: true }, (error, addresses) => {
+    if (error) return callback(error, []);
+    const forbidden = addresses.find((entry) => isForbiddenAddress(entry.address));
+    if (forbidden) {
+      const refusal: NodeJS.ErrnoException = new Error(`${hostname} resolves to a forbidden address (${forbidden.address})`);
+      refusal.code = 'EFORBIDDENADDRESS';
+      return callback(refusal, []);
+    }
+    if (options.all) return callback(null, addresses);
+    callback(null, addresses[0].address, addresses[0].family);
+  });
+};
+
+/** Reads at most the first 1 KiB of a body, then lets the rest go. */
+async function readBodyStart(body: AsyncIterable<Uint8Array> | null): Promise<string | null> {
+  if (!body) return null;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(Buffer.from(chunk));
+    size += chunk.byteLength;
+    if (size >= RESPONSE_BODY_LIMIT_BYTES) break;
+  }
+  return new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT_BYTES));
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
+    return `timed out after ${SEND_TIMEOUT_MILLISECONDS / 1000} s`;
+  }
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  return cause instanceof Error ? cause.message : String(cause);
+}
+
+/** POSTs one signed webhook: no redirects followed, a hard timeout, and (unless allowed) only public addresses. */
+export class WebhookSender {
+  private readonly agent: Agent;
+
+  constructor(allowPrivateAddresses: boolean) {
+    this.agent = new Agent({
+      connect: allowPrivateAddresses ? {} : { lookup: guardedLookup },
+      keepAliveTimeout: 4_000,
+    });
+  }
+
+  async send(url: string, headers: Record<string, string>, body: string): Promise<SendOutcome> {
+    const started = performance.now();
+    const signal = AbortSignal.timeout(SEND_TIMEOUT_MILLISECONDS);
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': 'EntitlementHub-Webhooks/1.0', ...headers },
+        body,
+        redirect: 'manual',
+        signal,
+        dispatcher: this.agent,
+      });
+      const responseBody = await readBodyStart(response.body);
+      const redirected = response.status >= 300 && response.status < 400;
+      return {
+        statusCode: response.status,
+        error: redirected ? `redirect to ${response.headers.get('location') ?? '(no location)'} not followed` : null,
+        durationMilliseconds: performance.now() - started,
+        responseBody,
+      };
+    } catch (error) {
+      return { statusCode: null, error: describeError(error), durationMilliseconds: performance.now() - started, responseBody: null };
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}
