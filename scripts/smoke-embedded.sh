@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Embedded-mode smoke test: the built service started with NO environment (but PORT) in an empty
-# directory must create the demo merchant, print its key, serve /docs and list products (empty).
+# Embedded-mode smoke test: the built service started with no environment but PORT (and HOST, to
+# stay on loopback) in an empty directory must create the demo merchant, print its key, serve
+# /docs and list products (empty).
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
@@ -9,7 +10,7 @@ log="$work/server.log"
 cleanup() { [[ -n "${pid:-}" ]] && kill "$pid" 2>/dev/null; wait "${pid:-}" 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 
-(cd "$work" && exec env -i PATH="$PATH" HOME="$HOME" PORT="$port" node "$repo/dist/main.js" >"$log" 2>&1) &
+(cd "$work" && exec env -i PATH="$PATH" HOME="$HOME" HOST=127.0.0.1 PORT="$port" node "$repo/dist/main.js" >"$log" 2>&1) &
 pid=$!
 for _ in $(seq 1 120); do
   grep -q "API listening" "$log" 2>/dev/null && break

@@ -5,7 +5,7 @@ import { AppConfig } from './config/app-config';
 async function bootstrap(): Promise<void> {
   const app = await createApp();
   const config = app.get(AppConfig);
-  await app.listen(config.port);
+  await app.listen(config.port, config.host);
   process.stdout.write(`API listening on http://localhost:${config.port} (Swagger UI: http://localhost:${config.port}/docs)\n`);
 }
 

@@ -7,6 +7,10 @@ import { Environment } from './config.schema';
 export class AppConfig {
   constructor(private readonly environment: Environment) {}
 
+  /** Interface to listen on: every interface by default (containers); 127.0.0.1 keeps it local. */
+  get host(): string {
+    return this.environment.HOST;
+  }
   get port(): number {
     return this.environment.PORT;
   }

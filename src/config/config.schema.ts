@@ -46,6 +46,7 @@ const url = (protocols: string[]) =>
 /** Every environment variable of DESIGN §2, validated once at start. */
 export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().min(1).default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   DATABASE_URL: url(['postgres:', 'postgresql:']).optional().or(z.literal('').transform(() => undefined)),
   DATA_DIR: z.string().min(1).default('./data'),

@@ -40,7 +40,8 @@ export class HealthController {
       // let the catalogue filter turn an unknown status into a 500.
       if (!(error instanceof ServiceUnavailableException)) throw error;
       response.status(503);
-      return error.getResponse();
+      const details = error.getResponse();
+      return typeof details === 'string' ? { status: 'error', message: details } : details;
     }
   }
 }
