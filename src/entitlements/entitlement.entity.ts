@@ -1,9 +1,8 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import { MerchantEntity } from '../auth/merchant.entity';
-import type { ApiMode } from '../auth/tenant';
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, UpdateDateColumn } from 'typeorm';
 import { CustomerEntity } from '../customers/customer.entity';
 import { TIMESTAMP } from '../database/columns';
 import { ProductEntity } from '../products/product.entity';
+import { TenantOwnedEntity } from '../database/tenant-owned.entity';
 
 export const ENTITLEMENT_STATUSES = ['active', 'suspended', 'revoked', 'expired', 'pending'] as const;
 export type EntitlementStatus = (typeof ENTITLEMENT_STATUSES)[number];
@@ -27,20 +26,7 @@ export type EntitlementSource = (typeof ENTITLEMENT_SOURCES)[number];
 @Index('entitlements_sweep_usage_idx', ['id'], {
   where: "status = 'active' AND usage_limit IS NOT NULL AND usage_count >= usage_limit",
 })
-export class EntitlementEntity {
-  @PrimaryColumn({ type: 'text' })
-  id: string;
-
-  @Column({ type: 'text' })
-  merchant_id: string;
-
-  @ManyToOne(() => MerchantEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'merchant_id' })
-  merchant?: MerchantEntity;
-
-  @Column({ type: 'text' })
-  mode: ApiMode;
-
+export class EntitlementEntity extends TenantOwnedEntity {
   @Column({ type: 'text' })
   customer_id: string;
 

@@ -1,27 +1,13 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { MerchantEntity } from '../auth/merchant.entity';
-import type { ApiMode } from '../auth/tenant';
+import { Column, Entity, Index } from 'typeorm';
 import { BIGINT_AS_NUMBER } from '../database/bigint-number.transformer';
 import { TIMESTAMP } from '../database/columns';
+import { TenantOwnedEntity } from '../database/tenant-owned.entity';
 
 /** One issued download URL: the record of who downloaded which file under which entitlement. */
 @Entity('downloads')
 @Index('downloads_tenant_file_idx', ['merchant_id', 'mode', 'file_id', 'downloaded_at'])
 @Index('downloads_tenant_customer_idx', ['merchant_id', 'mode', 'customer_id', 'downloaded_at'])
-export class DownloadEntity {
-  @PrimaryColumn({ type: 'text' })
-  id: string;
-
-  @Column({ type: 'text' })
-  merchant_id: string;
-
-  @ManyToOne(() => MerchantEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'merchant_id' })
-  merchant?: MerchantEntity;
-
-  @Column({ type: 'text' })
-  mode: ApiMode;
-
+export class DownloadEntity extends TenantOwnedEntity {
   @Column({ type: 'text' })
   file_id: string;
 

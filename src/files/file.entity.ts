@@ -1,8 +1,7 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import { MerchantEntity } from '../auth/merchant.entity';
-import type { ApiMode } from '../auth/tenant';
+import { Column, CreateDateColumn, Entity, Index, UpdateDateColumn } from 'typeorm';
 import { BIGINT_AS_NUMBER } from '../database/bigint-number.transformer';
 import { TIMESTAMP } from '../database/columns';
+import { TenantOwnedEntity } from '../database/tenant-owned.entity';
 
 export const UPLOAD_STATUSES = ['PENDING', 'CONFIRMED'] as const;
 export type UploadStatus = (typeof UPLOAD_STATUSES)[number];
@@ -11,20 +10,7 @@ export type UploadStatus = (typeof UPLOAD_STATUSES)[number];
 @Entity('files')
 @Index('files_tenant_created_idx', ['merchant_id', 'mode', 'created_at', 'id'])
 @Index('files_pending_reservation_idx', ['merchant_id', 'mode', 'upload_expires_at'], { where: `upload_status = 'PENDING'` })
-export class FileEntity {
-  @PrimaryColumn({ type: 'text' })
-  id: string;
-
-  @Column({ type: 'text' })
-  merchant_id: string;
-
-  @ManyToOne(() => MerchantEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'merchant_id' })
-  merchant?: MerchantEntity;
-
-  @Column({ type: 'text' })
-  mode: ApiMode;
-
+export class FileEntity extends TenantOwnedEntity {
   /** The user's name: used only in Content-Disposition on download, never in the object key. */
   @Column({ type: 'text' })
   file_name: string;

@@ -1,7 +1,6 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import { MerchantEntity } from '../auth/merchant.entity';
-import type { ApiMode } from '../auth/tenant';
+import { Column, CreateDateColumn, Entity, Index, UpdateDateColumn } from 'typeorm';
 import { TIMESTAMP } from '../database/columns';
+import { TenantOwnedEntity } from '../database/tenant-owned.entity';
 
 export const ENTITLEMENT_TYPES = ['permanent', 'time_limited', 'usage_limited', 'subscription_linked'] as const;
 export type EntitlementType = (typeof ENTITLEMENT_TYPES)[number];
@@ -26,20 +25,7 @@ export interface FulfillmentConfig {
   unique: true,
   where: 'store_product_id IS NOT NULL',
 })
-export class ProductEntity {
-  @PrimaryColumn({ type: 'text' })
-  id: string;
-
-  @Column({ type: 'text' })
-  merchant_id: string;
-
-  @ManyToOne(() => MerchantEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'merchant_id' })
-  merchant?: MerchantEntity;
-
-  @Column({ type: 'text' })
-  mode: ApiMode;
-
+export class ProductEntity extends TenantOwnedEntity {
   @Column({ type: 'text', nullable: true })
   store_product_id: string | null;
 

@@ -1,26 +1,12 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { MerchantEntity } from '../auth/merchant.entity';
-import type { ApiMode } from '../auth/tenant';
+import { Column, CreateDateColumn, Entity, Index } from 'typeorm';
 import { TIMESTAMP } from '../database/columns';
+import { TenantOwnedEntity } from '../database/tenant-owned.entity';
 
 /** The outbox: one row per published change, written in the change's own transaction. */
 @Entity('events')
 @Index('events_tenant_created_idx', ['merchant_id', 'mode', 'created_at', 'id'])
 @Index('events_tenant_type_created_idx', ['merchant_id', 'mode', 'type', 'created_at'])
-export class EventEntity {
-  @PrimaryColumn({ type: 'text' })
-  id: string;
-
-  @Column({ type: 'text' })
-  merchant_id: string;
-
-  @ManyToOne(() => MerchantEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'merchant_id' })
-  merchant?: MerchantEntity;
-
-  @Column({ type: 'text' })
-  mode: ApiMode;
-
+export class EventEntity extends TenantOwnedEntity {
   @Column({ type: 'text' })
   type: string;
 

@@ -1,7 +1,6 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import { MerchantEntity } from '../auth/merchant.entity';
-import type { ApiMode } from '../auth/tenant';
+import { Column, CreateDateColumn, Entity, Index, UpdateDateColumn } from 'typeorm';
 import { TIMESTAMP } from '../database/columns';
+import { TenantOwnedEntity } from '../database/tenant-owned.entity';
 
 /** Why an endpoint stopped receiving: its owner said so, or it answered 410 Gone. */
 export const DISABLED_REASONS = ['manual', 'endpoint_gone'] as const;
@@ -9,20 +8,7 @@ export type DisabledReason = (typeof DISABLED_REASONS)[number];
 
 @Entity('webhook_endpoints')
 @Index('webhook_endpoints_tenant_created_idx', ['merchant_id', 'mode', 'created_at', 'id'])
-export class WebhookEndpointEntity {
-  @PrimaryColumn({ type: 'text' })
-  id: string;
-
-  @Column({ type: 'text' })
-  merchant_id: string;
-
-  @ManyToOne(() => MerchantEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'merchant_id' })
-  merchant?: MerchantEntity;
-
-  @Column({ type: 'text' })
-  mode: ApiMode;
-
+export class WebhookEndpointEntity extends TenantOwnedEntity {
   @Column({ type: 'text' })
   url: string;
 
