@@ -50,6 +50,79 @@ function requireUtf8Body(request: Request, _response: Response, next: NextFuncti
   next();
 }
 
+/** Deeper JSON is refused: validation and serialisation recurse, and would overflow the stack (a 500). */
+const MAX_JSON_DEPTH = 64;
+
+type BodyProblem = { kind: 'nul' | 'lone-surrogate' | 'too-deep'; path: string };
+
+/** With the u flag a surrogate pair is one code point, so this matches only a lone surrogate. */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+function textProblem(text: string): BodyProblem['kind'] | null {
+  if (text.includes('\u0000')) return 'nul';
+  if (LONE_SURROGATE.test(text)) return 'lone-surrogate';
+  return null;
+}
+
+/**
+ * The first string or key holding U+0000 or a lone surrogate, or the first value nested deeper
+ * than MAX_JSON_DEPTH, with its path (e.g. `metadata.note`). Iterative, so the check itself
+ * cannot overflow the stack.
+ */
+function bodyProblem(root: unknown): BodyProblem | null {
+  const pending: Array<[unknown, string, number]> = [[root, '', 0]];
+  while (pending.length > 0) {
+    const [value, path, depth] = pending.pop() as [unknown, string, number];
+    if (typeof value === 'string') {
+      const kind = textProblem(value);
+      if (kind) return { kind, path };
+      continue;
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > MAX_JSON_DEPTH) return { kind: 'too-deep', path };
+    for (const [key, field] of Object.entries(value)) {
+      const fieldPath = Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+      const keyKind = textProblem(key);
+      if (keyKind) return { kind: keyKind, path: fieldPath };
+      pending.push([field, fieldPath, depth + 1]);
+    }
+  }
+  return null;
+}
+
+function decodesToNul(segment: string): boolean {
+  try {
+    return decodeURIComponent(segment).includes('\u0000');
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * PostgreSQL text cannot hold U+0000, so a NUL reaching a query failed there as a 500. It is
+ * refused up front on every API route: in the body or the query a 400 naming the field; in the
+ * path a 404, as no record can have such an id. Lone surrogates (which jsonb refuses) and bodies
+ * nested deeper than MAX_JSON_DEPTH are refused too.
+ */
+function refuseUnstorableInput(request: Request, _response: Response, next: NextFunction): void {
+  if (!isJsonApiPath(request.path)) return next();
+  if (request.path.split('/').some(decodesToNul)) {
+    return next(new ApiError(ErrorCode.NOT_FOUND, 'No such resource: the path contains a NUL character'));
+  }
+  const problem = bodyProblem(request.query) ?? bodyProblem(request.body);
+  if (problem?.kind === 'nul') {
+    return next(new ApiError(ErrorCode.INVALID_PARAMETER, `Invalid '${problem.path}': text may not contain NUL (\\u0000) characters`, problem.path));
+  }
+  if (problem?.kind === 'lone-surrogate') {
+    // JSON may escape half a surrogate pair ("\\ud800"); jsonb columns refuse it (a 500).
+    return next(new ApiError(ErrorCode.INVALID_PARAMETER, `Invalid '${problem.path}': text must be valid Unicode (a lone surrogate was sent)`, problem.path));
+  }
+  if (problem?.kind === 'too-deep') {
+    return next(new ApiError(ErrorCode.INVALID_PARAMETER, `Invalid '${problem.path}': JSON may nest at most ${MAX_JSON_DEPTH} levels deep`, problem.path));
+  }
+  next();
+}
+
 /** Everything main.ts and the tests share, so tests exercise the real HTTP stack. */
 export function configureApp(app: NestExpressApplication): void {
   app.useLogger(app.get(Logger));
@@ -63,6 +136,7 @@ export function configureApp(app: NestExpressApplication): void {
   app.use(requireUtf8Body);
   app.use(express.json({ limit: JSON_BODY_LIMIT, strict: true, type: ['application/json', 'application/*+json'] }));
   app.use(requireJsonObjectBody);
+  app.use(refuseUnstorableInput);
   // Body-parser failures (bad JSON, too large) are rendered here, in the catalogue's shape.
   app.use((error: unknown, request: Request, response: Response, next: NextFunction) => {
     if (response.headersSent) return next(error);

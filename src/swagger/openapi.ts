@@ -1,6 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ADMIN_TOKEN_SECURITY, API_KEY_SECURITY } from '../auth/route-access.decorators';
+import { documentIdempotency } from '../idempotency/idempotency-openapi';
 
 const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Limit': { description: 'Requests allowed a minute for this key (read or write budget)', schema: { type: 'integer' } },
@@ -14,11 +15,23 @@ const UNEXPECTED_ERROR_RESPONSE = {
   content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponseDto' } } },
 };
 
+/** Errors any authenticated route can return whatever it declares; listed by status because contract checkers ignore `default`. */
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponseDto' } } },
+});
+const INTERNAL_ERROR_RESPONSE = errorResponse('`INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body');
+const BODY_ERROR_RESPONSES: Record<string, ReturnType<typeof errorResponse>> = {
+  '400': errorResponse('`INVALID_JSON`: the body is not valid JSON; `INVALID_PARAMETER`: not a JSON object, or a field is invalid or unknown'),
+  '413': errorResponse('`PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB'),
+};
+
 type Operation = {
   description?: string;
   security?: Array<Record<string, string[]>>;
   'x-required-scopes'?: string[];
-  responses?: Record<string, { headers?: Record<string, unknown> }>;
+  requestBody?: unknown;
+  responses?: Record<string, { description?: string; content?: unknown; headers?: Record<string, unknown> }>;
 };
 
 /** Puts each route's scope where a reader sees it and documents the rate-limit headers. */
@@ -31,6 +44,12 @@ function decorateOperations(document: OpenAPIObject): void {
       // Every API route can fail in the catalogue's shape beyond the errors it lists.
       if (operation.responses && !operation.responses.default && (scopes || operation.security.length > 0)) {
         operation.responses.default = UNEXPECTED_ERROR_RESPONSE;
+      }
+      if (operation.responses && (scopes || operation.security.length > 0)) {
+        operation.responses['500'] ??= INTERNAL_ERROR_RESPONSE;
+        if (operation.requestBody) {
+          for (const [status, response] of Object.entries(BODY_ERROR_RESPONSES)) operation.responses[status] ??= response;
+        }
       }
       if (!scopes) continue;
       const scopeLine = `**Scope:** ${scopes.map((scope) => `\`${scope}\``).join(', ')}`;
@@ -62,6 +81,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     operationIdFactory: (controllerKey, methodKey) => `${controllerKey.replace(/Controller$/, '')}_${methodKey}`,
   });
   decorateOperations(document);
+  documentIdempotency(document);
   return document;
 }
 

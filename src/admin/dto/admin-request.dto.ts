@@ -3,6 +3,7 @@ import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsOptional, IsStr
 import { API_MODES, ApiMode } from '../../auth/tenant';
 import { Plan, PLANS } from '../../auth/merchant.entity';
 import { SCOPES } from '../../auth/scopes';
+import { IsOptionalNotNull } from '../../validation/is-optional-not-null.decorator';
 
 export class CreateMerchantDto {
   @ApiProperty({ description: 'Merchant name', example: 'Acme Digital', minLength: 1, maxLength: 200 })
@@ -20,14 +21,14 @@ export class CreateMerchantDto {
 
 export class UpdateMerchantDto {
   @ApiPropertyOptional({ description: 'Merchant name', example: 'Acme Digital Ltd', minLength: 1, maxLength: 200 })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   @MinLength(1)
   @MaxLength(200)
   name?: string;
 
   @ApiPropertyOptional({ description: 'Plan', enum: PLANS, example: 'growth' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsIn(PLANS)
   plan?: Plan;
 }

@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { IsIsoTimestamp, IsMetadataObject } from './entitlement-validators';
+import { IsOptionalNotNull } from '../../validation/is-optional-not-null.decorator';
 
 const MAX_ID_LENGTH = 255;
 
@@ -11,26 +12,26 @@ const MAX_ID_LENGTH = 255;
  */
 export class CreateEntitlementDto {
   @ApiPropertyOptional({ description: 'Existing customer id (one of customer_id / store_customer_id)', example: 'cus_01jd8x3k2m4n5p6q7r8s9t0v1w' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   @MaxLength(MAX_ID_LENGTH)
   customer_id?: string;
 
   @ApiPropertyOptional({ description: 'Customer id in the e-commerce platform; the customer is created if new', example: 'store_cust_1001' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   @MinLength(1)
   @MaxLength(MAX_ID_LENGTH)
   store_customer_id?: string;
 
   @ApiPropertyOptional({ description: 'Product id (one of product_id / store_product_id)', example: 'prod_01jd8x3k2m4n5p6q7r8s9t0v1w' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   @MaxLength(MAX_ID_LENGTH)
   product_id?: string;
 
   @ApiPropertyOptional({ description: 'Product id in the e-commerce platform', example: 'sku_ebook_42' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   @MinLength(1)
   @MaxLength(MAX_ID_LENGTH)
@@ -52,29 +53,29 @@ export class CreateEntitlementDto {
   usage_limit?: number;
 
   @ApiPropertyOptional({ description: 'Arbitrary JSON object, at most 16 KiB serialized', type: 'object', additionalProperties: true, example: { order_note: 'gift' } })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsMetadataObject()
   metadata?: Record<string, unknown>;
 
   @ApiPropertyOptional({ description: 'Initial status: active (default) or pending (activate later)', enum: ['active', 'pending'], example: 'active' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsIn(['active', 'pending'])
   status?: 'active' | 'pending';
 
   @ApiPropertyOptional({ description: 'Order id in the e-commerce platform', example: 'order_5001' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   @MaxLength(MAX_ID_LENGTH)
   store_order_id?: string;
 
   @ApiPropertyOptional({ description: 'Order line item id in the e-commerce platform', example: 'line_9001' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   @MaxLength(MAX_ID_LENGTH)
   store_line_item_id?: string;
 
   @ApiPropertyOptional({ description: 'Same meaning as the Idempotency-Key header: a repeat returns the first response', maxLength: 255, example: 'order_5001_line_9001' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   @MinLength(1)
   @MaxLength(255)

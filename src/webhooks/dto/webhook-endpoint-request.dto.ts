@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { EVENT_TYPES } from '../../events/domain-event';
+import { IsOptionalNotNull } from '../../validation/is-optional-not-null.decorator';
 
 export const ENABLED_EVENT_CHOICES = ['*', ...EVENT_TYPES] as const;
 const EVENTS_MESSAGE = `enabled_events must be ["*"] or a list of: ${EVENT_TYPES.join(', ')}`;
@@ -29,13 +30,13 @@ export class CreateWebhookEndpointDto {
 
 export class UpdateWebhookEndpointDto {
   @ApiPropertyOptional({ description: 'New URL (checked like on creation)', example: 'https://example.com/webhooks/v2' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   @MaxLength(2048)
   url?: string;
 
   @ApiPropertyOptional({ description: '["*"] or the types to receive', type: [String], enum: ENABLED_EVENT_CHOICES, example: ['*'] })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsArray({ message: EVENTS_MESSAGE })
   @ArrayMinSize(1, { message: EVENTS_MESSAGE })
   @ArrayMaxSize(ENABLED_EVENT_CHOICES.length, { message: EVENTS_MESSAGE })
@@ -49,7 +50,7 @@ export class UpdateWebhookEndpointDto {
   description?: string | null;
 
   @ApiPropertyOptional({ description: 'true stops deliveries; false resumes them (also after a 410 disabled the endpoint)', example: false })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsBoolean()
   disabled?: boolean;
 }
