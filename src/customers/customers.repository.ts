@@ -3,7 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { Tenant } from '../auth/tenant';
 import { EntitlementEntity } from '../entitlements/entitlement.entity';
 import { generateId } from '../ids/id';
-import { applyKeysetPage } from '../pagination/keyset';
+import { fetchPageWithTotal } from '../pagination/keyset';
 import { PageRequest } from '../pagination/page';
 import { CustomerEntity } from './customer.entity';
 
@@ -52,7 +52,6 @@ export class CustomersRepository {
           mode: tenant.mode,
           customerId,
         });
-    const [rows, total] = await Promise.all([applyKeysetPage(base(), 'entitlement', page).getMany(), base().getCount()]);
-    return { rows, total };
+    return fetchPageWithTotal(base, 'entitlement', page);
   }
 }

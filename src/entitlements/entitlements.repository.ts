@@ -105,8 +105,16 @@ export class EntitlementsRepository {
     page: PageRequest,
     now: Date,
   ): Promise<{ rows: EntitlementWithCustomer[]; total: number }> {
-    const base = () => {
-      const query = this.withCustomer(this.dataSource.manager).where(
+    // The count joins customers only when a filter needs it and counts rows, not DISTINCT ids:
+    // TypeORM's getCount() over the joined page query cost ~250 ms for a 100k-entitlement customer.
+    const base = (forPage: boolean) => {
+      const manager = this.dataSource.manager;
+      const from = forPage
+        ? this.withCustomer(manager)
+        : filters.storeCustomerId !== undefined
+          ? manager.createQueryBuilder(EntitlementEntity, 'entitlement').innerJoin('entitlement.customer', 'customer')
+          : manager.createQueryBuilder(EntitlementEntity, 'entitlement');
+      const query = from.where(
         'entitlement.merchant_id = :merchantId AND entitlement.mode = :mode',
         { merchantId: tenant.merchantId, mode: tenant.mode },
       );
@@ -127,8 +135,11 @@ export class EntitlementsRepository {
       }
       return query;
     };
-    const [rows, total] = await Promise.all([applyKeysetPage(base(), 'entitlement', page).getMany(), base().getCount()]);
-    return { rows: rows as EntitlementWithCustomer[], total };
+    const [rows, count] = await Promise.all([
+      applyKeysetPage(base(true), 'entitlement', page).getMany(),
+      base(false).select('COUNT(*)', 'total').getRawOne<{ total: string }>(),
+    ]);
+    return { rows: rows as EntitlementWithCustomer[], total: Number(count?.total ?? 0) };
   }
 
   private withCustomer(manager: EntityManager): SelectQueryBuilder<EntitlementEntity> {

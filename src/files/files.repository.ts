@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Tenant } from '../auth/tenant';
-import { applyKeysetPage } from '../pagination/keyset';
+import { fetchPageWithTotal } from '../pagination/keyset';
 import { PageRequest } from '../pagination/page';
 import { ProductEntity } from '../products/product.entity';
 import { FileEntity } from './file.entity';
@@ -83,7 +83,6 @@ export class FilesRepository {
       this.dataSource.manager
         .createQueryBuilder(FileEntity, 'file')
         .where('file.merchant_id = :merchantId AND file.mode = :mode', { merchantId: tenant.merchantId, mode: tenant.mode });
-    const [rows, total] = await Promise.all([applyKeysetPage(base(), 'file', page).getMany(), base().getCount()]);
-    return { rows, total };
+    return fetchPageWithTotal(base, 'file', page);
   }
 }

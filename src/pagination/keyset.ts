@@ -22,3 +22,21 @@ export function applyKeysetPage<Entity extends ObjectLiteral>(
     .addOrderBy(`${alias}.id`, 'DESC')
     .limit(page.limit + 1);
 }
+
+/**
+ * One keyset page (limit + 1 rows) and the total of all matches. The total is a plain COUNT(*)
+ * (TypeORM's getCount() counts DISTINCT ids, far slower on large sets); base() must not join
+ * one-to-many, so every row is one match.
+ */
+export async function fetchPageWithTotal<Entity extends ObjectLiteral>(
+  base: () => SelectQueryBuilder<Entity>,
+  alias: string,
+  page: PageRequest,
+  sortColumn = 'created_at',
+): Promise<{ rows: Entity[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    applyKeysetPage(base(), alias, page, sortColumn).getMany(),
+    base().select('COUNT(*)', 'total').getRawOne<{ total: string }>(),
+  ]);
+  return { rows, total: Number(count?.total ?? 0) };
+}

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { Tenant } from '../auth/tenant';
-import { applyKeysetPage } from '../pagination/keyset';
+import { fetchPageWithTotal } from '../pagination/keyset';
 import { PageRequest } from '../pagination/page';
 import { ProductEntity } from './product.entity';
 
@@ -76,8 +76,7 @@ export class ProductsRepository {
           merchantId: tenant.merchantId,
           mode: tenant.mode,
         });
-    const [rows, total] = await Promise.all([applyKeysetPage(base(), 'product', page).getMany(), base().getCount()]);
-    return { rows, total };
+    return fetchPageWithTotal(base, 'product', page);
   }
 
   private async requireInTransaction(manager: EntityManager, tenant: Tenant, productId: string): Promise<ProductEntity> {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Tenant } from '../auth/tenant';
 import { generateId } from '../ids/id';
-import { applyKeysetPage } from '../pagination/keyset';
+import { fetchPageWithTotal } from '../pagination/keyset';
 import { PageRequest } from '../pagination/page';
 import { EventEntity } from './event.entity';
 
@@ -45,7 +45,6 @@ export class EventsRepository {
       if (filters.createdBefore) query.andWhere('event.created_at < :createdBefore', { createdBefore: filters.createdBefore });
       return query;
     };
-    const [rows, total] = await Promise.all([applyKeysetPage(base(), 'event', page).getMany(), base().getCount()]);
-    return { rows, total };
+    return fetchPageWithTotal(base, 'event', page);
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { ApiMode, Tenant } from '../auth/tenant';
 import { generateId } from '../ids/id';
-import { applyKeysetPage } from '../pagination/keyset';
+import { fetchPageWithTotal } from '../pagination/keyset';
 import { PageRequest } from '../pagination/page';
 import { WebhookDeliveryAttemptEntity } from './webhook-delivery-attempt.entity';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
@@ -148,7 +148,6 @@ export class WebhookDeliveriesRepository {
           mode: tenant.mode,
           endpointId,
         });
-    const [rows, total] = await Promise.all([applyKeysetPage(base(), 'attempt', page, 'attempted_at').getMany(), base().getCount()]);
-    return { rows, total };
+    return fetchPageWithTotal(base, 'attempt', page, 'attempted_at');
   }
 }

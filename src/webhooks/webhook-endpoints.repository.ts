@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Tenant } from '../auth/tenant';
-import { applyKeysetPage } from '../pagination/keyset';
+import { fetchPageWithTotal } from '../pagination/keyset';
 import { PageRequest } from '../pagination/page';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 
@@ -37,8 +37,7 @@ export class WebhookEndpointsRepository {
       this.dataSource.manager
         .createQueryBuilder(WebhookEndpointEntity, 'endpoint')
         .where('endpoint.merchant_id = :merchantId AND endpoint.mode = :mode', { merchantId: tenant.merchantId, mode: tenant.mode });
-    const [rows, total] = await Promise.all([applyKeysetPage(base(), 'endpoint', page).getMany(), base().getCount()]);
-    return { rows, total };
+    return fetchPageWithTotal(base, 'endpoint', page);
   }
 
   async delete(tenant: Tenant, endpointId: string): Promise<void> {
