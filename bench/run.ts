@@ -1,11 +1,11 @@
 import autocannon from 'autocannon';
 import { ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import * as path from 'node:path';
 import { Client } from 'pg';
 import { generateId } from '../src/ids/id';
 import { encodeCursor } from '../src/pagination/cursor';
+import { freePort } from '../test/support/free-port';
 
 /**
  * `npm run bench`: seeds a merchant with 10,000 and then 1,000,000 entitlements (bulk SQL) in a
@@ -34,16 +34,6 @@ interface ScenarioResult {
   non2xx: number;
   errors: number;
   peakRssMegabytes: number;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 function residentMegabytes(pid: number, field: 'VmRSS' | 'VmHWM'): number {

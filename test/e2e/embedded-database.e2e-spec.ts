@@ -1,7 +1,6 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import request from 'supertest';
@@ -14,6 +13,7 @@ import { generateId } from '../../src/ids/id';
 import { EventEntity } from '../../src/webhooks/event.entity';
 import { eventually } from '../support/eventually';
 import { createTestApp, TestApp } from '../support/test-app';
+import { freePort } from '../support/free-port';
 
 const REPOSITORY_ROOT = path.resolve(__dirname, '../..');
 
@@ -156,17 +156,6 @@ sharedDatabase('PostgreSQL database (TEST_DATABASE_URL)', () => {
     expect(await concurrentIncrements(testApp.app.get(DataSource), 20)).toBe(20);
   });
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface RunningService {
   child: ChildProcess;

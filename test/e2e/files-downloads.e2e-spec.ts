@@ -1,7 +1,8 @@
 import { DataSource } from 'typeorm';
 import { BandwidthUsageEntity } from '../../src/billing/bandwidth-usage.entity';
 import { billingMonth, GIBIBYTE, MEBIBYTE } from '../../src/billing/plans';
-import { FileFixtures, freePort, putObject } from '../support/file-fixtures';
+import { FileFixtures, putObject } from '../support/file-fixtures';
+import { freePort } from '../support/free-port';
 import { bearer, createTestApp, TEST_ADMIN_TOKEN, TestApp, TestTenant } from '../support/test-app';
 
 const PDF = 'application/pdf';

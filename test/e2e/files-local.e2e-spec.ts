@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../src/clock/clock';
 import { EventEntity } from '../../src/webhooks/event.entity';
-import { FileFixtures, freePort, putObject } from '../support/file-fixtures';
+import { FileFixtures, putObject } from '../support/file-fixtures';
+import { freePort } from '../support/free-port';
 import { bearer, createTestApp, TestApp, TestTenant } from '../support/test-app';
 
 const PDF = 'application/pdf';

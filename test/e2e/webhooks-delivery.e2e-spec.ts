@@ -1,10 +1,9 @@
-import { DataSource } from 'typeorm';
 import type { ApiMode } from '../../src/auth/tenant';
 import { UnitOfWork } from '../../src/database/unit-of-work';
 import { EVENT_TYPES, EventType } from '../../src/events/domain-event';
-import { WebhookDeliveryEntity } from '../../src/webhooks/webhook-delivery.entity';
 import { bearer, createTestApp, TestApp, TestTenant } from '../support/test-app';
 import { verifyWebhook, WebhookReceiver } from '../support/webhook-receiver';
+import { untilDeliveriesSettled } from '../support/webhook-deliveries';
 
 describe('webhooks: endpoints and delivery', () => {
   let testApp: TestApp;
@@ -27,13 +26,7 @@ describe('webhooks: endpoints and delivery', () => {
     return response.body.data as { id: string; secret: string; url: string };
   }
 
-  /** Waits until every queued delivery of the endpoint is settled (nothing pending). */
-  async function settled(endpointId: string): Promise<void> {
-    const manager = testApp.app.get(DataSource).manager;
-    while ((await manager.count(WebhookDeliveryEntity, { where: { endpoint_id: endpointId, status: 'pending' } })) > 0) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+  const settled = (endpointId: string) => untilDeliveriesSettled(testApp, [endpointId]);
 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();

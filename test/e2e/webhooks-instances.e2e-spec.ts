@@ -2,11 +2,11 @@ import { DataSource, In } from 'typeorm';
 import { UnitOfWork } from '../../src/database/unit-of-work';
 import { EntitlementEntity } from '../../src/entitlements/entitlement.entity';
 import { EventEntity } from '../../src/webhooks/event.entity';
-import { WebhookDeliveryEntity } from '../../src/webhooks/webhook-delivery.entity';
 import { WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.service';
 import { AppProcess } from '../support/app-process';
 import { bearer, createTestApp, TestApp, TestTenant } from '../support/test-app';
 import { verifyWebhook, WebhookReceiver } from '../support/webhook-receiver';
+import { untilDeliveriesSettled } from '../support/webhook-deliveries';
 
 /**
  * Crash safety and several instances need one PostgreSQL database shared by processes (the
@@ -25,14 +25,6 @@ if (!databaseUrl) {
 }
 
 const WEBHOOK_SETTINGS = { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_SCHEDULE: '100ms,200ms,300ms' };
-
-async function pendingDeliveries(testApp: TestApp, endpointIds: string[]): Promise<number> {
-  return testApp.app.get(DataSource).manager.count(WebhookDeliveryEntity, { where: { endpoint_id: In(endpointIds), status: 'pending' } });
-}
-
-async function untilSettled(testApp: TestApp, endpointIds: string[]): Promise<void> {
-  while ((await pendingDeliveries(testApp, endpointIds)) > 0) await new Promise((resolve) => setTimeout(resolve, 100));
-}
 
 describeWithPostgres('webhooks: crash safety and several instances (PostgreSQL)', () => {
   let receiver: WebhookReceiver;
@@ -112,7 +104,7 @@ describeWithPostgres('webhooks: crash safety and several instances (PostgreSQL)'
       child = await AppProcess.start(databaseUrl as string, WEBHOOK_SETTINGS);
       const committed = new Set(events.map((event) => event.id));
       await receiver.until(() => [...committed].every((id) => receiver.at('/crash').some((entry) => entry.headers['webhook-id'] === id)));
-      await untilSettled(setupApp, [endpoint.body.data.id]);
+      await untilDeliveriesSettled(setupApp, [endpoint.body.data.id]);
       for (const entry of receiver.at('/crash')) verifyWebhook(endpoint.body.data.secret, entry);
       expect(new Set(receiver.at('/crash').map((entry) => entry.headers['webhook-id']))).toEqual(committed);
     } finally {
@@ -142,7 +134,7 @@ describeWithPostgres('webhooks: crash safety and several instances (PostgreSQL)'
       await Promise.all([publishFrom(first, 250, 0), publishFrom(second, 250, 250)]);
 
       for (const path of ['/pair-a', '/pair-b']) await receiver.until(() => receiver.at(path).length >= 500);
-      await untilSettled(first, endpointIds);
+      await untilDeliveriesSettled(first, endpointIds);
       for (const path of ['/pair-a', '/pair-b']) {
         const ids = receiver.at(path).map((entry) => entry.headers['webhook-id']);
         expect(ids).toHaveLength(500);

@@ -1,9 +1,9 @@
 import { DataSource } from 'typeorm';
 import { UnitOfWork } from '../../src/database/unit-of-work';
-import { WebhookDeliveryEntity } from '../../src/webhooks/webhook-delivery.entity';
 import { WebhookEndpointEntity } from '../../src/webhooks/webhook-endpoint.entity';
 import { bearer, createTestApp, TestApp, TestTenant } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
+import { untilDeliveriesSettled } from '../support/webhook-deliveries';
 
 /** Hostile webhook URLs: every one is refused at registration with 400 INVALID_PARAMETER on url. */
 const HOSTILE_URLS = [
@@ -98,9 +98,7 @@ describe('webhooks: SSRF guard (WEBHOOK_ALLOW_PRIVATE_URLS=false)', () => {
       }
       await testApp.app.get(UnitOfWork).run(async ({ publish }) => publish('entitlement.revoked', { merchantId: tenant.merchantId, mode: 'test' }, { id: 'ent_ssrf' }));
       for (const endpointId of endpoints) {
-        while ((await manager.count(WebhookDeliveryEntity, { where: { endpoint_id: endpointId, status: 'pending' } })) > 0) {
-          await new Promise((resolve) => setTimeout(resolve, 50));
-        }
+        await untilDeliveriesSettled(testApp, [endpointId]);
         const deliveries = await testApp.http.get(`/v1/webhook-endpoints/${endpointId}/deliveries`).set(bearer(tenant.testKey)).expect(200);
         expect(deliveries.body.data.length).toBeGreaterThanOrEqual(1);
         for (const attempt of deliveries.body.data) {

@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { DataSource } from 'typeorm';
 import type { ApiMode } from '../../src/auth/tenant';
 import { CustomerEntity } from '../../src/customers/customer.entity';
@@ -7,17 +6,6 @@ import { generateId } from '../../src/ids/id';
 import { ProductEntity } from '../../src/products/product.entity';
 import { bearer, TestApp } from './test-app';
 
-/** A free loopback port, so PUBLIC_BASE_URL can name the port the app will listen on. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 export interface UploadedFile {
   fileId: string;
