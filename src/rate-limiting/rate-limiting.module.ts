@@ -4,6 +4,7 @@ import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis'
 import { AppConfig } from '../config/app-config';
 import { AuthFailureLimiter } from './auth-failure-limiter';
 import { isReadRequest, READ_THROTTLER, WRITE_THROTTLER } from './rate-limit.guard';
+import { FixedWindowMemoryStorage } from './fixed-window-memory.storage';
 import { RedisClient } from './redis-client';
 
 @Module({ providers: [RedisClient], exports: [RedisClient] })
@@ -31,7 +32,7 @@ class RedisModule {}
             skipIf: (context) => isReadRequest(context),
           },
         ],
-        storage: redis.client ? new ThrottlerStorageRedisService(redis.client) : undefined,
+        storage: redis.client ? new ThrottlerStorageRedisService(redis.client) : new FixedWindowMemoryStorage(),
       }),
     }),
   ],
