@@ -4,6 +4,8 @@ import type { Tenant } from '../auth/tenant';
 export type Reference = { id: string; storeId?: undefined } | { id?: undefined; storeId: string };
 
 export interface CheckQuery {
+  /** A prepared-statement name per SQL text (four variants): PostgreSQL parses and plans each once per connection. */
+  name: string;
   sql: string;
   parameters: unknown[];
 }
@@ -35,6 +37,7 @@ export function buildCheckQuery(tenant: Tenant, customer: Reference, product: Re
     ORDER BY e.expires_at DESC NULLS FIRST, (e.usage_limit - e.usage_count) DESC NULLS FIRST, e.granted_at DESC, e.id DESC
     LIMIT 1`;
   return {
+    name: `entitlement_check_${customer.id !== undefined ? 'id' : 'store'}_${product.id !== undefined ? 'id' : 'store'}`,
     sql,
     parameters: [tenant.merchantId, tenant.mode, customer.id ?? customer.storeId, product.id ?? product.storeId, now.toISOString()],
   };
