@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
+import { pathOf } from '../http/request-path';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
@@ -18,9 +19,9 @@ export class AdminTokenGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<Request>();
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
     const expected = this.config.adminToken;
-    if (!expected) throw new ApiError(ErrorCode.NOT_FOUND, `No route ${request.method} ${request.path}`);
+    if (!expected) throw new ApiError(ErrorCode.NOT_FOUND, `No route ${request.method} ${pathOf(request.url)}`);
     const presented = bearerToken(request);
     // Hashing both sides gives equal lengths, which timingSafeEqual needs.
     if (presented !== null && timingSafeEqual(digest(presented), digest(expected))) return true;

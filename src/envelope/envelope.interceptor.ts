@@ -1,6 +1,6 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { map, Observable } from 'rxjs';
 import { PageResult, Pagination } from './page-result';
 import { RAW_RESPONSE } from './raw-response.decorator';
@@ -19,7 +19,7 @@ export class EnvelopeInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const raw = this.reflector.getAllAndOverride<boolean>(RAW_RESPONSE, [context.getHandler(), context.getClass()]);
     if (raw || context.getType() !== 'http') return next.handle();
-    const request = context.switchToHttp().getRequest<Request>();
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
     return next.handle().pipe(
       map((result: unknown): Envelope<unknown> => {
         const meta = { request_id: requestIdOf(request), timestamp: new Date().toISOString() };

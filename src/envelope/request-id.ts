@@ -1,22 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyRequest } from 'fastify';
 
 const REQUEST_ID = Symbol('requestId');
-type WithRequestId = Request & { [REQUEST_ID]?: string };
+type WithRequestId = IncomingMessage & { [REQUEST_ID]?: string };
 
 export function newRequestId(): string {
   return `req_${randomBytes(12).toString('base64url')}`;
 }
 
-/** The request id: also pino's req.id and the X-Request-Id response header. */
-export function requestIdOf(request: Request): string {
-  const tagged = request as WithRequestId;
-  if (!tagged[REQUEST_ID]) tagged[REQUEST_ID] = newRequestId();
-  return tagged[REQUEST_ID];
-}
-
-/** First middleware: every response, success or error, carries X-Request-Id. */
-export function requestIdMiddleware(request: Request, response: Response, next: NextFunction): void {
-  response.setHeader('X-Request-Id', requestIdOf(request));
-  next();
+/**
+ * The request id, kept on the Node request so Fastify (`request.id`), pino (`req.id`), the
+ * X-Request-Id header and the envelope all read the same value.
+ */
+export function requestIdOf(request: IncomingMessage | FastifyRequest): string {
+  const raw = ('raw' in request ? request.raw : request) as WithRequestId;
+  if (!raw[REQUEST_ID]) raw[REQUEST_ID] = newRequestId();
+  return raw[REQUEST_ID];
 }

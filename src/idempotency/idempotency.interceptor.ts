@@ -1,10 +1,11 @@
 import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } from '@nestjs/common';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { catchError, from, mergeMap, Observable, of, throwError } from 'rxjs';
 import type { AuthenticatedRequest } from '../auth/auth-context';
 import type { Tenant } from '../auth/tenant';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
+import { pathOf } from '../http/request-path';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from './idempotency-openapi';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, IdempotencyService } from './idempotency.service';
 
@@ -37,16 +38,17 @@ export class IdempotencyInterceptor implements NestInterceptor {
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     if (context.getType() !== 'http') return next.handle();
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    if (request.method !== 'POST' || !request.path.startsWith('/v1/') || !request.auth) return next.handle();
+    const path = pathOf(request.url);
+    if (request.method !== 'POST' || !path.startsWith('/v1/') || !request.auth) return next.handle();
     const key = this.keyOf(request);
     if (key === null) return next.handle();
 
     const tenant = request.auth.tenant;
-    const response = context.switchToHttp().getResponse<Response>();
-    const outcome = await this.idempotency.begin({ tenant, key, method: request.method, path: request.path, body: request.body });
+    const response = context.switchToHttp().getResponse<FastifyReply>();
+    const outcome = await this.idempotency.begin({ tenant, key, method: request.method, path, body: request.body });
     if (outcome.kind === 'replay') {
       response.status(outcome.status);
-      response.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
+      response.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
       return of(outcome.body);
     }
     const { lockToken } = outcome;

@@ -1,20 +1,15 @@
 import { Module } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
-import type { AuthenticatedRequest } from '../auth/auth-context';
+import { authOfRawRequest } from '../auth/auth-context';
 import { AppConfig } from '../config/app-config';
 import { requestIdOf } from '../envelope/request-id';
-
-type ExpressRequest = AuthenticatedRequest & { route?: { path?: string } };
+import { pathOf } from '../http/request-path';
+import { routePatternOf } from '../http/route-pattern';
 
 function withRequestContext(request: IncomingMessage, line: Record<string, unknown>): Record<string, unknown> {
-  const expressRequest = request as ExpressRequest;
-  return {
-    ...line,
-    merchant_id: expressRequest.auth?.merchantId,
-    mode: expressRequest.auth?.mode,
-    route: expressRequest.route?.path,
-  };
+  const auth = authOfRawRequest(request);
+  return { ...line, merchant_id: auth?.merchantId, mode: auth?.mode, route: routePatternOf(request) };
 }
 
 /**
@@ -28,25 +23,21 @@ function withRequestContext(request: IncomingMessage, line: Record<string, unkno
       useFactory: (config: AppConfig) => ({
         pinoHttp: {
           level: config.logLevel,
-          genReqId: (request: IncomingMessage) => requestIdOf(request as ExpressRequest),
+          genReqId: (request: IncomingMessage) => requestIdOf(request),
           // Added to the completion line, when authentication and routing have happened.
           customSuccessObject: (request: IncomingMessage, _response: ServerResponse, line: Record<string, unknown>) =>
             withRequestContext(request, line),
           customErrorObject: (request: IncomingMessage, _response: ServerResponse, _error: Error, line: Record<string, unknown>) =>
             withRequestContext(request, line),
           serializers: {
-            req: (request: { id: string; method: string; url: string }) => ({
-              id: request.id,
-              method: request.method,
-              path: request.url.split('?')[0],
-            }),
+            req: (request: { id: string; method: string; url: string }) => ({ id: request.id, method: request.method, path: pathOf(request.url) }),
             res: (response: { statusCode: number }) => ({ status: response.statusCode }),
           },
           redact: ['req.headers.authorization', 'request.headers.authorization'],
           customSuccessMessage: (request: IncomingMessage, response: ServerResponse) =>
-            `${request.method} ${(request as ExpressRequest).route?.path ?? request.url?.split('?')[0]} ${response.statusCode}`,
+            `${request.method} ${routePatternOf(request) ?? pathOf(request.url ?? '')} ${response.statusCode}`,
           customErrorMessage: (request: IncomingMessage, response: ServerResponse) =>
-            `${request.method} ${request.url?.split('?')[0]} ${response.statusCode}`,
+            `${request.method} ${pathOf(request.url ?? '')} ${response.statusCode}`,
           autoLogging: { ignore: (request: IncomingMessage) => request.url === '/health/live' },
         },
       }),

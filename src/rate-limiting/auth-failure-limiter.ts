@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectThrottlerStorage, ThrottlerStorage } from '@nestjs/throttler';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
@@ -18,8 +18,8 @@ export class AuthFailureLimiter {
     private readonly config: AppConfig,
   ) {}
 
-  async recordFailure(request: Request): Promise<void> {
-    const address = request.ip ?? request.socket.remoteAddress ?? 'unknown';
+  async recordFailure(request: FastifyRequest): Promise<void> {
+    const address = request.ip || 'unknown';
     const limit = this.config.rateLimits.authFailuresPerMinute;
     const result = await this.storage.increment(`auth-failure:${address}`, WINDOW_MILLISECONDS, limit, WINDOW_MILLISECONDS, 'auth-failure');
     if (result.isBlocked) {

@@ -1,6 +1,6 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
 import { ThrottlerGuard, ThrottlerRequest } from '@nestjs/throttler';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import type { AuthenticatedRequest } from '../auth/auth-context';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
@@ -39,7 +39,7 @@ export class RateLimitGuard extends ThrottlerGuard {
   protected async handleRequest(requestProps: ThrottlerRequest): Promise<boolean> {
     const { context, limit, ttl, throttler, blockDuration, getTracker, generateKey } = requestProps;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const response = context.switchToHttp().getResponse<Response>();
+    const response = context.switchToHttp().getResponse<FastifyReply>();
     const tracker = await getTracker(request, context);
     const key = generateKey(context, tracker, throttler.name ?? 'default');
     const { totalHits, timeToExpire, isBlocked, timeToBlockExpire } = await this.storageService.increment(
@@ -50,9 +50,9 @@ export class RateLimitGuard extends ThrottlerGuard {
       throttler.name ?? 'default',
     );
     const resetSeconds = Math.max(1, Math.ceil(isBlocked ? timeToBlockExpire : timeToExpire));
-    response.setHeader('X-RateLimit-Limit', String(limit));
-    response.setHeader('X-RateLimit-Remaining', String(Math.max(0, limit - totalHits)));
-    response.setHeader('X-RateLimit-Reset', String(resetSeconds));
+    response.header('X-RateLimit-Limit', String(limit));
+    response.header('X-RateLimit-Remaining', String(Math.max(0, limit - totalHits)));
+    response.header('X-RateLimit-Reset', String(resetSeconds));
     if (isBlocked) {
       throw new ApiError(
         ErrorCode.RATE_LIMITED,

@@ -1,4 +1,4 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { existsSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { DataSource } from 'typeorm';
@@ -12,7 +12,7 @@ const PDF = 'application/pdf';
 
 describe('files on the local storage driver', () => {
   let testApp: TestApp;
-  let app: NestExpressApplication;
+  let app: NestFastifyApplication;
   let fixtures: FileFixtures;
   let tenant: TestTenant;
   let clock: Clock;

@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import jestOpenAPI from 'jest-openapi';
 import type { Response } from 'supertest';
@@ -34,7 +34,7 @@ function withDefaultsSpelledOut(document: OpenAPIObject): OpenAPIObject {
   return copy;
 }
 
-export function installContract(app: NestExpressApplication): void {
+export function installContract(app: NestFastifyApplication): void {
   if (installedFor) return;
   installedFor = buildOpenApiDocument(app);
   jestOpenAPI(withDefaultsSpelledOut(installedFor) as unknown as Parameters<typeof jestOpenAPI>[0]);

@@ -1,7 +1,7 @@
 import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, ModulesContainer, Reflector } from '@nestjs/core';
-import { NestExpressApplication } from '@nestjs/platform-express';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { IS_ADMIN_ROUTE, IS_PUBLIC, REQUIRED_SCOPES } from '../../src/auth/route-access.decorators';
 
 export interface RegisteredRoute {
@@ -29,7 +29,7 @@ function pathsOf(value: string | string[] | undefined): string[] {
  * Every controller route Nest registered, with the access metadata the global guards read
  * (the same Reflector lookups: handler first, then class).
  */
-export function registeredRoutes(app: NestExpressApplication): RegisteredRoute[] {
+export function registeredRoutes(app: NestFastifyApplication): RegisteredRoute[] {
   const discovery = new DiscoveryService(app.get(ModulesContainer));
   const scanner = new MetadataScanner();
   const reflector = new Reflector();

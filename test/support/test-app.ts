@@ -1,12 +1,12 @@
 import { Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { NestExpressApplication } from '@nestjs/platform-express';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import request from 'supertest';
 import TestAgent from 'supertest/lib/agent';
-import { configureApp, createApp } from '../../src/app-setup';
+import { configureApp, createApp, createHttpAdapter } from '../../src/app-setup';
 import { AppModule } from '../../src/app.module';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { Plan } from '../../src/auth/merchant.entity';
@@ -25,7 +25,9 @@ export interface TestTenant {
 }
 
 export interface TestApp {
-  app: NestExpressApplication;
+  app: NestFastifyApplication;
+  /** Every route the HTTP server registered, as `METHOD /path` (Fastify's automatic HEAD routes aside). */
+  servedRoutes: string[];
   http: TestAgent;
   /** The database URL this app uses (its own embedded one, or the run's PostgreSQL database). */
   databaseUrl: string;
@@ -51,12 +53,12 @@ export interface TestAppOptions {
   imports?: Type[];
 }
 
-async function createAppWith(overrides: Record<string, string | undefined>, imports: Type[]): Promise<NestExpressApplication> {
+async function createAppWith(overrides: Record<string, string | undefined>, imports: Type[]): Promise<NestFastifyApplication> {
   if (imports.length === 0) return createApp(overrides);
   @Module({ imports: [AppModule.forRoot(overrides), ...imports] })
   class AppWithTestModules {}
-  const app = await NestFactory.create<NestExpressApplication>(AppWithTestModules, { bodyParser: false, bufferLogs: true });
-  configureApp(app);
+  const app = await NestFactory.create<NestFastifyApplication>(AppWithTestModules, createHttpAdapter(), { bodyParser: false, bufferLogs: true });
+  await configureApp(app);
   return app;
 }
 
@@ -79,7 +81,15 @@ export async function createTestApp(
     },
     options.imports ?? [],
   );
+  const servedRoutes: string[] = [];
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) if (method !== 'HEAD') servedRoutes.push(`${method} ${route.url}`);
+    });
   await app.init();
+  await app.getHttpAdapter().getInstance().ready();
   const merchants = app.get(MerchantsService);
   const apiKeys = app.get(ApiKeysService);
   const createKey = async (merchantId: string, mode: ApiMode, scopes: string[]) =>
@@ -88,6 +98,7 @@ export async function createTestApp(
   installContract(app);
   return {
     app,
+    servedRoutes,
     http: withContractCheck(request(app.getHttpServer())),
     databaseUrl: app.get(DatabaseConnection).url,
     dataDirectory,
@@ -101,7 +112,11 @@ export async function createTestApp(
       };
     },
     async close() {
-      await app.close();
+      // Every request of the suite has been answered: drop kept-alive client sockets (fetch's
+      // pool) now rather than wait for their keep-alive timeout in the server's close().
+      const closing = app.close();
+      app.getHttpServer().closeAllConnections();
+      await closing;
       rmSync(dataDirectory, { recursive: true, force: true });
     },
   };

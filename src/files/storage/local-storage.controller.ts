@@ -1,6 +1,7 @@
 import { Controller, Get, Inject, Put, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { pathOf } from '../../http/request-path';
 import { Public } from '../../auth/route-access.decorators';
 import { Clock } from '../../clock/clock';
 import { RawResponse } from '../../envelope/raw-response.decorator';
@@ -18,10 +19,10 @@ function mediaType(header: string | undefined): string {
   return (header ?? '').split(';')[0].trim().toLowerCase();
 }
 
-function reply(response: Response, status: number, message: string, closeConnection = false): void {
-  if (response.headersSent) return;
-  if (closeConnection) response.setHeader('Connection', 'close');
-  response.status(status).type('text/plain').send(`${message}\n`);
+function reply(response: FastifyReply, status: number, message: string, closeConnection = false): void {
+  if (response.sent) return;
+  if (closeConnection) response.header('Connection', 'close');
+  void response.status(status).type('text/plain; charset=utf-8').send(`${message}\n`);
 }
 
 /**
@@ -41,8 +42,8 @@ export class LocalStorageController {
     private readonly clock: Clock,
   ) {}
 
-  @Put('*objectKey')
-  async upload(@Req() request: Request, @Res() response: Response): Promise<void> {
+  @Put('*')
+  async upload(@Req() request: FastifyRequest, @Res() response: FastifyReply): Promise<void> {
     const authorised = this.authorise(request, response, 'PUT');
     if (!authorised) return;
     const { local, objectKey, grant } = authorised;
@@ -53,14 +54,14 @@ export class LocalStorageController {
     const declaredLength = Number(request.headers['content-length'] ?? 0);
     if (declaredLength > maxBytes) return reply(response, 413, `The body may not exceed ${maxBytes} bytes`, true);
     if (this.uploadsInProgress >= MAX_CONCURRENT_UPLOADS) {
-      response.setHeader('Retry-After', '1');
+      response.header('Retry-After', '1');
       return reply(response, 503, 'Too many uploads in progress; retry shortly', true);
     }
     this.uploadsInProgress += 1;
     // A stalled client is dropped; the temporary file is removed by writeObject.
-    request.setTimeout(UPLOAD_IDLE_TIMEOUT_MILLISECONDS, () => request.destroy(new Error('Upload idle timeout')));
+    request.raw.setTimeout(UPLOAD_IDLE_TIMEOUT_MILLISECONDS, () => request.raw.destroy(new Error('Upload idle timeout')));
     try {
-      await local.writeObject(objectKey, request, maxBytes);
+      await local.writeObject(objectKey, request.raw, maxBytes);
       reply(response, 200, 'OK');
     } catch (error) {
       if (error instanceof ObjectTooLargeError) return reply(response, 413, `The body may not exceed ${maxBytes} bytes`, true);
@@ -70,30 +71,33 @@ export class LocalStorageController {
     }
   }
 
-  @Get('*objectKey')
-  async download(@Req() request: Request, @Res() response: Response): Promise<void> {
+  @Get('*')
+  async download(@Req() request: FastifyRequest, @Res() response: FastifyReply): Promise<void> {
     const authorised = this.authorise(request, response, 'GET');
     if (!authorised) return;
     const { local, objectKey, grant } = authorised;
     const object = await local.openObject(objectKey);
     if (!object) return reply(response, 404, 'No such object');
-    response.status(200);
-    response.setHeader('Content-Type', grant.contentType);
-    response.setHeader('Content-Length', String(object.size));
-    response.setHeader('Content-Disposition', attachmentDisposition(grant.fileName ?? 'download'));
-    response.setHeader('Cache-Control', 'private, no-store');
-    object.stream.on('error', () => response.destroy());
-    object.stream.pipe(response);
+    void response
+      .status(200)
+      .headers({
+        'Content-Type': grant.contentType,
+        'Content-Length': String(object.size),
+        'Content-Disposition': attachmentDisposition(grant.fileName ?? 'download'),
+        'Cache-Control': 'private, no-store',
+      })
+      .send(object.stream);
   }
 
-  private authorise(request: Request, response: Response, method: LocalStorageMethod) {
+  private authorise(request: FastifyRequest, response: FastifyReply, method: LocalStorageMethod) {
     const local = this.storage instanceof LocalObjectStorage ? this.storage : null;
-    const objectKey = request.path.startsWith(PREFIX) ? request.path.slice(PREFIX.length) : '';
+    const path = pathOf(request.url);
+    const objectKey = path.startsWith(PREFIX) ? path.slice(PREFIX.length) : '';
     if (!local || !LocalObjectStorage.isObjectKey(objectKey)) {
       reply(response, 404, 'No such object', method === 'PUT');
       return null;
     }
-    const check = local.signer.verify(request.query.token, method, objectKey, this.clock.now());
+    const check = local.signer.verify((request.query as Record<string, unknown>).token, method, objectKey, this.clock.now());
     if (!check.valid) {
       reply(response, 403, check.reason === 'expired' ? 'The signed URL has expired' : 'The signature does not match', method === 'PUT');
       return null;
