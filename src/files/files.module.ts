@@ -10,7 +10,6 @@ import { FilesService } from './files.service';
 import { LocalObjectStorage } from './storage/local-object-storage';
 import { LocalStorageController } from './storage/local-storage.controller';
 import { ObjectStorage } from './storage/object-storage';
-import { S3ObjectStorage } from './storage/s3-object-storage';
 
 /** Files, upload/confirm/download and the object-storage port with its two adapters. */
 @Module({
@@ -24,8 +23,9 @@ import { S3ObjectStorage } from './storage/s3-object-storage';
     {
       provide: ObjectStorage,
       inject: [AppConfig],
-      useFactory: (config: AppConfig): ObjectStorage =>
-        config.storageDriver === 's3' ? new S3ObjectStorage(config) : new LocalObjectStorage(config),
+      // The AWS SDK (~20 MB of memory) is loaded only when the S3 driver is configured.
+      useFactory: async (config: AppConfig): Promise<ObjectStorage> =>
+        config.storageDriver === 's3' ? new (await import('./storage/s3-object-storage')).S3ObjectStorage(config) : new LocalObjectStorage(config),
     },
   ],
   exports: [FilesService, ObjectStorage],
