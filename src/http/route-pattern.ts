@@ -1,15 +1,13 @@
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 
 const ROUTE_PATTERN = Symbol('routePattern');
 type RawWithRoute = IncomingMessage & { [ROUTE_PATTERN]?: string };
 
 /** Records the matched route pattern (`/v1/entitlements/:id`) on the Node request, for the request log line. */
-export function recordRoutePatterns(fastify: FastifyInstance): void {
-  fastify.addHook('onRequest', async (request) => {
-    const pattern = request.routeOptions.url;
-    if (pattern !== undefined) (request.raw as RawWithRoute)[ROUTE_PATTERN] = pattern;
-  });
+export function recordRoutePattern(request: FastifyRequest): void {
+  const pattern = request.routeOptions.url;
+  if (pattern !== undefined) (request.raw as RawWithRoute)[ROUTE_PATTERN] = pattern;
 }
 
 export function routePatternOf(request: IncomingMessage): string | undefined {
