@@ -11,9 +11,9 @@ import { CustomersModule } from './customers/customers.module';
 import { DatabaseModule } from './database/database.module';
 import { EntitlementsModule } from './entitlements/entitlements.module';
 import { EnvelopeInterceptor } from './envelope/envelope.interceptor';
+import { ResponseInterceptor } from './envelope/response.interceptor';
 import { FilesModule } from './files/files.module';
 import { HealthModule } from './health/health.module';
-import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { LoggingModule } from './logging/logging.module';
 import { ProductsModule } from './products/products.module';
@@ -49,9 +49,9 @@ export class AppModule {
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_GUARD, useClass: ScopeGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
-        // Idempotency first: the outermost interceptor stores and replays the enveloped body.
-        { provide: APP_INTERCEPTOR, useExisting: IdempotencyInterceptor },
-        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        // Idempotency around the envelope, in one interceptor: it stores and replays the enveloped body.
+        EnvelopeInterceptor,
+        { provide: APP_INTERCEPTOR, useClass: ResponseInterceptor },
       ],
     };
   }

@@ -23,8 +23,8 @@ function checkedKey(value: unknown, param: string): string {
 }
 
 /**
- * HTTP glue of idempotency for every POST under /v1 (DESIGN §4). Registered as the outermost
- * global interceptor, after the guards (so the tenant is known and unauthenticated requests
+ * HTTP glue of idempotency for every POST under /v1 (DESIGN §4). Run by the global
+ * ResponseInterceptor, after the guards (so the tenant is known and unauthenticated requests
  * never touch a key) and around the envelope interceptor, so the stored body is exactly the
  * enveloped body the first client received. Only successful responses are stored: an error
  * releases the key (nothing was created), so a corrected retry may reuse it.

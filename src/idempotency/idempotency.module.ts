@@ -5,10 +5,8 @@ import { IdempotencyPruner } from './idempotency-pruner';
 import { IdempotencyService } from './idempotency.service';
 
 /**
- * Idempotency-Key support for every POST under /v1. AppModule registers IdempotencyInterceptor
- * as the first APP_INTERCEPTOR (before the envelope's), so it is the outermost one: global
- * interceptors run in registration order and AppModule's own providers register before any
- * imported module's, so registering it here would put it inside the envelope.
+ * Idempotency-Key support for every POST under /v1. The global ResponseInterceptor (AppModule)
+ * runs IdempotencyInterceptor around the envelope, so the stored body is the enveloped one.
  */
 @Module({
   providers: [IdempotencyKeysRepository, IdempotencyService, IdempotencyInterceptor, IdempotencyPruner],
