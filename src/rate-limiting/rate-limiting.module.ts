@@ -1,9 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
-import { AppConfig } from '../config/app-config';
 import { AuthFailureLimiter } from './auth-failure-limiter';
-import { isReadRequest, READ_THROTTLER, WRITE_THROTTLER } from './rate-limit.guard';
 import { FixedWindowMemoryStorage } from './fixed-window-memory.storage';
 import { RedisClient } from './redis-client';
 
@@ -16,22 +14,10 @@ class RedisModule {}
     RedisModule,
     ThrottlerModule.forRootAsync({
       imports: [RedisModule],
-      inject: [AppConfig, RedisClient],
-      useFactory: (config: AppConfig, redis: RedisClient) => ({
-        throttlers: [
-          {
-            name: READ_THROTTLER,
-            ttl: 60_000,
-            limit: config.rateLimits.readPerMinute,
-            skipIf: (context) => !isReadRequest(context),
-          },
-          {
-            name: WRITE_THROTTLER,
-            ttl: 60_000,
-            limit: config.rateLimits.writePerMinute,
-            skipIf: (context) => isReadRequest(context),
-          },
-        ],
+      inject: [RedisClient],
+      useFactory: (redis: RedisClient) => ({
+        // RateLimitGuard applies the read and write budgets itself; the module provides the storage.
+        throttlers: [],
         storage: redis.client ? new ThrottlerStorageRedisService(redis.client) : new FixedWindowMemoryStorage(),
       }),
     }),
