@@ -4,7 +4,7 @@ import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { AuthFailureLimiter } from '../rate-limiting/auth-failure-limiter';
 import { ApiKeysService } from './api-keys.service';
-import { attachAuth, type AuthenticatedRequest } from './auth-context';
+import type { AuthenticatedRequest } from './auth-context';
 import { bearerToken } from './bearer-token';
 import { IS_ADMIN_ROUTE, IS_PUBLIC } from './route-access.decorators';
 
@@ -34,7 +34,7 @@ export class ApiKeyGuard implements CanActivate {
           : 'The API key is invalid or has been revoked',
       );
     }
-    attachAuth(request, auth);
+    request.auth = auth;
     return true;
   }
 }

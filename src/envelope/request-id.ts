@@ -10,8 +10,8 @@ export function newRequestId(): string {
 }
 
 /**
- * The request id, kept on the Node request so Fastify (`request.id`), pino (`req.id`), the
- * X-Request-Id header and the envelope all read the same value.
+ * The request id, kept on the Node request so Fastify (`request.id`, from genReqId), the
+ * X-Request-Id header, the envelope and the log lines all read the same value.
  */
 export function requestIdOf(request: IncomingMessage | FastifyRequest): string {
   const raw = ('raw' in request ? request.raw : request) as WithRequestId;

@@ -29,7 +29,7 @@ describe('envelope and errors', () => {
 
   beforeAll(async () => {
     testApp = await createTestApp({ LOG_LEVEL: 'warn' }, { imports: [TestWriteModule] });
-    logs = captureLogs('info');
+    logs = captureLogs(testApp.app, 'info');
     tenant = await testApp.createTenant();
   });
   afterAll(async () => {

@@ -1,5 +1,6 @@
-import { PinoLogger } from 'nestjs-pino';
+import type { INestApplication } from '@nestjs/common';
 import { symbols } from 'pino';
+import { RootLogger } from '../../src/logging/root-logger';
 
 interface Writable {
   write(chunk: string): boolean;
@@ -14,15 +15,14 @@ export interface LogCapture {
 }
 
 /**
- * Captures what the app's pino logger writes (request lines and application logs share its
- * stream), instead of letting it reach stdout. Call after the app is created, since nestjs-pino
- * sets its root logger while the app boots; boot the app at a quiet level and pass the level to
- * capture at, so start-up lines don't reach the test output.
+ * Captures what the app's pino logger writes (request lines and application logs share it),
+ * instead of letting it reach stdout. Boot the app at a quiet level and pass the level to capture
+ * at, so start-up lines don't reach the test output.
  */
-export function captureLogs(level = 'info'): LogCapture {
-  const root = PinoLogger.root as unknown as Record<symbol, Writable> & { level: string };
+export function captureLogs(app: INestApplication, level = 'info'): LogCapture {
+  const root = app.get(RootLogger).pino;
   root.level = level;
-  const stream = root[symbols.streamSym];
+  const stream = (root as unknown as Record<symbol, Writable>)[symbols.streamSym];
   const chunks: string[] = [];
   const spy = jest.spyOn(stream, 'write').mockImplementation((chunk: string) => {
     chunks.push(String(chunk));
