@@ -153,6 +153,8 @@ class OperationCommand implements fc.AsyncCommand<Model, Real> {
       (expiresAt !== null && expiresAt <= model.now) || (limit !== null && entitlement.usageCount >= limit);
     if (expectedStatus === 200 && this.operation === 'reactivate' && wouldExpireAtOnce(newExpiry, newLimit)) expectedStatus = 409;
     if (expectedStatus === 200 && this.operation === 'activate' && wouldExpireAtOnce(entitlement.expiresAt, entitlement.usageLimit)) expectedStatus = 409;
+    // usage_limit 0 (no uses yet, none added) fails the body's validation before any state rule.
+    if (typeof body.usage_limit === 'number' && body.usage_limit < 1) expectedStatus = 400;
 
     const url = `/v1/entitlements/${real.ids[index]}`;
     const http = real.testApp.http;
@@ -168,7 +170,7 @@ class OperationCommand implements fc.AsyncCommand<Model, Real> {
       if (this.operation === 'update') entitlement.metadata = { step: this.pick };
       if (this.operation === 'use') entitlement.usageCount += 1;
     } else {
-      expect(response.body.error.code).toBe('INVALID_STATUS_TRANSITION');
+      expect(response.body.error.code).toBe(expectedStatus === 400 ? 'INVALID_PARAMETER' : 'INVALID_STATUS_TRANSITION');
     }
     await verify(model, real, index);
   }
