@@ -20,8 +20,9 @@ const frameworkLogger = new NestLogger('Errors');
 export function createHttpAdapter(): FastifyAdapter {
   return new FastifyAdapter({
     bodyLimit: JSON_BODY_LIMIT_BYTES,
-    // Ids are ours to validate (a 404 in the catalogue's shape), not the router's.
-    routerOptions: { maxParamLength: 2_000 },
+    // Ids are ours to validate (a 404 in the catalogue's shape), not the router's; `/v1/products/`
+    // is `/v1/products`, as it was under Express.
+    routerOptions: { maxParamLength: 2_000, ignoreTrailingSlash: true },
     genReqId: (request: IncomingMessage) => requestIdOf(request),
     // Errors of the router itself (a malformed percent-encoding in the path), before any hook runs.
     // Errors thrown later (parsers, hooks, handlers) reach Nest's handler and AllExceptionsFilter.

@@ -50,6 +50,11 @@ describe('envelope and errors', () => {
       expect(Math.abs(Date.parse(response.body.meta.timestamp) - Date.now())).toBeLessThan(60_000);
     });
 
+    it('routes a path with a trailing slash like the path without it', async () => {
+      const response = await testApp.http.get('/v1/products/').set(bearer(tenant.testKey)).expect(200);
+      expect(response.body.pagination).toMatchObject({ limit: 25 });
+    });
+
     it('wraps a single object in data and meta, without pagination', async () => {
       const response = await testApp.http.post('/admin/v1/merchants').set(admin).send({ name: 'Envelope', plan: 'free' }).expect(201);
       expect(Object.keys(response.body).sort()).toEqual(['data', 'meta']);
