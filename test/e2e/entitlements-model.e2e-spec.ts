@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import { EntitlementExpirySweeper } from '../../src/entitlements/entitlement-expiry.sweeper';
-import { ProductEntity } from '../../src/products/product.entity';
-import { ENTITLEMENT_TEST_OVERRIDES, controlClock, ControlledClock, insertProduct } from '../support/entitlement-fixtures';
-import { bearer, createTestApp, TestApp, TestTenant } from '../support/test-app';
+import { entitlementSuite, ControlledClock } from '../support/entitlement-fixtures';
+import { bearer, TestApp } from '../support/test-app';
 
 const HOUR = 60 * 60 * 1000;
 type Status = 'active' | 'suspended' | 'revoked' | 'expired' | 'pending';
@@ -198,21 +197,7 @@ class SweepCommand implements fc.AsyncCommand<Model, Real> {
 }
 
 describe('entitlements: model-based test (fast-check)', () => {
-  let testApp: TestApp;
-  let tenant: TestTenant;
-  let product: ProductEntity;
-  let clock: ControlledClock;
-
-  beforeAll(async () => {
-    testApp = await createTestApp(ENTITLEMENT_TEST_OVERRIDES);
-    tenant = await testApp.createTenant();
-    product = await insertProduct(testApp, tenant.merchantId, 'test');
-    clock = controlClock(testApp);
-  });
-  afterAll(async () => {
-    clock.release();
-    await testApp.close();
-  });
+  const suite = entitlementSuite('suite');
 
   it('random operation sequences agree with the model (status, check, lists)', async () => {
     let run = 0;
@@ -238,14 +223,14 @@ describe('entitlements: model-based test (fast-check)', () => {
     await fc.assert(
       fc.asyncProperty(fc.commands(commands, { maxCommands: 14 }), async (sequence) => {
         run += 1;
-        const start = clock.now().getTime();
+        const start = suite.clock.now().getTime();
         const model: Model = { now: start, entitlements: [] };
         const real: Real = {
-          testApp,
-          key: tenant.testKey,
+          testApp: suite.testApp,
+          key: suite.tenant.testKey,
           storeCustomerId: `cust_model_${run}`,
-          productId: product.id,
-          clock,
+          productId: suite.product.id,
+          clock: suite.clock,
           ids: [],
         };
         await fc.asyncModelRun(() => ({ model, real }), sequence);

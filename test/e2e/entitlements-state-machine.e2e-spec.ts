@@ -1,8 +1,7 @@
 import { DataSource } from 'typeorm';
 import { EntitlementExpirySweeper } from '../../src/entitlements/entitlement-expiry.sweeper';
-import { ProductEntity } from '../../src/products/product.entity';
-import { ENTITLEMENT_TEST_OVERRIDES, countEvents, controlClock, ControlledClock, grant, insertProduct } from '../support/entitlement-fixtures';
-import { bearer, createTestApp, TestApp, TestTenant } from '../support/test-app';
+import { entitlementSuite, countEvents, grant } from '../support/entitlement-fixtures';
+import { bearer } from '../support/test-app';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -33,45 +32,31 @@ const OPERATIONS: Operation[] = ['suspend', 'revoke', 'reactivate', 'activate', 
 const CASES = STATES.flatMap((state) => OPERATIONS.map((operation) => [state, operation] as const));
 
 describe('entitlement state machine over HTTP: every (status, operation) pair', () => {
-  let testApp: TestApp;
-  let tenant: TestTenant;
-  let product: ProductEntity;
-  let clock: ControlledClock;
-
-  beforeAll(async () => {
-    testApp = await createTestApp(ENTITLEMENT_TEST_OVERRIDES);
-    tenant = await testApp.createTenant();
-    product = await insertProduct(testApp, tenant.merchantId, 'test');
-  });
-  beforeEach(() => {
-    clock = controlClock(testApp);
-  });
-  afterEach(() => clock.release());
-  afterAll(() => testApp.close());
+  const suite = entitlementSuite('test');
 
   async function entitlementIn(state: StartState): Promise<string> {
-    const key = bearer(tenant.testKey);
-    const base = { store_customer_id: `cust_${state}`, product_id: product.id };
-    if (state === 'pending') return (await grant(testApp, tenant.testKey, { ...base, status: 'pending' })).id;
+    const key = bearer(suite.tenant.testKey);
+    const base = { store_customer_id: `cust_${state}`, product_id: suite.product.id };
+    if (state === 'pending') return (await grant(suite.testApp, suite.tenant.testKey, { ...base, status: 'pending' })).id;
     if (state.startsWith('expired')) {
-      const { id } = await grant(testApp, tenant.testKey, { ...base, expires_at: new Date(clock.now().getTime() + HOUR).toISOString() });
-      clock.advance(2 * HOUR);
-      if (state === 'expired (swept)') await testApp.app.get(EntitlementExpirySweeper).sweep();
+      const { id } = await grant(suite.testApp, suite.tenant.testKey, { ...base, expires_at: new Date(suite.clock.now().getTime() + HOUR).toISOString() });
+      suite.clock.advance(2 * HOUR);
+      if (state === 'expired (swept)') await suite.testApp.app.get(EntitlementExpirySweeper).sweep();
       return id;
     }
-    const { id } = await grant(testApp, tenant.testKey, base);
-    if (state === 'suspended') await testApp.http.post(`/v1/entitlements/${id}/suspend`).set(key).send({}).expect(200);
-    if (state === 'revoked') await testApp.http.post(`/v1/entitlements/${id}/revoke`).set(key).send({}).expect(200);
+    const { id } = await grant(suite.testApp, suite.tenant.testKey, base);
+    if (state === 'suspended') await suite.testApp.http.post(`/v1/entitlements/${id}/suspend`).set(key).send({}).expect(200);
+    if (state === 'revoked') await suite.testApp.http.post(`/v1/entitlements/${id}/revoke`).set(key).send({}).expect(200);
     return id;
   }
 
   function request(id: string, operation: Operation) {
-    const key = bearer(tenant.testKey);
-    const later = new Date(clock.now().getTime() + 10 * HOUR).toISOString();
-    if (operation === 'update') return testApp.http.patch(`/v1/entitlements/${id}`).set(key).send({ metadata: { touched: true } });
+    const key = bearer(suite.tenant.testKey);
+    const later = new Date(suite.clock.now().getTime() + 10 * HOUR).toISOString();
+    if (operation === 'update') return suite.testApp.http.patch(`/v1/entitlements/${id}`).set(key).send({ metadata: { touched: true } });
     const body = operation === 'reactivate' ? { expires_at: later } : {};
     const path = operation === 'use' ? 'usage' : operation;
-    return testApp.http.post(`/v1/entitlements/${id}/${path}`).set(key).send(body);
+    return suite.testApp.http.post(`/v1/entitlements/${id}/${path}`).set(key).send(body);
   }
 
   it.each(CASES)('%s + %s', async (state, operation) => {
@@ -86,16 +71,16 @@ describe('entitlement state machine over HTTP: every (status, operation) pair', 
         code: 'INVALID_STATUS_TRANSITION',
         message: `Cannot ${operation} an entitlement that is ${statusBefore}`,
       });
-      const after = await testApp.http.get(`/v1/entitlements/${id}`).set(bearer(tenant.testKey)).expect(200);
+      const after = await suite.testApp.http.get(`/v1/entitlements/${id}`).set(bearer(suite.tenant.testKey)).expect(200);
       expect(after.body.data.status).toBe(statusBefore);
       return;
     }
     expect(response.status).toBe(200);
     expect(response.body.data.status).toBe(expected);
-    expect(await countEvents(testApp, EVENT[operation], id)).toBe(1);
+    expect(await countEvents(suite.testApp, EVENT[operation], id)).toBe(1);
     // An expiry not swept yet is recorded (once) by the operation itself.
-    if (state.startsWith('expired')) expect(await countEvents(testApp, 'entitlement.expired', id)).toBe(1);
-    const stored: { status: string }[] = await testApp.app.get(DataSource).query('SELECT status FROM entitlements WHERE id = $1', [id]);
+    if (state.startsWith('expired')) expect(await countEvents(suite.testApp, 'entitlement.expired', id)).toBe(1);
+    const stored: { status: string }[] = await suite.testApp.app.get(DataSource).query('SELECT status FROM entitlements WHERE id = $1', [id]);
     expect(stored[0].status).toBe(expected);
   });
 });

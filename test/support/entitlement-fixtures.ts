@@ -3,7 +3,7 @@ import type { ApiMode } from '../../src/auth/tenant';
 import { Clock } from '../../src/clock/clock';
 import { generateId } from '../../src/ids/id';
 import { ProductEntity } from '../../src/products/product.entity';
-import { bearer, TestApp } from './test-app';
+import { bearer, createTestApp, TestApp, TestTenant } from './test-app';
 
 /** Settings for suites that move time themselves: the background sweep never fires during a run. */
 export const ENTITLEMENT_TEST_OVERRIDES = { EXPIRY_SWEEP_INTERVAL: '1h' };
@@ -70,4 +70,37 @@ export async function grant(testApp: TestApp, key: string, body: Record<string, 
   const response = await testApp.http.post('/v1/entitlements').set(bearer(key)).send(body);
   if (response.status !== 201) throw new Error(`grant failed: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body.data;
+}
+
+export interface EntitlementSuite {
+  testApp: TestApp;
+  tenant: TestTenant;
+  product: ProductEntity;
+  clock: ControlledClock;
+}
+
+/**
+ * The set-up the entitlement suites share, as jest hooks: an app whose sweeper never fires on
+ * its own, one tenant, one product, and a controlled clock, fresh for each test or one for the
+ * whole suite. Read the fields inside hooks and tests (they are set by beforeAll).
+ */
+export function entitlementSuite(clockPer: 'test' | 'suite'): EntitlementSuite {
+  const suite = {} as EntitlementSuite;
+  beforeAll(async () => {
+    suite.testApp = await createTestApp(ENTITLEMENT_TEST_OVERRIDES);
+    suite.tenant = await suite.testApp.createTenant();
+    suite.product = await insertProduct(suite.testApp, suite.tenant.merchantId, 'test');
+    if (clockPer === 'suite') suite.clock = controlClock(suite.testApp);
+  });
+  if (clockPer === 'test') {
+    beforeEach(() => {
+      suite.clock = controlClock(suite.testApp);
+    });
+    afterEach(() => suite.clock.release());
+  }
+  afterAll(async () => {
+    if (clockPer === 'suite') suite.clock.release();
+    await suite.testApp.close();
+  });
+  return suite;
 }
