@@ -1,19 +1,28 @@
 # Build stage: compile TypeScript with the dev toolchain.
-FROM node:20-bookworm-slim AS build
+# Node 22 is a maintained LTS (Node 20 reached its end of life in April 2026).
+FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The SDK is an npm workspace: npm ci needs its manifest, npm run build its sources.
+COPY sdk/package.json ./sdk/
 RUN npm ci
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
+COPY sdk ./sdk
+COPY dashboard ./dashboard
 RUN npm run build && npm prune --omit=dev
 
-# Runtime stage: production dependencies and the compiled app only.
-FROM node:20-bookworm-slim
-ENV NODE_ENV=production
+# Runtime stage: production dependencies and the compiled app only, run by the unprivileged
+# `node` user, which owns DATA_DIR (a volume mounted there starts with that ownership).
+FROM node:22-bookworm-slim
+ENV NODE_ENV=production DATA_DIR=/app/data
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# The dashboard's Vite build, served at /dashboard (src/http/dashboard-assets.ts).
+COPY --from=build /app/dashboard/dist ./dashboard/dist
 COPY package.json ./
+RUN mkdir -p /app/data && chown node:node /app/data
 USER node
 EXPOSE 3000
 CMD ["node", "dist/main.js"]

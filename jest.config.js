@@ -17,6 +17,8 @@ module.exports = {
       rootDir: __dirname,
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
       transform,
+      // The SDK's sources, so a suite needs no SDK build first (the package itself ships sdk/dist).
+      moduleNameMapper: { '^@entitlement-delivery/sdk$': '<rootDir>/sdk/src/index.ts' },
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
       setupFiles: ['<rootDir>/test/support/setup-environment.ts'],

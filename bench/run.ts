@@ -4,8 +4,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Client } from 'pg';
 import { generateId } from '../src/ids/id';
-import { encodeCursor } from '../src/pagination/cursor';
+import { encodeCursor, useCursorSecret } from '../src/pagination/cursor';
 import { freePort } from '../test/support/free-port';
+import { ImportBenchmarkResult, measureImport } from './imports';
+import { measureTokens, TokenBenchmarkResult } from './tokens';
 
 /**
  * `npm run bench`: seeds a merchant with 10,000 and then 1,000,000 entitlements (bulk SQL) in a
@@ -23,9 +25,19 @@ const CONNECTIONS = [10, 50];
 const PRODUCT_COUNT = 10;
 const ENTITLEMENTS_PER_CUSTOMER = 5;
 const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
+/** Rows of the import benchmark (BENCH_IMPORT_ROWS overrides, e.g. a full-size import in a smoke run). */
+const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? (SMOKE ? 1_000 : 100_000));
+const IMPORT_TARGET_SECONDS = 60;
+// The server signs cursors with this secret; the harness forges its deep-page cursor with the same one.
+const CURSOR_SECRET = 'bench-cursor-secret-0123456789abcdef';
+useCursorSecret(Buffer.from(CURSOR_SECRET, 'utf8'));
 const REPOSITORY = path.join(__dirname, '..');
 
+/** Both HTTP adapters, measured side by side in one run on the same data; targets are the default's (express). */
+type Adapter = 'express' | 'fastify';
+
 interface ScenarioResult {
+  adapter: Adapter;
   size: number;
   scenario: string;
   connections: number;
@@ -53,7 +65,7 @@ class Server {
     readonly baseUrl: string,
   ) {}
 
-  static async start(databaseUrl: string): Promise<Server> {
+  static async start(databaseUrl: string, adapter: Adapter): Promise<Server> {
     const port = await freePort();
     const child = spawn(process.execPath, [path.join(REPOSITORY, 'dist', 'main.js')], {
       cwd: REPOSITORY,
@@ -62,11 +74,13 @@ class Server {
         PORT: String(port),
         DATABASE_URL: databaseUrl,
         ADMIN_TOKEN,
+        CURSOR_SECRET,
         // Raised for the run; the limiter still counts every request.
         RATE_LIMIT_READ_PER_MINUTE: '100000000',
         RATE_LIMIT_WRITE_PER_MINUTE: '100000000',
         LOG_LEVEL: 'warn',
         DATA_DIR: path.join(REPOSITORY, 'data', 'bench'),
+        HTTP_ADAPTER: adapter,
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -275,7 +289,7 @@ function load(
   });
 }
 
-async function measure(server: Server, name: string, size: number, connections: number, paths: string[], key?: string): Promise<ScenarioResult> {
+async function measure(server: Server, adapter: Adapter, name: string, size: number, connections: number, paths: string[], key?: string): Promise<ScenarioResult> {
   // Steady state: JIT compilation, first-use prepared statements and connection set-up happen in
   // an unrecorded warm-up, not in the measured percentiles.
   if (WARMUP_SECONDS > 0) await load(server, connections, WARMUP_SECONDS, paths, key);
@@ -290,6 +304,7 @@ async function measure(server: Server, name: string, size: number, connections: 
   clearInterval(sampler);
   latencies.sort((left, right) => left - right);
   return {
+    adapter,
     size,
     scenario: name,
     connections,
@@ -303,8 +318,9 @@ async function measure(server: Server, name: string, size: number, connections: 
 }
 
 function printTable(results: ScenarioResult[]): void {
-  const header = ['entitlements', 'scenario', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'peak RSS MB'];
+  const header = ['adapter', 'entitlements', 'scenario', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'peak RSS MB'];
   const rows = results.map((result) => [
+    result.adapter,
     result.size.toLocaleString('en'),
     result.scenario,
     String(result.connections),
@@ -329,12 +345,21 @@ async function main(): Promise<void> {
   await admin.query(`CREATE DATABASE "${databaseName}"`);
   const url = new URL(serverUrl);
   url.pathname = `/${databaseName}`;
-  const server = await Server.start(url.toString());
+  const server = await Server.start(url.toString(), 'express');
+  // Started once the first has migrated the database; idle while the other is measured.
+  let fastify: Server | null = null;
   const database = new Client({ connectionString: url.toString() });
   const results: ScenarioResult[] = [];
+  let tokens: TokenBenchmarkResult | null = null;
+  let imports: ImportBenchmarkResult | null = null;
   try {
     await database.connect();
     const base = await seedMerchant(server);
+    fastify = await Server.start(url.toString(), 'fastify');
+    const servers: Array<[Adapter, Server]> = [
+      ['express', server],
+      ['fastify', fastify],
+    ];
     const largeCustomerId = generateId('cus');
     await database.query(`INSERT INTO customers (id, merchant_id, mode, store_customer_id) VALUES ($1, $2, 'live', 'bench_large_customer')`, [
       largeCustomerId,
@@ -351,27 +376,32 @@ async function main(): Promise<void> {
       const listBase = `/v1/entitlements?customer_id=${seed.largeCustomerId}&limit=25`;
       const download = `/v1/files/${seed.download.fileId}/download?entitlement_id=${seed.download.entitlementId}&customer_id=${seed.download.customerId}`;
       for (const connections of CONNECTIONS) {
-        results.push(await measure(server, 'health/live (ceiling)', size, connections, ['/health/live']));
-        results.push(await measure(server, 'entitlements/check', size, connections, checkPaths(seed), seed.key));
-        results.push(await measure(server, 'list first page', size, connections, [listBase], seed.key));
-        results.push(
-          await measure(server, 'list deep cursor page', size, connections, [`${listBase}&cursor=${encodeURIComponent(seed.deepCursor)}`], seed.key),
-        );
-        results.push(await measure(server, 'download URL', size, connections, [download], seed.key));
+        for (const [adapter, target] of servers) {
+          results.push(await measure(target, adapter, 'health/live (ceiling)', size, connections, ['/health/live']));
+          results.push(await measure(target, adapter, 'entitlements/check', size, connections, checkPaths(seed), seed.key));
+          results.push(await measure(target, adapter, 'list first page', size, connections, [listBase], seed.key));
+          results.push(
+            await measure(target, adapter, 'list deep cursor page', size, connections, [`${listBase}&cursor=${encodeURIComponent(seed.deepCursor)}`], seed.key),
+          );
+          results.push(await measure(target, adapter, 'download URL', size, connections, [download], seed.key));
+        }
       }
     }
+    tokens = await measureTokens({ baseUrl: server.baseUrl, apiKey: seed.key, entitlementId: seed.download.entitlementId, durationSeconds: DURATION_SECONDS });
+    imports = await measureImport({ baseUrl: server.baseUrl, apiKey: seed.key, storeProductId: 'bench_sku_1', rows: IMPORT_ROWS });
   } finally {
     await database.end().catch(() => undefined);
     const peakRss = residentMegabytes(server.pid, 'VmHWM');
     await server.stop();
+    await fastify?.stop();
     if (process.env.BENCH_KEEP_DATABASE !== '1') await admin.query(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
     await admin.end();
-    process.stdout.write(`server peak RSS (VmHWM): ${Math.round(peakRss)} MB\n`);
+    process.stdout.write(`express server peak RSS (VmHWM): ${Math.round(peakRss)} MB\n`);
   }
 
   printTable(results);
-  const find = (scenario: string, size: number, connections: number) =>
-    results.find((result) => result.scenario === scenario && result.size === size && result.connections === connections);
+  const find = (scenario: string, size: number, connections: number, adapter: Adapter = 'express') =>
+    results.find((result) => result.adapter === adapter && result.scenario === scenario && result.size === size && result.connections === connections);
   const [small, large] = SIZES;
   const check10 = find('entitlements/check', small, 10);
   const ceiling10 = find('health/live (ceiling)', small, 10);
@@ -382,6 +412,9 @@ async function main(): Promise<void> {
     checkThroughputOverCeiling: check10 && ceiling10 ? check10.requestsPerSecond / ceiling10.requestsPerSecond : null,
     checkP50LargeOverSmall: check10 && checkLarge ? checkLarge.p50Milliseconds / Math.max(check10.p50Milliseconds, 0.001) : null,
     deepPageP50OverFirstPage: firstPage && deepPage ? deepPage.p50Milliseconds / Math.max(firstPage.p50Milliseconds, 0.001) : null,
+    checkThroughputFastifyOverExpress: ((fastifyCheck) => (fastifyCheck && check10 ? fastifyCheck.requestsPerSecond / check10.requestsPerSecond : null))(
+      find('entitlements/check', small, 10, 'fastify'),
+    ),
   };
   const maxRss = Math.max(...results.map((result) => result.peakRssMegabytes));
   const targets = {
@@ -390,16 +423,21 @@ async function main(): Promise<void> {
     'check p50 at the large size within 1.25× of the small': (ratios.checkP50LargeOverSmall ?? Infinity) <= 1.25,
     'deep cursor page within 1.25× of the first page': (ratios.deepPageP50OverFirstPage ?? Infinity) <= 1.25,
     'peak RSS ≤ 300 MB': maxRss <= 300,
+    [`import of ${IMPORT_ROWS.toLocaleString('en')} rows ≤ ${IMPORT_TARGET_SECONDS} s`]: (imports?.totalSeconds ?? Infinity) <= IMPORT_TARGET_SECONDS,
   };
   process.stdout.write(`\nratios: ${JSON.stringify(ratios)}\n`);
+  process.stdout.write(`entitlement tokens: ${JSON.stringify(tokens)}\n`);
+  process.stdout.write(`entitlement import: ${JSON.stringify(imports)}\n`);
   for (const [target, met] of Object.entries(targets)) process.stdout.write(`${met ? 'met   ' : 'MISSED'} ${target}\n`);
   writeFileSync(
     path.join(__dirname, SMOKE ? 'results.smoke.json' : 'results.json'),
-    `${JSON.stringify({ smoke: SMOKE, sizes: SIZES, durationSeconds: DURATION_SECONDS, results, ratios, maxRssMegabytes: maxRss, targets }, null, 2)}\n`,
+    `${JSON.stringify({ smoke: SMOKE, sizes: SIZES, durationSeconds: DURATION_SECONDS, results, ratios, tokens, imports, maxRssMegabytes: maxRss, targets }, null, 2)}\n`,
   );
-  const failures = results.filter((result) => result.errors > 0 || result.non2xx > 0);
+  const failures = results.filter((result) => result.errors > 0 || result.non2xx > 0).map((result) => result.scenario);
+  if (tokens && (tokens.issuance.errors > 0 || tokens.issuance.non2xx > 0)) failures.push('entitlement tokens');
+  if (!imports || imports.granted !== IMPORT_ROWS) failures.push('entitlement import');
   if (failures.length > 0) {
-    process.stderr.write(`scenarios with errors or non-2xx answers: ${failures.map((result) => result.scenario).join(', ')}\n`);
+    process.stderr.write(`scenarios with errors or non-2xx answers: ${failures.join(', ')}\n`);
     process.exitCode = 1;
   }
 }

@@ -10,7 +10,8 @@ log="$work/server.log"
 cleanup() { [[ -n "${pid:-}" ]] && kill "$pid" 2>/dev/null; wait "${pid:-}" 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 
-(cd "$work" && exec env -i PATH="$PATH" HOME="$HOME" HOST=127.0.0.1 PORT="$port" node "$repo/dist/main.js" >"$log" 2>&1) &
+# HTTP_ADAPTER, when given, is the one variable passed through (CI smokes both adapters).
+(cd "$work" && exec env -i PATH="$PATH" HOME="$HOME" HOST=127.0.0.1 PORT="$port" ${HTTP_ADAPTER:+HTTP_ADAPTER="$HTTP_ADAPTER"} node "$repo/dist/main.js" >"$log" 2>&1) &
 pid=$!
 for _ in $(seq 1 120); do
   grep -q "API listening" "$log" 2>/dev/null && break
@@ -27,5 +28,7 @@ if (!Array.isArray(body.data) || body.data.length !== 0 || !body.meta || !body.m
 }' "$body"
 curl -sf -o /dev/null "http://127.0.0.1:$port/docs/" || { echo "smoke: /docs not served"; exit 1; }
 curl -sf -o /dev/null "http://127.0.0.1:$port/health/ready" || { echo "smoke: not ready"; exit 1; }
+curl -sf "http://127.0.0.1:$port/dashboard/" | grep -q '<div id="root">' || { echo "smoke: /dashboard not served"; exit 1; }
+grep -q '/dashboard/setup#token=' "$log" || { cat "$log"; echo "smoke: no dashboard sign-in link printed"; exit 1; }
 [[ -d "$work/data/pg" ]] || { echo "smoke: embedded database not under ./data/pg"; exit 1; }
-echo "smoke: embedded defaults OK (demo key printed, /v1/products 200 empty, /docs served)"
+echo "smoke: embedded defaults OK on ${HTTP_ADAPTER:-express} (demo key and sign-in link printed, /v1/products 200 empty, /docs and /dashboard served)"

@@ -7,18 +7,26 @@ import { AuthModule } from './auth/auth.module';
 import { ScopeGuard } from './auth/scope.guard';
 import { BillingModule } from './billing/billing.module';
 import { ConfigModule } from './config/config.module';
+import { CustomerRecordsModule } from './customers/customer-records.module';
 import { CustomersModule } from './customers/customers.module';
+import { DashboardModule } from './dashboard/dashboard.module';
 import { DatabaseModule } from './database/database.module';
 import { EntitlementsModule } from './entitlements/entitlements.module';
 import { EnvelopeInterceptor } from './envelope/envelope.interceptor';
 import { ResponseInterceptor } from './envelope/response.interceptor';
+import { FileRecordsModule } from './files/file-records.module';
 import { FilesModule } from './files/files.module';
+import { GrantRulesModule } from './grant-rules/grant-rules.module';
 import { HealthModule } from './health/health.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
+import { ImportsModule } from './imports/imports.module';
 import { LoggingModule } from './logging/logging.module';
+import { CursorSecretInitializer } from './pagination/cursor-secret.initializer';
+import { OrdersModule } from './orders/orders.module';
 import { ProductsModule } from './products/products.module';
 import { RateLimitGuard } from './rate-limiting/rate-limit.guard';
 import { RateLimitingModule } from './rate-limiting/rate-limiting.module';
+import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
@@ -36,13 +44,20 @@ export class AppModule {
         AuthModule,
         HealthModule,
         AdminModule,
+        FileRecordsModule,
         ProductsModule,
+        CustomerRecordsModule,
+        GrantRulesModule,
         EntitlementsModule,
+        OrdersModule,
         CustomersModule,
         FilesModule,
         BillingModule,
         WebhooksModule,
         IdempotencyModule,
+        SubscriptionsModule,
+        ImportsModule,
+        DashboardModule,
       ],
       providers: [
         // Global guards run in this order: authentication, scope, rate limit.
@@ -52,6 +67,7 @@ export class AppModule {
         // Idempotency around the envelope, in one interceptor: it stores and replays the enveloped body.
         EnvelopeInterceptor,
         { provide: APP_INTERCEPTOR, useClass: ResponseInterceptor },
+        CursorSecretInitializer,
       ],
     };
   }

@@ -1,12 +1,35 @@
 import 'reflect-metadata';
+import { ModuleRef } from '@nestjs/core';
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
 import { createApp } from './app-setup';
+import { DemoMerchantSeeder } from './auth/demo-merchant.seeder';
 import { AppConfig } from './config/app-config';
+import { validateEnvironment } from './config/config.schema';
+import { DASHBOARD_PATH, startupSummary } from './startup-summary';
+
+/** The dashboard's path when a module provides DASHBOARD_PATH, else null (no dashboard in this build). */
+function dashboardPath(app: Awaited<ReturnType<typeof createApp>>): string | null {
+  // Through ModuleRef: the application's own get() treats a missing provider as fatal.
+  try {
+    return app.get(ModuleRef).get<string>(DASHBOARD_PATH, { strict: false });
+  } catch {
+    return null;
+  }
+}
 
 async function bootstrap(): Promise<void> {
+  const startConfig = new AppConfig(validateEnvironment(process.env));
+  if (startConfig.embeddedDatabase && !existsSync(path.join(startConfig.dataDirectory, 'pg'))) {
+    // PGlite's first initdb takes seconds: say why nothing else appears meanwhile.
+    process.stdout.write(`First start: creating the embedded database in ${path.join(startConfig.dataDirectory, 'pg')} (a few seconds)…\n`);
+  }
   const app = await createApp();
   const config = app.get(AppConfig);
   await app.listen(config.port, config.host);
-  process.stdout.write(`API listening on http://localhost:${config.port} (Swagger UI: http://localhost:${config.port}/docs)\n`);
+  // Only once the port is ours: a start that fails on a busy port leaves the demo merchant to the next one, key and all.
+  const demo = await app.get(DemoMerchantSeeder).seed();
+  process.stdout.write(startupSummary(config, { dashboardPath: dashboardPath(app), demo }));
 }
 
 bootstrap().catch((error: unknown) => {

@@ -1,13 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiOperation, ApiParam } from '@nestjs/swagger';
-import { ApiKeysService, ApiKeyView, CreatedApiKeyView } from '../auth/api-keys.service';
-import { MerchantsService, MerchantView } from '../auth/merchants.service';
+import { ApiKeysService } from '../auth/api-keys.service';
+import { ApiKeyResponseDto, CreatedApiKeyResponseDto, MerchantResponseDto } from '../auth/dto/admin-response.dto';
+import { MerchantsService } from '../auth/merchants.service';
 import { AdminRoute } from '../auth/route-access.decorators';
 import { ErrorCode } from '../errors/error-code.enum';
 import { ApiEnvelopeResponse } from '../swagger/api-envelope-response.decorator';
 import { ApiErrorResponses } from '../swagger/api-error-responses.decorator';
 import { CreateApiKeyDto, CreateMerchantDto, UpdateMerchantDto } from './dto/admin-request.dto';
-import { ApiKeyResponseDto, CreatedApiKeyResponseDto, MerchantResponseDto } from './dto/admin-response.dto';
 
 const MERCHANT_ID = { name: 'merchant_id', description: 'Merchant id', example: 'mer_01jd8x3k2m4n5p6q7r8s9t0v1w' };
 
@@ -24,7 +24,7 @@ export class AdminController {
   @ApiOperation({ summary: 'Create a merchant' })
   @ApiEnvelopeResponse(MerchantResponseDto, { status: 201, description: 'The merchant' })
   @ApiErrorResponses(ErrorCode.MISSING_REQUIRED_FIELD, ErrorCode.INVALID_PARAMETER)
-  createMerchant(@Body() body: CreateMerchantDto): Promise<MerchantView> {
+  createMerchant(@Body() body: CreateMerchantDto): Promise<MerchantResponseDto> {
     return this.merchants.create(body.name, body.plan);
   }
 
@@ -33,7 +33,7 @@ export class AdminController {
   @ApiParam(MERCHANT_ID)
   @ApiEnvelopeResponse(MerchantResponseDto, { description: 'The merchant' })
   @ApiErrorResponses(ErrorCode.MERCHANT_NOT_FOUND)
-  getMerchant(@Param('merchant_id') merchantId: string): Promise<MerchantView> {
+  getMerchant(@Param('merchant_id') merchantId: string): Promise<MerchantResponseDto> {
     return this.merchants.get(merchantId);
   }
 
@@ -42,7 +42,7 @@ export class AdminController {
   @ApiParam(MERCHANT_ID)
   @ApiEnvelopeResponse(MerchantResponseDto, { description: 'The merchant after the change' })
   @ApiErrorResponses(ErrorCode.INVALID_PARAMETER, ErrorCode.MERCHANT_NOT_FOUND)
-  updateMerchant(@Param('merchant_id') merchantId: string, @Body() body: UpdateMerchantDto): Promise<MerchantView> {
+  updateMerchant(@Param('merchant_id') merchantId: string, @Body() body: UpdateMerchantDto): Promise<MerchantResponseDto> {
     return this.merchants.update(merchantId, body);
   }
 
@@ -51,7 +51,7 @@ export class AdminController {
   @ApiParam(MERCHANT_ID)
   @ApiEnvelopeResponse(CreatedApiKeyResponseDto, { status: 201, description: 'The key, with its secret' })
   @ApiErrorResponses(ErrorCode.MISSING_REQUIRED_FIELD, ErrorCode.INVALID_PARAMETER, ErrorCode.MERCHANT_NOT_FOUND)
-  createApiKey(@Param('merchant_id') merchantId: string, @Body() body: CreateApiKeyDto): Promise<CreatedApiKeyView> {
+  createApiKey(@Param('merchant_id') merchantId: string, @Body() body: CreateApiKeyDto): Promise<CreatedApiKeyResponseDto> {
     return this.apiKeys.create(merchantId, body);
   }
 
@@ -60,7 +60,7 @@ export class AdminController {
   @ApiParam(MERCHANT_ID)
   @ApiEnvelopeResponse(ApiKeyResponseDto, { description: 'The keys, newest first', array: true })
   @ApiErrorResponses(ErrorCode.MERCHANT_NOT_FOUND)
-  listApiKeys(@Param('merchant_id') merchantId: string): Promise<ApiKeyView[]> {
+  listApiKeys(@Param('merchant_id') merchantId: string): Promise<ApiKeyResponseDto[]> {
     return this.apiKeys.list(merchantId);
   }
 
@@ -70,7 +70,7 @@ export class AdminController {
   @ApiParam({ name: 'api_key_id', description: 'API key id', example: 'key_01jd8x3k2m4n5p6q7r8s9t0v1w' })
   @ApiEnvelopeResponse(ApiKeyResponseDto, { description: 'The revoked key' })
   @ApiErrorResponses(ErrorCode.API_KEY_NOT_FOUND)
-  revokeApiKey(@Param('api_key_id') keyId: string): Promise<ApiKeyView> {
+  revokeApiKey(@Param('api_key_id') keyId: string): Promise<ApiKeyResponseDto> {
     return this.apiKeys.revoke(keyId);
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { DataSource, IsNull } from 'typeorm';
 import { generateId } from '../ids/id';
 import { ApiKeyEntity } from './api-key.entity';
 import type { ApiMode } from './tenant';
@@ -17,7 +17,8 @@ export interface NewApiKey {
 export class ApiKeysRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async create(merchantId: string, key: NewApiKey, manager: EntityManager = this.dataSource.manager): Promise<ApiKeyEntity> {
+  async create(merchantId: string, key: NewApiKey): Promise<ApiKeyEntity> {
+    const manager = this.dataSource.manager;
     const entity = manager.create(ApiKeyEntity, {
       id: generateId('key'),
       merchant_id: merchantId,

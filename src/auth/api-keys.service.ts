@@ -2,8 +2,9 @@ import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { isValidId } from '../ids/id';
-import { ApiKeyCache } from './api-key-cache';
+import { ApiKeyCache, UNKNOWN_API_KEY_TTL_MILLISECONDS } from './api-key-cache';
 import { ApiKeyEntity } from './api-key.entity';
+import { ApiKeyResponseDto, CreatedApiKeyResponseDto } from './dto/admin-response.dto';
 import { displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey } from './api-key-format';
 import { ApiKeysRepository } from './api-keys.repository';
 import type { AuthContext } from './auth-context';
@@ -11,26 +12,10 @@ import { MerchantsService } from './merchants.service';
 import { ALL_SCOPES_WILDCARD, isScope, SCOPES } from './scopes';
 import type { ApiMode } from './tenant';
 
-export interface ApiKeyView {
-  id: string;
-  prefix: string;
-  mode: ApiMode;
-  scopes: string[];
-  name: string | null;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
-
-export interface CreatedApiKeyView extends ApiKeyView {
-  /** The secret; returned only when the key is created. */
-  key: string;
-}
-
 /** last_used_at is written at most this often per key, to keep writes off the hot path. */
 const LAST_USED_WRITE_INTERVAL_MILLISECONDS = 60_000;
 
-function toApiKeyView(key: ApiKeyEntity): ApiKeyView {
+function toApiKeyResponse(key: ApiKeyEntity): ApiKeyResponseDto {
   return {
     id: key.id,
     prefix: key.prefix,
@@ -46,8 +31,14 @@ function toApiKeyView(key: ApiKeyEntity): ApiKeyView {
 @Injectable()
 export class ApiKeysService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(ApiKeysService.name);
-  /** null caches "no such active key" too, so guessing doesn't reach the database each time. */
-  private readonly cache = new ApiKeyCache<AuthContext | null>();
+  private readonly cache = new ApiKeyCache<AuthContext>();
+  /**
+   * Keys found in no row, remembered apart (so a spray of guesses can't evict the valid keys)
+   * and longer, so a repeated guess doesn't reach the database.
+   */
+  private readonly unknownKeys = new ApiKeyCache<true>(UNKNOWN_API_KEY_TTL_MILLISECONDS);
+  /** Lookups in flight by hash: concurrent requests with one key share one query. */
+  private readonly lookups = new Map<string, Promise<AuthContext | null>>();
   private readonly lastUsedWrites = new Map<string, number>();
   /** last_used_at writes still in flight; shutdown waits for them so none runs on a closed pool. */
   private readonly pendingWrites = new Set<Promise<void>>();
@@ -57,7 +48,7 @@ export class ApiKeysService implements BeforeApplicationShutdown {
     private readonly merchants: MerchantsService,
   ) {}
 
-  async create(merchantId: string, input: { mode: ApiMode; scopes: string[]; name?: string | null }): Promise<CreatedApiKeyView> {
+  async create(merchantId: string, input: { mode: ApiMode; scopes: string[]; name?: string | null }): Promise<CreatedApiKeyResponseDto> {
     await this.merchants.require(merchantId);
     const scopes = this.normaliseScopes(input.scopes);
     const key = generateApiKey(input.mode);
@@ -68,42 +59,57 @@ export class ApiKeysService implements BeforeApplicationShutdown {
       scopes,
       name: input.name ?? null,
     });
-    return { ...toApiKeyView(entity), key };
+    return { ...toApiKeyResponse(entity), key };
   }
 
-  async list(merchantId: string): Promise<ApiKeyView[]> {
+  async list(merchantId: string): Promise<ApiKeyResponseDto[]> {
     await this.merchants.require(merchantId);
-    return (await this.keys.listForMerchant(merchantId)).map(toApiKeyView);
+    return (await this.keys.listForMerchant(merchantId)).map(toApiKeyResponse);
   }
 
-  async revoke(keyId: string): Promise<ApiKeyView> {
+  async revoke(keyId: string): Promise<ApiKeyResponseDto> {
     const revoked = isValidId('key', keyId) ? await this.keys.revoke(keyId) : null;
     if (!revoked) throw new ApiError(ErrorCode.API_KEY_NOT_FOUND, `No API key with id '${keyId}'`);
     // This instance forgets it now; others within the cache TTL.
-    this.cache.deleteWhere((context) => context?.apiKeyId === keyId);
-    return toApiKeyView(revoked);
+    this.cache.deleteWhere((context) => context.credentialId === keyId);
+    return toApiKeyResponse(revoked);
   }
 
   /** The key's auth context, or null for a malformed, unknown or revoked key. */
   async authenticate(rawKey: string): Promise<AuthContext | null> {
     if (!isWellFormedApiKey(rawKey)) return null;
     const hash = hashApiKey(rawKey);
-    let context = this.cache.get(hash);
-    if (context === undefined) {
-      const entity = await this.keys.findActiveByHash(hash);
-      context = entity
-        ? {
-            apiKeyId: entity.id,
+    if (this.unknownKeys.get(hash)) return null;
+    const context = this.cache.get(hash) ?? (await this.lookUp(hash));
+    if (context) this.recordUse(context.credentialId);
+    return context;
+  }
+
+  private lookUp(hash: string): Promise<AuthContext | null> {
+    let lookup = this.lookups.get(hash);
+    if (!lookup) {
+      lookup = this.keys
+        .findActiveByHash(hash)
+        .then((entity) => {
+          if (!entity) {
+            this.unknownKeys.set(hash, true);
+            return null;
+          }
+          const context: AuthContext = {
+            credential: 'api-key',
+            credentialId: entity.id,
             merchantId: entity.merchant_id,
             mode: entity.mode,
             scopes: new Set(entity.scopes),
             tenant: { merchantId: entity.merchant_id, mode: entity.mode },
-          }
-        : null;
-      this.cache.set(hash, context);
+          };
+          this.cache.set(hash, context);
+          return context;
+        })
+        .finally(() => this.lookups.delete(hash));
+      this.lookups.set(hash, lookup);
     }
-    if (context) this.recordUse(context.apiKeyId);
-    return context;
+    return lookup;
   }
 
   private recordUse(keyId: string): void {

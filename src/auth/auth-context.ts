@@ -1,17 +1,38 @@
-import type { FastifyRequest } from 'fastify';
+import type { HttpRequest } from '../http/http-exchange';
 import type { Scope } from './scopes';
 import type { ApiMode, Tenant } from './tenant';
 
+/** What a request authenticated with: an API key, or a dashboard user's browser session (DESIGN §11). */
+export type CredentialKind = 'api-key' | 'dashboard-session';
+
 /** What authentication attaches to a request. */
 export interface AuthContext {
-  apiKeyId: string;
+  credential: CredentialKind;
+  /** The API key's id, or the dashboard session's: rate limits count per credential. */
+  credentialId: string;
   merchantId: string;
   mode: ApiMode;
   scopes: ReadonlySet<string>;
   tenant: Tenant;
 }
 
-export type AuthenticatedRequest = FastifyRequest & { auth?: AuthContext };
+/** The credential the request gate accepted (request-authenticator.ts). */
+export type RequestCredential =
+  | { kind: 'none' }
+  | { kind: 'api-key'; auth: AuthContext }
+  | { kind: 'dashboard-session'; auth: AuthContext; session: DashboardSessionCredential }
+  | { kind: 'admin' };
+
+/** The dashboard session behind a request (dashboard-only routes need its user and CSRF token). */
+export interface DashboardSessionCredential {
+  sessionId: string;
+  userId: string;
+  email: string;
+  csrfToken: string;
+}
+
+/** A request as the guards see it, after the request gate has authenticated it. */
+export type AuthenticatedRequest = HttpRequest & { auth?: AuthContext; credential?: RequestCredential };
 
 export function hasScope(auth: AuthContext, scope: Scope): boolean {
   return auth.scopes.has('*') || auth.scopes.has(scope);

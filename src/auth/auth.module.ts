@@ -4,6 +4,7 @@ import { ApiKeysService } from './api-keys.service';
 import { DemoMerchantSeeder } from './demo-merchant.seeder';
 import { MerchantsRepository } from './merchants.repository';
 import { MerchantsService } from './merchants.service';
+import { RequestAuthenticator } from './request-authenticator';
 
 /** Merchants and API keys; the guards that read them are registered by AppModule (APP_GUARD). */
 @Global()
@@ -14,7 +15,8 @@ import { MerchantsService } from './merchants.service';
     MerchantsService,
     ApiKeysService,
     DemoMerchantSeeder,
+    RequestAuthenticator,
   ],
-  exports: [MerchantsService, ApiKeysService, MerchantsRepository],
+  exports: [MerchantsService, ApiKeysService, RequestAuthenticator],
 })
 export class AuthModule {}

@@ -1,38 +1,34 @@
-import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
+import type { DemoCredentials } from '../startup-summary';
 import { ApiKeysService } from './api-keys.service';
+import { DASHBOARD_USER_INVITER, DashboardUserInviter } from './dashboard-session-lookup';
 import { MerchantsRepository } from './merchants.repository';
 import { MerchantsService } from './merchants.service';
 
 /**
  * First start of an empty embedded database: a demo merchant and one test key with every scope,
- * printed once so `npm start` is usable at once. Never with DATABASE_URL set.
+ * so `npm start` is usable at once. Never with DATABASE_URL set. main.ts calls it once the server
+ * listens and prints the key in its summary: a start that fails (port busy) creates nothing, and
+ * the next start makes the demo merchant and shows its key.
  */
 @Injectable()
-export class DemoMerchantSeeder implements OnApplicationBootstrap {
+export class DemoMerchantSeeder {
   constructor(
     private readonly config: AppConfig,
     private readonly merchantsRepository: MerchantsRepository,
     private readonly merchants: MerchantsService,
     private readonly apiKeys: ApiKeysService,
+    @Optional() @Inject(DASHBOARD_USER_INVITER) private readonly dashboardUsers: DashboardUserInviter | null = null,
   ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
-    if (!this.config.embeddedDatabase || this.config.skipDemoSeed) return;
-    if ((await this.merchantsRepository.count()) > 0) return;
+  /** The demo merchant's id and key when this call created them, else null. */
+  async seed(): Promise<DemoCredentials | null> {
+    if (!this.config.embeddedDatabase || this.config.skipDemoSeed) return null;
+    if ((await this.merchantsRepository.count()) > 0) return null;
     const merchant = await this.merchants.create('Demo merchant', 'free');
     const key = await this.apiKeys.create(merchant.id, { mode: 'test', scopes: ['*'], name: 'demo key' });
-    process.stdout.write(
-      [
-        '',
-        '  Demo merchant created (plan free) in the embedded database.',
-        `  merchant id: ${merchant.id}`,
-        `  test API key (every scope; shown only this once): ${key.key}`,
-        `  try: curl -H "Authorization: Bearer ${key.key}" http://localhost:${this.config.port}/v1/products`,
-        `  more keys: npm run cli -- api-keys:create --merchant ${merchant.id} --mode test --scopes '*'`,
-        '',
-        '',
-      ].join('\n'),
-    );
+    const user = this.config.dashboardEnabled ? await this.dashboardUsers?.create(merchant.id, 'demo@example.com') : undefined;
+    return { merchantId: merchant.id, key: key.key, dashboard: user ? { email: user.email, setupUrl: user.setup_url } : null };
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
+import type { Reader } from '../database/unit-of-work';
 import { generateId } from '../ids/id';
 import { MerchantEntity, Plan } from './merchant.entity';
 
@@ -8,19 +9,20 @@ import { MerchantEntity, Plan } from './merchant.entity';
 export class MerchantsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async create(name: string, plan: Plan, manager: EntityManager = this.dataSource.manager): Promise<MerchantEntity> {
+  async create(name: string, plan: Plan): Promise<MerchantEntity> {
+    const manager = this.dataSource.manager;
     return manager.save(MerchantEntity, manager.create(MerchantEntity, { id: generateId('mer'), name, plan }));
   }
 
-  findById(merchantId: string): Promise<MerchantEntity | null> {
-    return this.dataSource.manager.findOne(MerchantEntity, { where: { id: merchantId } });
+  findById(db: Reader, merchantId: string): Promise<MerchantEntity | null> {
+    return db.manager.findOne(MerchantEntity, { where: { id: merchantId } });
   }
 
   async update(merchantId: string, changes: Partial<Pick<MerchantEntity, 'name' | 'plan'>>): Promise<MerchantEntity | null> {
     if (Object.keys(changes).length > 0) {
       await this.dataSource.manager.update(MerchantEntity, { id: merchantId }, changes);
     }
-    return this.findById(merchantId);
+    return this.dataSource.manager.findOne(MerchantEntity, { where: { id: merchantId } });
   }
 
   count(): Promise<number> {

@@ -8,6 +8,8 @@ import type { Scope } from './scopes';
 export const REQUIRED_SCOPES = 'requiredScopes';
 export const IS_PUBLIC = 'isPublic';
 export const IS_ADMIN_ROUTE = 'isAdminRoute';
+/** The dashboard app's routes (/dashboard/api/): a session or none, decided by the route (src/dashboard/). */
+export const IS_DASHBOARD_ROUTE = 'isDashboardRoute';
 export const API_KEY_SECURITY = 'api_key';
 export const ADMIN_TOKEN_SECURITY = 'admin_token';
 

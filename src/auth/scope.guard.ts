@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { AuthenticatedRequest, hasScope } from './auth-context';
-import { IS_ADMIN_ROUTE, IS_PUBLIC, REQUIRED_SCOPES } from './route-access.decorators';
+import { IS_ADMIN_ROUTE, IS_DASHBOARD_ROUTE, IS_PUBLIC, REQUIRED_SCOPES } from './route-access.decorators';
 import type { Scope } from './scopes';
 
 /** Second global guard, deny by default: a route that declares no scope is refused unless public or admin. */
@@ -15,6 +15,8 @@ export class ScopeGuard implements CanActivate {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
     if (this.reflector.getAllAndOverride<boolean>(IS_ADMIN_ROUTE, targets)) return true;
+    // Dashboard routes are authorised by their session guard (src/dashboard/).
+    if (this.reflector.getAllAndOverride<boolean>(IS_DASHBOARD_ROUTE, targets)) return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const required = this.reflector.getAllAndOverride<Scope[] | undefined>(REQUIRED_SCOPES, targets);
     if (!required || required.length === 0 || !request.auth) {

@@ -1,14 +1,13 @@
 import { Module } from '@nestjs/common';
-import { AdminUsageController } from './admin-usage.controller';
-import { BillingService } from './billing.service';
+import { AuthModule } from '../auth/auth.module';
 import { ClockModule } from '../clock/clock.module';
+import { BillingService } from './billing.service';
 import { UsageRepository } from './usage.repository';
 
-/** Plans, usage meters and quota checks. */
+/** Plans, usage meters, storage reservations and quota checks; plans come from the merchants (auth). */
 @Module({
-  controllers: [AdminUsageController],
-  imports: [ClockModule],
+  imports: [AuthModule, ClockModule],
   providers: [UsageRepository, BillingService],
-  exports: [BillingService, ClockModule],
+  exports: [BillingService],
 })
 export class BillingModule {}

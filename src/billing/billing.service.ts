@@ -1,69 +1,74 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
-import type { Plan } from '../auth/merchant.entity';
+import { MerchantsService } from '../auth/merchants.service';
 import type { Tenant } from '../auth/tenant';
+import type { Reader, Transaction } from '../database/unit-of-work';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
-import { isValidId } from '../ids/id';
 import { Clock } from '../clock/clock';
 import { MerchantUsageResponseDto, ModeUsageResponseDto } from './dto/merchant-usage-response.dto';
 import { billingMonth, PLAN_LIMITS, PlanLimits } from './plans';
 import { UsageRepository } from './usage.repository';
 
+/** A pending upload's claim on storage: its declared size, until its upload URL expires. */
+export interface StorageReservation {
+  fileId: string;
+  bytes: number;
+  expiresAt: Date;
+}
+
 /**
  * Quotas and meters. Each mode of a merchant is metered on its own against the plan's limits, so
- * test-mode uploads and downloads never use up live quota. The methods taking a manager must run
- * inside the caller's transaction: they lock the tenant's usage row, which makes them race-free.
+ * test-mode uploads and downloads never use up live quota. The methods taking `tx` run inside the
+ * caller's transaction: they lock the tenant's usage row, which makes them race-free.
  */
 @Injectable()
 export class BillingService {
   constructor(
     private readonly usageRepository: UsageRepository,
+    private readonly merchants: MerchantsService,
     private readonly clock: Clock,
   ) {}
 
-  async limitsFor(merchantId: string, manager?: EntityManager): Promise<PlanLimits> {
-    const merchant = await this.usageRepository.findMerchant(manager, merchantId);
-    return PLAN_LIMITS[merchant?.plan ?? 'free'];
+  async limitsFor(db: Reader, merchantId: string): Promise<PlanLimits> {
+    return PLAN_LIMITS[await this.merchants.planOf(db, merchantId)];
   }
 
   /** FILE_TOO_LARGE when the declared size is over the plan's max file size. */
-  async assertFileSizeAllowed(tenant: Tenant, declaredBytes: number, manager?: EntityManager): Promise<void> {
-    this.checkFileSize(await this.limitsFor(tenant.merchantId, manager), declaredBytes);
+  async assertFileSizeAllowed(db: Reader, tenant: Tenant, declaredBytes: number): Promise<void> {
+    this.checkFileSize(await this.limitsFor(db, tenant.merchantId), declaredBytes);
   }
 
   /**
-   * Checks that `declaredBytes` fits next to confirmed storage and live reservations. Call it in
-   * the transaction that inserts the PENDING file: the lock is held until that file is visible.
+   * Reserves the declared size of a pending upload, if it fits next to confirmed storage and the
+   * live reservations. The storage row stays locked until the transaction ends.
    */
-  async reserveStorage(manager: EntityManager, tenant: Tenant, declaredBytes: number, now: Date): Promise<void> {
-    const usage = await this.usageRepository.lockStorage(manager, tenant);
-    const limits = await this.limitsFor(tenant.merchantId, manager);
-    this.checkFileSize(limits, declaredBytes);
-    const reserved = await this.usageRepository.reservedBytes(manager, tenant, now);
-    if (usage.storage_used_bytes + reserved + declaredBytes > limits.storageBytes) {
+  async reserveStorage(tx: Transaction, tenant: Tenant, reservation: StorageReservation, now: Date): Promise<void> {
+    const usage = await this.usageRepository.lockStorage(tx, tenant);
+    // Reservations whose upload URL expired count no more; dropping them keeps the table small.
+    await this.usageRepository.deleteExpiredReservations(tx, tenant, now);
+    const limits = await this.limitsFor(tx, tenant.merchantId);
+    this.checkFileSize(limits, reservation.bytes);
+    const reserved = await this.usageRepository.reservedBytes(tx, tenant, now);
+    if (usage.storage_used_bytes + reserved + reservation.bytes > limits.storageBytes) {
       throw new ApiError(
         ErrorCode.STORAGE_LIMIT_REACHED,
-        `file_size ${declaredBytes} does not fit: ${usage.storage_used_bytes} bytes stored and ${reserved} reserved of the plan's ${limits.storageBytes}`,
+        `file_size ${reservation.bytes} does not fit: ${usage.storage_used_bytes} bytes stored and ${reserved} reserved of the plan's ${limits.storageBytes}`,
         'file_size',
       );
     }
+    await this.usageRepository.insertReservation(tx, tenant, reservation);
   }
 
   /**
-   * Moves a confirmed upload from reserved to used storage. A file whose upload URL has expired
-   * lost its reservation, so it must fit again before it counts.
+   * Moves a confirmed upload from reserved to used storage. An upload whose URL has expired lost
+   * its reservation, so it must fit again before it counts.
    */
-  async commitStorage(
-    manager: EntityManager,
-    tenant: Tenant,
-    file: { id: string; actualBytes: number; reservationValid: boolean },
-    now: Date,
-  ): Promise<void> {
-    const usage = await this.usageRepository.lockStorage(manager, tenant);
-    if (!file.reservationValid) {
-      const limits = await this.limitsFor(tenant.merchantId, manager);
-      const reserved = await this.usageRepository.reservedBytes(manager, tenant, now, file.id);
+  async commitStorage(tx: Transaction, tenant: Tenant, file: { id: string; actualBytes: number }, now: Date): Promise<void> {
+    const usage = await this.usageRepository.lockStorage(tx, tenant);
+    const reservation = await this.usageRepository.findReservation(tx, tenant, file.id);
+    if (!reservation || reservation.expires_at <= now) {
+      const limits = await this.limitsFor(tx, tenant.merchantId);
+      const reserved = await this.usageRepository.reservedBytes(tx, tenant, now, file.id);
       if (usage.storage_used_bytes + reserved + file.actualBytes > limits.storageBytes) {
         throw new ApiError(
           ErrorCode.STORAGE_LIMIT_REACHED,
@@ -71,35 +76,38 @@ export class BillingService {
         );
       }
     }
-    await this.usageRepository.addStorage(manager, tenant, file.actualBytes);
+    await this.usageRepository.addStorage(tx, tenant, file.actualBytes);
+    await this.usageRepository.deleteReservation(tx, tenant, file.id);
   }
 
   /**
    * Counts a download's bytes in this month's bandwidth: the free plan refuses what would pass
    * the included bandwidth (BANDWIDTH_LIMIT_REACHED), paid plans record the excess as overage.
+   * Run it as the transaction's last write: it takes the merchant's bandwidth row lock.
    */
-  async recordDownload(manager: EntityManager, tenant: Tenant, bytes: number, now: Date): Promise<void> {
-    const usage = await this.usageRepository.lockBandwidth(manager, tenant, billingMonth(now));
-    const limits = await this.limitsFor(tenant.merchantId, manager);
-    const total = usage.bandwidth_bytes + bytes;
-    if (limits.bandwidthHardCap && total > limits.bandwidthBytes) {
+  async recordDownload(tx: Transaction, tenant: Tenant, bytes: number, now: Date): Promise<void> {
+    const limits = await this.limitsFor(tx, tenant.merchantId);
+    const month = billingMonth(now);
+    const charged = await this.usageRepository.chargeBandwidth(tx, tenant, {
+      month,
+      bytes,
+      includedBytes: limits.bandwidthBytes,
+      hardCapBytes: limits.bandwidthHardCap ? limits.bandwidthBytes : null,
+    });
+    if (!charged.accepted) {
       throw new ApiError(
         ErrorCode.BANDWIDTH_LIMIT_REACHED,
-        `This download of ${bytes} bytes would pass the plan's monthly bandwidth: ${usage.bandwidth_bytes} of ${limits.bandwidthBytes} bytes used`,
+        `This download of ${bytes} bytes would pass the plan's monthly bandwidth: ${charged.bandwidthBytes} of ${limits.bandwidthBytes} bytes used`,
       );
     }
-    usage.bandwidth_bytes = total;
-    usage.overage_bytes = Math.max(0, total - limits.bandwidthBytes);
-    await this.usageRepository.saveBandwidth(manager, usage);
   }
 
   /** Plan limits and this month's usage per mode: the admin API's and the CLI's `usage`. */
   async usage(merchantId: string): Promise<MerchantUsageResponseDto> {
-    const merchant = isValidId('mer', merchantId) ? await this.usageRepository.findMerchant(undefined, merchantId) : null;
-    if (!merchant) throw new ApiError(ErrorCode.MERCHANT_NOT_FOUND, `No merchant with id '${merchantId}'`);
+    const merchant = await this.merchants.require(merchantId);
     const now = this.clock.now();
     const month = billingMonth(now);
-    const limits = PLAN_LIMITS[merchant.plan as Plan];
+    const limits = PLAN_LIMITS[merchant.plan];
     const modeUsage = async (tenant: Tenant): Promise<ModeUsageResponseDto> => {
       const [storage, reserved, bandwidth] = await Promise.all([
         this.usageRepository.findStorage(tenant),

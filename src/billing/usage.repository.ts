@@ -1,100 +1,112 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
-import { MerchantEntity } from '../auth/merchant.entity';
+import { DataSource, EntityManager, LessThanOrEqual } from 'typeorm';
 import type { Tenant } from '../auth/tenant';
+import { assertTenant, TenantTable } from '../database/tenant-table';
+import type { Transaction } from '../database/unit-of-work';
 import { BandwidthUsageEntity } from './bandwidth-usage.entity';
+import { StorageReservationEntity } from './storage-reservation.entity';
 import { StorageUsageEntity } from './storage-usage.entity';
 
-/** SQL of the usage meters. Locking methods must run inside the caller's transaction (`manager`). */
+/** SQL of the usage meters and storage reservations. Locking methods run in the caller's transaction. */
 @Injectable()
 export class UsageRepository {
+  private readonly storage = new TenantTable(StorageUsageEntity, 'usage');
+  private readonly bandwidth = new TenantTable(BandwidthUsageEntity, 'usage');
+  private readonly reservations = new TenantTable(StorageReservationEntity, 'reservation');
+
   constructor(private readonly dataSource: DataSource) {}
 
   /**
    * Locks (creating it if needed) the tenant's storage row: every storage decision of one merchant
    * and mode serializes on it, so parallel reservations cannot pass the quota together.
    */
-  async lockStorage(manager: EntityManager, tenant: Tenant): Promise<StorageUsageEntity> {
-    await manager
+  async lockStorage(tx: Transaction, tenant: Tenant): Promise<StorageUsageEntity> {
+    assertTenant(tenant);
+    await tx.manager
       .createQueryBuilder()
       .insert()
       .into(StorageUsageEntity)
       .values({ merchant_id: tenant.merchantId, mode: tenant.mode, storage_used_bytes: 0 })
       .orIgnore()
       .execute();
-    return manager
-      .createQueryBuilder(StorageUsageEntity, 'usage')
-      .setLock('pessimistic_write')
-      .where('usage.merchant_id = :merchantId AND usage.mode = :mode', { merchantId: tenant.merchantId, mode: tenant.mode })
-      .getOneOrFail();
+    return this.storage.select(tx.manager, tenant).setLock('pessimistic_write').getOneOrFail();
   }
 
-  async addStorage(manager: EntityManager, tenant: Tenant, bytes: number): Promise<void> {
-    await manager
-      .createQueryBuilder()
-      .update(StorageUsageEntity)
-      .set({ storage_used_bytes: () => `GREATEST(storage_used_bytes + ${Math.trunc(bytes)}, 0)` })
-      .where('merchant_id = :merchantId AND mode = :mode', { merchantId: tenant.merchantId, mode: tenant.mode })
-      .execute();
+  async addStorage(tx: Transaction, tenant: Tenant, bytes: number): Promise<void> {
+    await this.storage.update(tx.manager, tenant, {}, { storage_used_bytes: () => `GREATEST(storage_used_bytes + ${Math.trunc(bytes)}, 0)` });
   }
 
-  /** Declared sizes of PENDING uploads whose URL is still valid at `now` (the reservations). */
-  async reservedBytes(manager: EntityManager, tenant: Tenant, now: Date, excludeFileId?: string): Promise<number> {
-    const query = manager
-      .createQueryBuilder()
-      .select('COALESCE(SUM(file.file_size), 0)', 'reserved')
-      .from('files', 'file')
-      .where('file.merchant_id = :merchantId AND file.mode = :mode', { merchantId: tenant.merchantId, mode: tenant.mode })
-      .andWhere(`file.upload_status = 'PENDING' AND file.upload_expires_at > :now`, { now });
-    if (excludeFileId) query.andWhere('file.id <> :excludeFileId', { excludeFileId });
-    const row = await query.getRawOne<{ reserved: string | number }>();
-    return Number(row?.reserved ?? 0);
-  }
-
-  /** Locks (creating it if needed) the tenant's bandwidth row of one month. */
-  async lockBandwidth(manager: EntityManager, tenant: Tenant, month: string): Promise<BandwidthUsageEntity> {
-    await manager
-      .createQueryBuilder()
-      .insert()
-      .into(BandwidthUsageEntity)
-      .values({ merchant_id: tenant.merchantId, mode: tenant.mode, month, bandwidth_bytes: 0, overage_bytes: 0 })
-      .orIgnore()
-      .execute();
-    return manager
-      .createQueryBuilder(BandwidthUsageEntity, 'usage')
-      .setLock('pessimistic_write')
-      .where('usage.merchant_id = :merchantId AND usage.mode = :mode AND usage.month = :month', {
-        merchantId: tenant.merchantId,
-        mode: tenant.mode,
-        month,
-      })
-      .getOneOrFail();
-  }
-
-  async saveBandwidth(manager: EntityManager, usage: BandwidthUsageEntity): Promise<void> {
-    await manager.update(
-      BandwidthUsageEntity,
-      { merchant_id: usage.merchant_id, mode: usage.mode, month: usage.month },
-      { bandwidth_bytes: usage.bandwidth_bytes, overage_bytes: usage.overage_bytes },
-    );
-  }
-
-  /** The merchant's plan, read in the caller's transaction. */
-  findMerchant(manager: EntityManager | undefined, merchantId: string): Promise<MerchantEntity | null> {
-    return (manager ?? this.dataSource.manager).findOne(MerchantEntity, { where: { id: merchantId } });
-  }
-
-  findStorage(tenant: Tenant): Promise<StorageUsageEntity | null> {
-    return this.dataSource.manager.findOne(StorageUsageEntity, { where: { merchant_id: tenant.merchantId, mode: tenant.mode } });
-  }
-
-  findBandwidth(tenant: Tenant, month: string): Promise<BandwidthUsageEntity | null> {
-    return this.dataSource.manager.findOne(BandwidthUsageEntity, {
-      where: { merchant_id: tenant.merchantId, mode: tenant.mode, month },
-    });
+  /** Declared sizes of the reservations still valid at `now`, optionally but one. */
+  async reservedBytes(tx: Transaction, tenant: Tenant, now: Date, excludeFileId?: string): Promise<number> {
+    return this.sumReservations(tx.manager, tenant, now, excludeFileId);
   }
 
   reservedBytesNow(tenant: Tenant, now: Date): Promise<number> {
-    return this.reservedBytes(this.dataSource.manager, tenant, now);
+    return this.sumReservations(this.dataSource.manager, tenant, now);
+  }
+
+  async insertReservation(tx: Transaction, tenant: Tenant, reservation: { fileId: string; bytes: number; expiresAt: Date }): Promise<void> {
+    await this.reservations.insert(tx.manager, tenant, { file_id: reservation.fileId, bytes: reservation.bytes, expires_at: reservation.expiresAt });
+  }
+
+  findReservation(tx: Transaction, tenant: Tenant, fileId: string): Promise<StorageReservationEntity | null> {
+    return this.reservations.findOne(tx.manager, tenant, { file_id: fileId });
+  }
+
+  /** Forgets the tenant's reservations that ended unconfirmed (their upload URL expired). */
+  async deleteExpiredReservations(tx: Transaction, tenant: Tenant, now: Date): Promise<void> {
+    await this.reservations.delete(tx.manager, tenant, { expires_at: LessThanOrEqual(now) });
+  }
+
+  async deleteReservation(tx: Transaction, tenant: Tenant, fileId: string): Promise<void> {
+    await this.reservations.delete(tx.manager, tenant, { file_id: fileId });
+  }
+
+  /**
+   * Adds a download's bytes to the month's bandwidth in one statement, refused (not accepted) when a
+   * hard cap would be passed. The row lock is taken here and held only until the caller commits, so a
+   * download's transaction runs this last: a merchant's downloads queue on the row for the commit
+   * only, not for their whole transaction. ON CONFLICT re-checks the cap on the newest row, so
+   * concurrent downloads never pass it together.
+   */
+  async chargeBandwidth(
+    tx: Transaction,
+    tenant: Tenant,
+    charge: { month: string; bytes: number; includedBytes: number; hardCapBytes: number | null },
+  ): Promise<{ accepted: boolean; bandwidthBytes: number }> {
+    assertTenant(tenant);
+    const rows: Array<{ bandwidth_bytes: string }> = await tx.manager.query(
+      `INSERT INTO bandwidth_usage AS usage (merchant_id, mode, month, bandwidth_bytes, overage_bytes, updated_at)
+       SELECT $1, $2, $3, $4::bigint, GREATEST(0, $4::bigint - $5::bigint), now()
+        WHERE $6::bigint IS NULL OR $4::bigint <= $6::bigint
+       ON CONFLICT (merchant_id, mode, month) DO UPDATE
+          SET bandwidth_bytes = usage.bandwidth_bytes + EXCLUDED.bandwidth_bytes,
+              overage_bytes = GREATEST(0, usage.bandwidth_bytes + EXCLUDED.bandwidth_bytes - $5::bigint),
+              updated_at = now()
+        WHERE $6::bigint IS NULL OR usage.bandwidth_bytes + EXCLUDED.bandwidth_bytes <= $6::bigint
+       RETURNING usage.bandwidth_bytes`,
+      [tenant.merchantId, tenant.mode, charge.month, charge.bytes, charge.includedBytes, charge.hardCapBytes],
+    );
+    if (rows.length > 0) return { accepted: true, bandwidthBytes: Number(rows[0].bandwidth_bytes) };
+    const current = await this.bandwidth.findOne(tx.manager, tenant, { month: charge.month });
+    return { accepted: false, bandwidthBytes: current?.bandwidth_bytes ?? 0 };
+  }
+
+  findStorage(tenant: Tenant): Promise<StorageUsageEntity | null> {
+    return this.storage.findOne(this.dataSource.manager, tenant, {});
+  }
+
+  findBandwidth(tenant: Tenant, month: string): Promise<BandwidthUsageEntity | null> {
+    return this.bandwidth.findOne(this.dataSource.manager, tenant, { month });
+  }
+
+  private async sumReservations(manager: EntityManager, tenant: Tenant, now: Date, excludeFileId?: string): Promise<number> {
+    const query = this.reservations
+      .select(manager, tenant)
+      .select('COALESCE(SUM(reservation.bytes), 0)', 'reserved')
+      .andWhere('reservation.expires_at > :now', { now });
+    if (excludeFileId) query.andWhere('reservation.file_id <> :excludeFileId', { excludeFileId });
+    const row = await query.getRawOne<{ reserved: string | number }>();
+    return Number(row?.reserved ?? 0);
   }
 }

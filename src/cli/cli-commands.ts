@@ -1,13 +1,14 @@
-import { INestApplicationContext } from '@nestjs/common';
+import { INestApplicationContext, Type } from '@nestjs/common';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { Plan, PLANS } from '../auth/merchant.entity';
 import { MerchantsService } from '../auth/merchants.service';
 import { API_MODES, ApiMode } from '../auth/tenant';
 import { BillingService } from '../billing/billing.service';
+import { AppConfig } from '../config/app-config';
+import { DashboardUsersService } from '../dashboard/dashboard-users.service';
+import { EntitlementSigningKeys } from '../entitlements/tokens/entitlement-signing-keys';
 
-export type CliOptions = Record<string, string | undefined>;
-
-export class CliUsageError extends Error {}
+import { CliOptions, CliUsageError } from './cli-usage';
 
 function required(options: CliOptions, name: string): string {
   const value = options[name];
@@ -21,29 +22,32 @@ function oneOf<T extends string>(options: CliOptions, name: string, allowed: rea
   return value as T;
 }
 
+/** A command that drives the services (and so opens the database); its usage is in cli-usage.ts. */
 export interface CliCommand {
-  summary: string;
-  usage: string;
   run(context: INestApplicationContext, options: CliOptions): Promise<unknown>;
+  /** Modules beyond CliModule's that this command needs, loaded only when it runs (startup stays short for the others). */
+  modules?: () => Promise<Type[]>;
+}
+
+/** A command on files and configuration alone: it runs while the server holds the embedded database. */
+export interface ConfigurationCliCommand {
+  run(config: AppConfig, options: CliOptions): Promise<unknown>;
 }
 
 /** Every CLI command (DESIGN §3); each calls the same service as the admin API. */
 export const CLI_COMMANDS: Record<string, CliCommand> = {
+  'users:create': {
+    run: (context, options) => context.get(DashboardUsersService).create(required(options, 'merchant'), required(options, 'email')),
+  },
   'merchants:create': {
-    summary: 'Create a merchant',
-    usage: '--name <name> [--plan free|growth|pro|enterprise]',
     run: (context, options) =>
       context.get(MerchantsService).create(required(options, 'name'), (options.plan ? oneOf(options, 'plan', PLANS) : 'free') as Plan),
   },
   'merchants:set-plan': {
-    summary: "Change a merchant's plan",
-    usage: '--merchant <mer_…> --plan free|growth|pro|enterprise',
     run: (context, options) =>
       context.get(MerchantsService).update(required(options, 'merchant'), { plan: oneOf(options, 'plan', PLANS) }),
   },
   'api-keys:create': {
-    summary: 'Create an API key (the secret is printed once)',
-    usage: "--merchant <mer_…> --mode test|live [--scopes 'entitlements:read,files:read' | '*'] [--name <label>]",
     run: (context, options) =>
       context.get(ApiKeysService).create(required(options, 'merchant'), {
         mode: oneOf(options, 'mode', API_MODES) as ApiMode,
@@ -52,18 +56,35 @@ export const CLI_COMMANDS: Record<string, CliCommand> = {
       }),
   },
   'api-keys:list': {
-    summary: "List a merchant's API keys (no secrets)",
-    usage: '--merchant <mer_…>',
     run: (context, options) => context.get(ApiKeysService).list(required(options, 'merchant')),
   },
   usage: {
-    summary: "A merchant's plan limits and current usage, in bytes",
-    usage: '--merchant <mer_…>',
     run: (context, options) => context.get(BillingService).usage(required(options, 'merchant')),
   },
+  import: {
+    // The imports worker runs in this process; the webhooks module records the events (the outbox).
+    modules: async () => [(await import('../imports/imports.module')).ImportsModule, (await import('../webhooks/webhooks.module')).WebhooksModule],
+    run: async (context, options) =>
+      (await import('./import-command')).runImportCommand(context, {
+        merchantId: required(options, 'merchant'),
+        mode: oneOf(options, 'mode', API_MODES) as ApiMode,
+        file: required(options, 'file'),
+        progress: process.stderr,
+      }),
+  },
   'api-keys:revoke': {
-    summary: 'Revoke an API key',
-    usage: '--key <key_…>',
     run: (context, options) => context.get(ApiKeysService).revoke(required(options, 'key')),
+  },
+};
+
+/** Commands without the database (DESIGN §12's key rotation). */
+export const CONFIGURATION_COMMANDS: Record<string, ConfigurationCliCommand> = {
+  'signing-keys:rotate': {
+    run: (config) =>
+      EntitlementSigningKeys.rotate({
+        configuredKey: config.entitlementSigningKey,
+        dataDirectory: config.dataDirectory,
+        tokenTtlMilliseconds: config.entitlementTokenTtlMilliseconds,
+      }),
   },
 };

@@ -1,13 +1,12 @@
-import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
 import { parseArgs } from 'node:util';
-import { ApiError } from '../errors/api-error';
-import { CLI_COMMANDS, CliOptions, CliUsageError } from './cli-commands';
-import { CliModule } from './cli.module';
+import { CLI_USAGE, CliOptions, CliUsageError } from './cli-usage';
+
+// Only node:util and the usage table load up front: `help`, unknown commands and usage errors answer
+// in milliseconds, and a command requires Nest, TypeORM and the database only once it runs.
 
 function help(): string {
-  const lines = Object.entries(CLI_COMMANDS).map(([name, command]) => `  ${name.padEnd(20)} ${command.summary}\n  ${' '.repeat(20)} ${command.usage}`);
-  return ['Usage: npm run cli -- <command> [options]   (prints JSON on stdout)', '', ...lines, ''].join('\n');
+  const lines = Object.entries(CLI_USAGE).map(([name, command]) => `  ${name.padEnd(20)} ${command.summary}\n  ${' '.repeat(20)} ${command.usage}`);
+  return ['Usage: npm run cli -- <command> [options]   (prints JSON on stdout; errors as one JSON object on stderr)', '', ...lines, ''].join('\n');
 }
 
 function parseOptions(args: string[]): CliOptions {
@@ -21,6 +20,8 @@ function parseOptions(args: string[]): CliOptions {
         mode: { type: 'string' },
         scopes: { type: 'string' },
         key: { type: 'string' },
+        file: { type: 'string' },
+        email: { type: 'string' },
       },
       strict: true,
     });
@@ -30,23 +31,56 @@ function parseOptions(args: string[]): CliOptions {
   }
 }
 
-function printError(code: string, message: string, extra: Record<string, string> = {}): void {
+function printError(code: string, message: string, extra: Record<string, unknown> = {}): void {
   process.stderr.write(`${JSON.stringify({ error: { code, message, ...extra } })}\n`);
+}
+
+/** The error's catalogue code when it is an ApiError or carries its own (`DATABASE_IN_USE`). */
+async function errorCode(error: unknown): Promise<string | null> {
+  const { ApiError } = await import('../errors/api-error');
+  if (error instanceof ApiError) return error.renderedCode;
+  if (error instanceof Error && 'code' in error && error.code === 'DATABASE_IN_USE') return error.code;
+  return null;
+}
+
+async function run(commandName: string, options: CliOptions): Promise<unknown> {
+  await import('reflect-metadata');
+  if (!CLI_USAGE[commandName]?.opensDatabase) {
+    const [{ CONFIGURATION_COMMANDS }, { AppConfig }, { validateEnvironment }] = await Promise.all([
+      import('./cli-commands'),
+      import('../config/app-config'),
+      import('../config/config.schema'),
+    ]);
+    return CONFIGURATION_COMMANDS[commandName]?.run(new AppConfig(validateEnvironment(process.env)), options);
+  }
+  const [{ NestFactory }, { CLI_COMMANDS }, { CliModule }] = await Promise.all([import('@nestjs/core'), import('./cli-commands'), import('./cli.module')]);
+  // No Nest logger: a failure to boot (the embedded database in use, say) becomes the JSON error below, not a coloured stack trace.
+  const command = CLI_COMMANDS[commandName];
+  const context = await NestFactory.createApplicationContext(CliModule.forRoot((await command?.modules?.()) ?? []), { logger: false, abortOnError: false });
+  try {
+    return await command?.run(context, options);
+  } finally {
+    await context.close();
+  }
 }
 
 /** Prints one JSON document on stdout; errors as {"error": {...}} on stderr with exit code 1 (2 for usage). */
 async function main(argv: string[]): Promise<number> {
   const [commandName, ...rest] = argv;
-  const command = commandName ? CLI_COMMANDS[commandName] : undefined;
-  if (!command) {
-    process.stderr.write(help());
-    return commandName && commandName !== 'help' ? 2 : 0;
+  if (commandName === undefined || commandName === 'help' || commandName === '--help') {
+    process.stdout.write(help());
+    return 0;
   }
-  let context: Awaited<ReturnType<typeof NestFactory.createApplicationContext>> | null = null;
+  const command = CLI_USAGE[commandName];
+  if (!command) {
+    printError('UNKNOWN_COMMAND', `Unknown command '${commandName}'; run \`npm run cli -- help\` for the list`, { commands: Object.keys(CLI_USAGE) });
+    return 2;
+  }
   try {
     const options = parseOptions(rest);
-    context = await NestFactory.createApplicationContext(CliModule.forRoot(), { logger: ['error'] });
-    const result = await command.run(context, options);
+    const missing = command.requiredOptions.find((name) => options[name] === undefined || options[name] === '');
+    if (missing) throw new CliUsageError(`--${missing} is required`);
+    const result = await run(commandName, options);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } catch (error: unknown) {
@@ -54,13 +88,12 @@ async function main(argv: string[]): Promise<number> {
       printError('USAGE', error.message, { usage: `${commandName} ${command.usage}` });
       return 2;
     }
-    if (error instanceof ApiError) {
-      printError(error.renderedCode, error.message);
+    const code = await errorCode(error);
+    if (code) {
+      printError(code, error instanceof Error ? error.message : String(error));
       return 1;
     }
     throw error;
-  } finally {
-    await context?.close();
   }
 }
 

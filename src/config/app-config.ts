@@ -2,6 +2,28 @@ import { Injectable } from '@nestjs/common';
 import * as path from 'node:path';
 import { Environment } from './config.schema';
 
+export interface DatabaseSettings {
+  /** Connections of the pool every transaction and ordinary read uses. */
+  poolSize: number;
+  /** Connections reserved for the access check; 0 = the check uses the main pool (embedded). */
+  checkPoolSize: number;
+  /** Longest wait for a pooled connection (or a new one) before the request fails with 503. */
+  acquireTimeoutMilliseconds: number;
+  statementTimeoutMilliseconds: number;
+  idleTransactionTimeoutMilliseconds: number;
+  /** Transactions one merchant may run at once (both modes together). */
+  tenantTransactions: number;
+  /** Transactions of one merchant allowed to wait for a turn; more → 503. */
+  tenantQueue: number;
+  /** Longest wait for a turn → 503. */
+  tenantQueueTimeoutMilliseconds: number;
+}
+
+export interface HttpTimeouts {
+  headersMilliseconds: number;
+  requestMilliseconds: number;
+}
+
 /** Typed, read-only access to the validated configuration. */
 @Injectable()
 export class AppConfig {
@@ -23,6 +45,25 @@ export class AppConfig {
   get embeddedDatabase(): boolean {
     return this.environment.DATABASE_URL === undefined;
   }
+  /**
+   * Pool and fairness settings. The embedded database is one session: one connection, one
+   * transaction at a time, and the check shares it.
+   */
+  get database(): DatabaseSettings {
+    const embedded = this.embeddedDatabase;
+    const poolSize = embedded ? 1 : this.environment.DATABASE_POOL_SIZE;
+    return {
+      poolSize,
+      checkPoolSize: embedded ? 0 : this.environment.DATABASE_CHECK_POOL_SIZE,
+      acquireTimeoutMilliseconds: this.environment.DATABASE_ACQUIRE_TIMEOUT,
+      statementTimeoutMilliseconds: this.environment.DATABASE_STATEMENT_TIMEOUT,
+      idleTransactionTimeoutMilliseconds: this.environment.DATABASE_IDLE_TRANSACTION_TIMEOUT,
+      // Half the pool by default: one merchant's burst always leaves the other half to the rest.
+      tenantTransactions: embedded ? 1 : (this.environment.DATABASE_TENANT_TRANSACTIONS ?? Math.max(1, Math.floor(poolSize / 2))),
+      tenantQueue: this.environment.DATABASE_TENANT_QUEUE,
+      tenantQueueTimeoutMilliseconds: this.environment.DATABASE_TENANT_QUEUE_TIMEOUT,
+    };
+  }
   get dataDirectory(): string {
     return path.resolve(this.environment.DATA_DIR);
   }
@@ -34,6 +75,10 @@ export class AppConfig {
   }
   get localStorageSecret(): string | undefined {
     return this.environment.LOCAL_STORAGE_SECRET;
+  }
+  /** HMAC secret of pagination cursors; unset = generated into DATA_DIR/secrets. */
+  get cursorSecret(): string | undefined {
+    return this.environment.CURSOR_SECRET;
   }
   get s3(): {
     bucket: string | undefined;
@@ -55,6 +100,10 @@ export class AppConfig {
   get redisUrl(): string | undefined {
     return this.environment.REDIS_URL;
   }
+  /** Serve the merchant dashboard at /dashboard (DESIGN §11). */
+  get dashboardEnabled(): boolean {
+    return this.environment.DASHBOARD_ENABLED;
+  }
   get adminToken(): string | undefined {
     return this.environment.ADMIN_TOKEN;
   }
@@ -74,11 +123,33 @@ export class AppConfig {
   get expirySweepIntervalMilliseconds(): number {
     return this.environment.EXPIRY_SWEEP_INTERVAL;
   }
+  /** Longest lifetime of a signed entitlement token (DESIGN §12). */
+  get entitlementTokenTtlMilliseconds(): number {
+    return this.environment.ENTITLEMENT_TOKEN_TTL;
+  }
+  /** Ed25519 private key (PEM or JWK) of entitlement tokens; unset = generated into DATA_DIR. */
+  get entitlementSigningKey(): string | undefined {
+    return this.environment.ENTITLEMENT_SIGNING_KEY;
+  }
   /** Tests boot many apps on empty databases and create their own merchants. */
   get skipDemoSeed(): boolean {
     return this.environment.SKIP_DEMO_SEED;
   }
   get logLevel(): Environment['LOG_LEVEL'] {
     return this.environment.LOG_LEVEL;
+  }
+  get httpAdapter(): Environment['HTTP_ADAPTER'] {
+    return this.environment.HTTP_ADAPTER;
+  }
+  /** Slow clients: headers within `headersMilliseconds`, a body within `requestMilliseconds` of them. */
+  get httpTimeouts(): HttpTimeouts {
+    return {
+      headersMilliseconds: this.environment.HTTP_HEADERS_TIMEOUT,
+      requestMilliseconds: this.environment.HTTP_REQUEST_TIMEOUT,
+    };
+  }
+  /** Local-storage uploads may take HTTP_REQUEST_TIMEOUT plus their size at this rate (capped; LocalStorageController). */
+  get localUploadMinBytesPerSecond(): number {
+    return this.environment.LOCAL_UPLOAD_MIN_BYTES_PER_SECOND;
   }
 }

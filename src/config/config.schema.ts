@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseEd25519PrivateKey } from '../entitlements/tokens/ed25519-key';
 import { parseDuration } from './duration';
 
 const booleanString = z
@@ -49,10 +50,19 @@ export const configSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   DATABASE_URL: url(['postgres:', 'postgresql:']).optional().or(z.literal('').transform(() => undefined)),
+  DATABASE_POOL_SIZE: positiveInteger.default(10),
+  DATABASE_CHECK_POOL_SIZE: positiveInteger.default(4),
+  DATABASE_ACQUIRE_TIMEOUT: duration.default(5_000),
+  DATABASE_STATEMENT_TIMEOUT: duration.default(30_000),
+  DATABASE_IDLE_TRANSACTION_TIMEOUT: duration.default(60_000),
+  DATABASE_TENANT_TRANSACTIONS: positiveInteger.optional(),
+  DATABASE_TENANT_QUEUE: positiveInteger.default(1_000),
+  DATABASE_TENANT_QUEUE_TIMEOUT: duration.default(10_000),
   DATA_DIR: z.string().min(1).default('./data'),
   STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
   PUBLIC_BASE_URL: url(['http:', 'https:']).optional().or(z.literal('').transform(() => undefined)),
   LOCAL_STORAGE_SECRET: optionalString,
+  CURSOR_SECRET: optionalString,
   S3_BUCKET: optionalString,
   S3_REGION: z.string().min(1).default('us-east-1'),
   S3_ENDPOINT: url(['http:', 'https:']).optional().or(z.literal('').transform(() => undefined)),
@@ -71,8 +81,22 @@ export const configSchema = z.object({
   WEBHOOK_RETRY_SCHEDULE: durationList.default([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]),
   WEBHOOK_ALLOW_PRIVATE_URLS: booleanString.default(false),
   EXPIRY_SWEEP_INTERVAL: duration.default(30_000),
+  ENTITLEMENT_TOKEN_TTL: duration.default(3_600_000),
+  ENTITLEMENT_SIGNING_KEY: optionalString.superRefine((value, context) => {
+    if (value === undefined) return;
+    try {
+      parseEd25519PrivateKey(value);
+    } catch (error) {
+      context.addIssue({ code: 'custom', message: (error as Error).message });
+    }
+  }),
   SKIP_DEMO_SEED: booleanString.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  HTTP_ADAPTER: z.enum(['express', 'fastify']).default('express'),
+  DASHBOARD_ENABLED: booleanString.default(true),
+  HTTP_HEADERS_TIMEOUT: duration.default(10_000),
+  HTTP_REQUEST_TIMEOUT: duration.default(30_000),
+  LOCAL_UPLOAD_MIN_BYTES_PER_SECOND: positiveInteger.default(64 * 1024),
 });
 
 export type EnvironmentInput = z.input<typeof configSchema>;
@@ -87,6 +111,12 @@ export function validateEnvironment(source: Record<string, string | undefined>):
   if (result.success) {
     if (result.data.STORAGE_DRIVER === 's3' && !result.data.S3_BUCKET) {
       throw new Error('Invalid configuration: S3_BUCKET is required when STORAGE_DRIVER=s3');
+    }
+    if ((result.data.DATABASE_TENANT_TRANSACTIONS ?? 0) > result.data.DATABASE_POOL_SIZE) {
+      throw new Error('Invalid configuration: DATABASE_TENANT_TRANSACTIONS must not exceed DATABASE_POOL_SIZE');
+    }
+    if (result.data.HTTP_HEADERS_TIMEOUT > result.data.HTTP_REQUEST_TIMEOUT) {
+      throw new Error('Invalid configuration: HTTP_HEADERS_TIMEOUT may not be longer than HTTP_REQUEST_TIMEOUT');
     }
     return result.data;
   }

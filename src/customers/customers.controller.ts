@@ -9,8 +9,10 @@ import { PaginationQueryDto } from '../pagination/pagination-query.dto';
 import { ApiEnvelopeResponse } from '../swagger/api-envelope-response.decorator';
 import { ApiErrorResponses } from '../swagger/api-error-responses.decorator';
 import { CustomersService } from './customers.service';
+import { CustomerDownloadGroupDto } from './dto/customer-download.dto';
 import { CustomerEntitlementListItemDto } from './dto/customer-entitlement-list-item.dto';
 
+/** A customer's entitlements and downloadable files. */
 @ApiTags('customers')
 @Controller('v1/customers')
 export class CustomersController {
@@ -48,5 +50,23 @@ export class CustomersController {
     @Query() query: PaginationQueryDto,
   ): Promise<PageResult<CustomerEntitlementListItemDto>> {
     return this.customers.listEntitlementsById(tenant, customerId, query);
+  }
+
+  @Get(':customer_id/downloads')
+  @RequireScopes('customers:read')
+  @ApiOperation({
+    summary: "A customer's downloadable files",
+    description:
+      'One group per active entitlement (not revoked, suspended, time- or usage-expired) whose product delivers by FILE and has at least one CONFIRMED file. Newest entitlement first; paginated without total. Get a URL for one file from GET /v1/files/{file_id}/download.',
+  })
+  @ApiParam({ name: 'customer_id', description: 'Customer id', example: 'cus_01jd8x3k2m4n5p6q7r8s9t0v1w' })
+  @ApiEnvelopeResponse(CustomerDownloadGroupDto, { description: 'A page of download groups', list: 'no-total' })
+  @ApiErrorResponses(ErrorCode.CUSTOMER_NOT_FOUND, ErrorCode.INVALID_PARAMETER)
+  downloads(
+    @CurrentTenant() tenant: Tenant,
+    @Param('customer_id') customerId: string,
+    @Query() query: PaginationQueryDto,
+  ): Promise<PageResult<CustomerDownloadGroupDto>> {
+    return this.customers.downloads(tenant, customerId, query);
   }
 }

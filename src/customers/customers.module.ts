@@ -1,14 +1,16 @@
 import { Module } from '@nestjs/common';
 import { ClockModule } from '../clock/clock.module';
+import { EntitlementsModule } from '../entitlements/entitlements.module';
+import { FileRecordsModule } from '../files/file-records.module';
+import { ProductsModule } from '../products/products.module';
+import { CustomerRecordsModule } from './customer-records.module';
 import { CustomersController } from './customers.controller';
-import { CustomersRepository } from './customers.repository';
 import { CustomersService } from './customers.service';
 
-/** Customers and their entitlement lists; exports CustomersService for lookups by other modules. */
+/** The customer routes: a customer's entitlements and downloads, read through their owners. */
 @Module({
-  imports: [ClockModule],
+  imports: [ClockModule, CustomerRecordsModule, EntitlementsModule, ProductsModule, FileRecordsModule],
   controllers: [CustomersController],
-  providers: [CustomersRepository, CustomersService],
-  exports: [CustomersService],
+  providers: [CustomersService],
 })
 export class CustomersModule {}

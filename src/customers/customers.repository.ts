@@ -1,57 +1,61 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { In } from 'typeorm';
 import type { Tenant } from '../auth/tenant';
-import { EntitlementEntity } from '../entitlements/entitlement.entity';
+import { assertTenant, TenantTable } from '../database/tenant-table';
+import type { Reader, Transaction } from '../database/unit-of-work';
 import { generateId } from '../ids/id';
-import { fetchPageWithTotal } from '../pagination/keyset';
-import { PageRequest } from '../pagination/page';
 import { CustomerEntity } from './customer.entity';
 
 @Injectable()
 export class CustomersRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  private readonly table = new TenantTable(CustomerEntity, 'customer');
 
-  findById(tenant: Tenant, customerId: string, manager: EntityManager = this.dataSource.manager): Promise<CustomerEntity | null> {
-    return manager.findOne(CustomerEntity, { where: { id: customerId, merchant_id: tenant.merchantId, mode: tenant.mode } });
+  findById(db: Reader, tenant: Tenant, customerId: string): Promise<CustomerEntity | null> {
+    return this.table.findOne(db.manager, tenant, { id: customerId });
   }
 
-  findByStoreId(tenant: Tenant, storeCustomerId: string): Promise<CustomerEntity | null> {
-    return this.dataSource.manager.findOne(CustomerEntity, {
-      where: { store_customer_id: storeCustomerId, merchant_id: tenant.merchantId, mode: tenant.mode },
-    });
+  findByStoreId(db: Reader, tenant: Tenant, storeCustomerId: string): Promise<CustomerEntity | null> {
+    return this.table.findOne(db.manager, tenant, { store_customer_id: storeCustomerId });
+  }
+
+  findByIds(db: Reader, tenant: Tenant, customerIds: string[]): Promise<CustomerEntity[]> {
+    if (customerIds.length === 0) return Promise.resolve([]);
+    return this.table.find(db.manager, tenant, { id: In(customerIds) });
   }
 
   /**
    * The customer with this store id, created if new. One statement, race-free: a concurrent
    * insert of the same store id waits on the unique index and then returns the existing row.
    */
-  async upsertByStoreId(manager: EntityManager, tenant: Tenant, storeCustomerId: string): Promise<CustomerEntity> {
-    const rows: { id: string }[] = await manager.query(
+  async upsertByStoreId(tx: Transaction, tenant: Tenant, storeCustomerId: string): Promise<CustomerEntity> {
+    assertTenant(tenant);
+    const rows: { id: string }[] = await tx.manager.query(
       `INSERT INTO customers (id, merchant_id, mode, store_customer_id)
        VALUES ($1, $2, $3, $4)
        ON CONFLICT (merchant_id, mode, store_customer_id) DO UPDATE SET store_customer_id = EXCLUDED.store_customer_id
        RETURNING id`,
       [generateId('cus'), tenant.merchantId, tenant.mode, storeCustomerId],
     );
-    const customer = await this.findById(tenant, rows[0].id, manager);
+    const customer = await this.findById(tx, tenant, rows[0].id);
     if (!customer) throw new Error('The upserted customer vanished');
     return customer;
   }
 
-  /** One keyset page (limit + 1 rows) of a customer's entitlements, every status, and the total. */
-  async listEntitlements(
-    tenant: Tenant,
-    customerId: string,
-    page: PageRequest,
-  ): Promise<{ rows: EntitlementEntity[]; total: number }> {
-    const base = () =>
-      this.dataSource.manager
-        .createQueryBuilder(EntitlementEntity, 'entitlement')
-        .where('entitlement.merchant_id = :merchantId AND entitlement.mode = :mode AND entitlement.customer_id = :customerId', {
-          merchantId: tenant.merchantId,
-          mode: tenant.mode,
-          customerId,
-        });
-    return fetchPageWithTotal(base, 'entitlement', page);
+  /**
+   * The customers with these store ids, created where new, in two statements whatever their number
+   * (bulk imports). Store ids are inserted in sorted order, so two batches never wait on each other
+   * in opposite orders.
+   */
+  async upsertManyByStoreIds(tx: Transaction, tenant: Tenant, storeCustomerIds: string[]): Promise<CustomerEntity[]> {
+    assertTenant(tenant);
+    const storeIds = [...new Set(storeCustomerIds)].sort();
+    if (storeIds.length === 0) return [];
+    await tx.manager.query(
+      `INSERT INTO customers (id, merchant_id, mode, store_customer_id)
+       SELECT id, $1, $2, store_customer_id FROM unnest($3::text[], $4::text[]) AS incoming(id, store_customer_id)
+       ON CONFLICT (merchant_id, mode, store_customer_id) DO NOTHING`,
+      [tenant.merchantId, tenant.mode, storeIds.map(() => generateId('cus')), storeIds],
+    );
+    return this.table.find(tx.manager, tenant, { store_customer_id: In(storeIds) });
   }
 }

@@ -1,52 +1,36 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import type { Tenant } from '../auth/tenant';
 import { Clock } from '../clock/clock';
-import { toCustomerEntitlementListItem } from '../entitlements/entitlement.mapper';
+import { UnitOfWork } from '../database/unit-of-work';
+import { EntitlementsService } from '../entitlements/entitlements.service';
 import { PageResult } from '../envelope/page-result';
-import { ApiError } from '../errors/api-error';
-import { ErrorCode } from '../errors/error-code.enum';
-import { isValidId } from '../ids/id';
+import { FileRecordsService } from '../files/file-records.service';
 import { toPageRequest, toPageResult } from '../pagination/page';
 import { PaginationQueryDto } from '../pagination/pagination-query.dto';
+import { ProductsService } from '../products/products.service';
 import { CustomerEntity } from './customer.entity';
-import { CustomersRepository } from './customers.repository';
+import { CustomerRecordsService } from './customer-records.service';
+import { CustomerDownloadGroupDto } from './dto/customer-download.dto';
 import { CustomerEntitlementListItemDto } from './dto/customer-entitlement-list-item.dto';
 
-/** Customers: implicit creation by store id, lookups for other modules, entitlement lists. */
+/**
+ * The customer routes: a customer's entitlements and downloadable files, composed from the
+ * entitlements, products and files modules' reads (each table read by its owner).
+ */
 @Injectable()
 export class CustomersService {
   constructor(
-    private readonly customers: CustomersRepository,
+    private readonly records: CustomerRecordsService,
+    private readonly entitlements: EntitlementsService,
+    private readonly products: ProductsService,
+    private readonly files: FileRecordsService,
+    private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
   ) {}
 
-  /** The customer of this tenant, or 404 CUSTOMER_NOT_FOUND (also for malformed ids and other tenants' ids). */
-  async require(tenant: Tenant, customerId: string, manager?: EntityManager): Promise<CustomerEntity> {
-    const customer = isValidId('cus', customerId) ? await this.customers.findById(tenant, customerId, manager) : null;
-    if (!customer) throw new ApiError(ErrorCode.CUSTOMER_NOT_FOUND, `No customer with id '${customerId}'`);
-    return customer;
-  }
-
-  /** The customer with this store id, or 404 CUSTOMER_NOT_FOUND. */
-  async requireByStoreId(tenant: Tenant, storeCustomerId: string): Promise<CustomerEntity> {
-    const customer = await this.customers.findByStoreId(tenant, storeCustomerId);
-    if (!customer) throw new ApiError(ErrorCode.CUSTOMER_NOT_FOUND, `No customer with store_customer_id '${storeCustomerId}'`);
-    return customer;
-  }
-
-  /** The customer with this store id, created in `manager`'s transaction if it is new. */
-  findOrCreateByStoreId(manager: EntityManager, tenant: Tenant, storeCustomerId: string): Promise<CustomerEntity> {
-    return this.customers.upsertByStoreId(manager, tenant, storeCustomerId);
-  }
-
   /** GET /v1/customers/{id}/entitlements: every status, 404 for an unknown customer. */
-  async listEntitlementsById(
-    tenant: Tenant,
-    customerId: string,
-    query: PaginationQueryDto,
-  ): Promise<PageResult<CustomerEntitlementListItemDto>> {
-    return this.listEntitlements(tenant, await this.require(tenant, customerId), query);
+  async listEntitlementsById(tenant: Tenant, customerId: string, query: PaginationQueryDto): Promise<PageResult<CustomerEntitlementListItemDto>> {
+    return this.listEntitlements(tenant, await this.records.require(this.unitOfWork.pool, tenant, customerId), query);
   }
 
   /** GET /v1/customers/store/{store_customer_id}/entitlements. */
@@ -55,7 +39,43 @@ export class CustomersService {
     storeCustomerId: string,
     query: PaginationQueryDto,
   ): Promise<PageResult<CustomerEntitlementListItemDto>> {
-    return this.listEntitlements(tenant, await this.requireByStoreId(tenant, storeCustomerId), query);
+    return this.listEntitlements(tenant, await this.records.requireByStoreId(this.unitOfWork.pool, tenant, storeCustomerId), query);
+  }
+
+  /**
+   * One group per entitlement active now whose product delivers by FILE and has a CONFIRMED file;
+   * newest first, no total (reference). The eligible products are found first (the customer's
+   * active products → those delivered by FILE → those with a confirmed file), then one keyset page
+   * of entitlements for them.
+   */
+  async downloads(tenant: Tenant, customerId: string, query: PaginationQueryDto): Promise<PageResult<CustomerDownloadGroupDto>> {
+    const db = this.unitOfWork.pool;
+    const customer = await this.records.require(db, tenant, customerId);
+    const page = toPageRequest(query);
+    const now = this.clock.now();
+    const deliveries = await this.products.fileDeliveries(db, tenant, await this.entitlements.activeProductIds(tenant, customer.id, now));
+    const confirmed = await this.files.confirmedFiles(db, tenant, deliveries.flatMap((delivery) => delivery.fileIds));
+    const groups = new Map(
+      deliveries
+        .map((delivery) => ({ ...delivery, files: delivery.fileIds.flatMap((id) => confirmed.get(id) ?? []) }))
+        .filter((delivery) => delivery.files.length > 0)
+        .map((delivery) => [delivery.productId, delivery]),
+    );
+    const entitlements = await this.entitlements.pageActive(tenant, customer.id, [...groups.keys()], now, page);
+    return toPageResult(
+      entitlements,
+      page,
+      (row) => row.created_at,
+      (entitlement) => {
+        const group = groups.get(entitlement.product_id);
+        return {
+          entitlement_id: entitlement.id,
+          product_id: entitlement.product_id,
+          product_name: group?.name ?? '',
+          files: (group?.files ?? []).map((file) => ({ file_id: file.id, file_name: file.file_name, file_size: file.file_size, mime_type: file.mime_type })),
+        };
+      },
+    );
   }
 
   private async listEntitlements(
@@ -63,9 +83,10 @@ export class CustomersService {
     customer: CustomerEntity,
     query: PaginationQueryDto,
   ): Promise<PageResult<CustomerEntitlementListItemDto>> {
-    const page = toPageRequest(query);
-    const now = this.clock.now();
-    const { rows, total } = await this.customers.listEntitlements(tenant, customer.id, page);
-    return toPageResult(rows, page, (row) => row.created_at, (row) => toCustomerEntitlementListItem(row, now), total);
+    const page = await this.entitlements.pageForCustomer(tenant, customer, toPageRequest(query));
+    return new PageResult(
+      page.items.map(({ id, product_id, status, granted_at, expires_at, source, metadata }) => ({ id, product_id, status, granted_at, expires_at, source, metadata })),
+      page.pagination,
+    );
   }
 }

@@ -4,7 +4,9 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { buildDataSourceOptions } from './data-source-options';
 import { DatabaseConnection } from './database-connection';
+import { ReadPool } from './read-pool';
 import { runMigrations } from './run-migrations';
+import { TenantTransactionLimiter } from './tenant-transaction-limiter';
 import { UnitOfWork } from './unit-of-work';
 
 @Module({
@@ -15,15 +17,17 @@ import { UnitOfWork } from './unit-of-work';
 })
 class DatabaseConnectionModule {}
 
-/** Closes the pool before the embedded server under it, whatever order Nest runs hooks in. */
+/** Closes the pools before the embedded server under them, whatever order Nest runs hooks in. */
 @Injectable()
 class DatabaseShutdown implements OnApplicationShutdown {
   constructor(
     private readonly dataSource: DataSource,
     private readonly connection: DatabaseConnection,
+    private readonly readPool: ReadPool,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
+    await this.readPool.close();
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
     await this.connection.embedded?.stop();
   }
@@ -35,9 +39,9 @@ class DatabaseShutdown implements OnApplicationShutdown {
     DatabaseConnectionModule,
     TypeOrmModule.forRootAsync({
       imports: [DatabaseConnectionModule],
-      inject: [DatabaseConnection],
-      useFactory: (connection: DatabaseConnection) =>
-        buildDataSourceOptions(connection.url, connection.embedded !== null),
+      inject: [DatabaseConnection, AppConfig],
+      useFactory: (connection: DatabaseConnection, config: AppConfig) =>
+        buildDataSourceOptions(connection.url, connection.embedded !== null, config.database),
       dataSourceFactory: async (options) => {
         if (!options) throw new Error('Database options are missing');
         const dataSource = await new DataSource(options).initialize();
@@ -46,7 +50,26 @@ class DatabaseShutdown implements OnApplicationShutdown {
       },
     }),
   ],
-  providers: [UnitOfWork, DatabaseShutdown],
-  exports: [UnitOfWork, DatabaseConnectionModule],
+  providers: [
+    UnitOfWork,
+    DatabaseShutdown,
+    {
+      provide: ReadPool,
+      inject: [DataSource, DatabaseConnection, AppConfig],
+      useFactory: (dataSource: DataSource, connection: DatabaseConnection, config: AppConfig) =>
+        ReadPool.create(dataSource, connection.url, connection.embedded !== null, config.database),
+    },
+    {
+      provide: TenantTransactionLimiter,
+      inject: [AppConfig],
+      useFactory: ({ database }: AppConfig) =>
+        new TenantTransactionLimiter({
+          concurrency: database.tenantTransactions,
+          queue: database.tenantQueue,
+          timeoutMilliseconds: database.tenantQueueTimeoutMilliseconds,
+        }),
+    },
+  ],
+  exports: [UnitOfWork, ReadPool, TenantTransactionLimiter, DatabaseConnectionModule],
 })
 export class DatabaseModule {}

@@ -40,6 +40,12 @@ export class EmbeddedDatabase {
   }
 }
 
+/** Another live process holds the embedded database's files (the CLI reports it as `DATABASE_IN_USE`). */
+export class DatabaseInUseError extends Error {
+  override readonly name = 'DatabaseInUseError';
+  readonly code = 'DATABASE_IN_USE';
+}
+
 function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -61,7 +67,7 @@ function acquireLock(lockFile: string): string {
   } catch {
     const owner = Number(readFileSync(lockFile, 'utf8'));
     if (Number.isInteger(owner) && owner !== process.pid && isRunning(owner)) {
-      throw new Error(
+      throw new DatabaseInUseError(
         `The embedded database ${lockFile.replace(/\.lock$/, '')} is in use by process ${owner}. ` +
           'Stop that process, or use the admin API while it runs.',
       );

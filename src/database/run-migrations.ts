@@ -1,12 +1,14 @@
-import { DataSource } from 'typeorm';
+import { DataSource, MigrationExecutor } from 'typeorm';
 
 /** Arbitrary constant naming this service's migration lock. */
 const MIGRATION_LOCK_ID = 727_001;
 
 /**
  * Runs pending migrations at start. On a shared PostgreSQL an advisory lock keeps two instances
- * starting together from running them twice; the embedded database has one pooled connection
- * and one process, so it needs none (and taking one would hold the only connection).
+ * starting together from running them twice, and the migrations run on that same session with
+ * statement_timeout off: building an index on a large table may take longer than any request
+ * should. The embedded database has one pooled connection and one process, so it needs no lock
+ * (and taking one would hold the only connection) and has no timeouts.
  */
 export async function runMigrations(dataSource: DataSource): Promise<void> {
   const poolSize = (dataSource.options.extra as { max?: number } | undefined)?.max ?? 10;
@@ -18,8 +20,12 @@ export async function runMigrations(dataSource: DataSource): Promise<void> {
   await runner.connect();
   try {
     await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
-    await dataSource.runMigrations({ transaction: 'each' });
+    await runner.query('SET statement_timeout = 0');
+    const executor = new MigrationExecutor(dataSource, runner);
+    executor.transaction = 'each';
+    await executor.executePendingMigrations();
   } finally {
+    await runner.query('RESET statement_timeout').catch(() => undefined);
     await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
     await runner.release();
   }

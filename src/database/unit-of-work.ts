@@ -3,38 +3,77 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Tenant } from '../auth/tenant';
 import { DOMAIN_EVENT, DomainEvent, EVENTS_COMMITTED, EventType } from '../events/domain-event';
+import type { Operation } from './operation';
+import { TenantTransactionLimiter } from './tenant-transaction-limiter';
 
-export interface Transaction {
-  manager: EntityManager;
+/**
+ * Where a read runs: an open transaction, or the pool outside any (`UnitOfWork.pool`). A method
+ * that only reads, inside or outside a transaction, takes one as `db`, its first parameter.
+ */
+export interface Reader {
+  readonly manager: EntityManager;
+}
+
+/**
+ * One open database transaction, passed as `tx`: the first, required parameter of every service
+ * and repository method that writes or locks. Only UnitOfWork opens one. (On the embedded
+ * database's single connection, a statement sent to the pool while a transaction is open would
+ * wait for it forever, so a forgotten `tx` shows at once there.)
+ */
+export interface Transaction extends Reader {
   /** Records the event in this transaction (the outbox); it commits or rolls back with the change. */
   publish(type: EventType, tenant: Tenant, object: Record<string, unknown>): Promise<void>;
 }
 
+export type TransactionWork<T> = (tx: Transaction) => Promise<T>;
+
 /**
- * Runs a state change and its events in one database transaction. Domain modules publish
- * through the event emitter; the Webhooks module writes the outbox rows, so neither imports
- * the other.
+ * The one place transactions open. A state change, its events and (for a request with an
+ * Idempotency-Key) the stored response commit together or not at all. Domain modules publish
+ * through the event emitter; the Webhooks module writes the outbox rows, so neither imports the
+ * other.
  */
 @Injectable()
 export class UnitOfWork {
+  /** Reads outside any transaction. */
+  readonly pool: Reader;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly emitter: EventEmitter2,
-  ) {}
+    private readonly limiter: TenantTransactionLimiter,
+  ) {
+    this.pool = { manager: dataSource.manager };
+  }
 
-  async run<T>(work: (transaction: Transaction) => Promise<T>): Promise<T> {
+  /** Background work (sweeps, deliveries): no request, no idempotency. */
+  run<T>(work: TransactionWork<T>): Promise<T>;
+  /**
+   * A request's write. With an idempotency claim, the key is taken by the transaction's first
+   * statement and the response stored by its last, so a crash leaves either both or neither.
+   */
+  run<T>(operation: Operation, work: TransactionWork<T>): Promise<T>;
+  async run<T>(first: Operation | TransactionWork<T>, second?: TransactionWork<T>): Promise<T> {
+    const operation = typeof first === 'function' ? null : first;
+    const work = typeof first === 'function' ? first : second;
+    if (!work) throw new Error('UnitOfWork.run needs the work to run');
+    const claim = operation?.idempotency ?? null;
     let published = 0;
-    const result = await this.dataSource.transaction(async (manager) => {
-      const transaction: Transaction = {
+    // A request's transaction counts against its merchant's share of the pool; background work doesn't.
+    const result = await this.limiter.run(operation?.tenant.merchantId ?? null, () => this.dataSource.transaction(async (manager) => {
+      const tx: Transaction = {
         manager,
         publish: async (type, tenant, object) => {
-          const results = await this.emitter.emitAsync(DOMAIN_EVENT, new DomainEvent(type, tenant, object, manager));
+          const results = await this.emitter.emitAsync(DOMAIN_EVENT, new DomainEvent(type, tenant, object, tx));
           if (results.length === 0) throw new Error(`No outbox listener recorded ${type}`);
           published += 1;
         },
       };
-      return work(transaction);
-    });
+      await claim?.acquire(tx);
+      const value = await work(tx);
+      await claim?.complete(tx, value);
+      return value;
+    }));
     if (published > 0) this.emitter.emit(EVENTS_COMMITTED);
     return result;
   }

@@ -1,4 +1,6 @@
 import type { Tenant } from '../auth/tenant';
+import { customerIdByStoreIdSql } from '../customers/customer-lookup.sql';
+import { productIdByStoreIdSql } from '../products/product-lookup.sql';
 
 /** A customer or product named by our id or by the store's id. */
 export type Reference = { id: string; storeId?: undefined } | { id?: undefined; storeId: string };
@@ -18,15 +20,10 @@ export interface CheckQuery {
  * then unlimited or most remaining uses. Exported so the EXPLAIN test plans exactly this query.
  */
 export function buildCheckQuery(tenant: Tenant, customer: Reference, product: Reference, now: Date): CheckQuery {
-  const customerSql =
-    customer.id !== undefined
-      ? '$3'
-      : '(SELECT c.id FROM customers c WHERE c.merchant_id = $1 AND c.mode = $2 AND c.store_customer_id = $3)';
-  const productSql =
-    product.id !== undefined
-      ? '$4'
-      : '(SELECT p.id FROM products p WHERE p.merchant_id = $1 AND p.mode = $2 AND p.store_product_id = $4)';
-  const sql = `SELECT e.id, e.product_id, e.granted_at, e.expires_at, e.metadata
+  // Store ids resolve through the owners' own lookup SQL, embedded as scalar subqueries.
+  const customerSql = customer.id !== undefined ? '$3' : customerIdByStoreIdSql('$1', '$2', '$3');
+  const productSql = product.id !== undefined ? '$4' : productIdByStoreIdSql('$1', '$2', '$4');
+  const sql = `SELECT e.id, e.product_id, e.granted_at, e.expires_at, e.metadata, e.source
     FROM entitlements e
     WHERE e.merchant_id = $1 AND e.mode = $2
       AND e.customer_id = ${customerSql}

@@ -1,12 +1,9 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { In } from 'typeorm';
-import type { Tenant } from '../auth/tenant';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
 import { UnitOfWork } from '../database/unit-of-work';
-import { runOutSql } from './effective-status';
-import { EntitlementEntity } from './entitlement.entity';
-import { EntitlementWithCustomer, toEntitlementResponse } from './entitlement.mapper';
+import { EntitlementLifecycleService } from './entitlement-lifecycle.service';
+import { EntitlementsRepository } from './entitlements.repository';
 
 const BATCH_SIZE = 200;
 
@@ -24,6 +21,8 @@ export class EntitlementExpirySweeper implements OnApplicationBootstrap, OnAppli
 
   constructor(
     private readonly unitOfWork: UnitOfWork,
+    private readonly entitlements: EntitlementsRepository,
+    private readonly lifecycle: EntitlementLifecycleService,
     private readonly clock: Clock,
     private readonly config: AppConfig,
   ) {}
@@ -56,41 +55,23 @@ export class EntitlementExpirySweeper implements OnApplicationBootstrap, OnAppli
   private async sweepAll(): Promise<number> {
     let total = 0;
     for (;;) {
-      const swept = await this.sweepBatch();
-      total += swept;
-      if (swept < BATCH_SIZE) return total;
+      const claimed = await this.sweepBatch();
+      total += claimed;
+      if (claimed < BATCH_SIZE) return total;
     }
   }
 
+  /** One batch: how many due rows it claimed (a full batch means more may wait) and how many it expired. */
   private sweepBatch(): Promise<number> {
     const now = this.clock.now();
-    return this.unitOfWork.run(async ({ manager, publish }) => {
-      const rows: { id: string }[] = await manager.query(
-        `WITH due AS (
-           SELECT id FROM entitlements e
-           WHERE e.status = 'active' AND ${runOutSql('e', '$1')}
-           ORDER BY id
-           LIMIT $2
-           FOR UPDATE SKIP LOCKED
-         ), expired AS (
-           UPDATE entitlements SET status = 'expired', updated_at = now()
-           FROM due WHERE entitlements.id = due.id
-           RETURNING entitlements.id
-         )
-         SELECT id FROM expired`,
-        [now.toISOString(), BATCH_SIZE],
-      );
-      if (rows.length === 0) return 0;
-      const entitlements = (await manager.find(EntitlementEntity, {
-        where: { id: In(rows.map((row) => row.id)) },
-        relations: { customer: true },
-        order: { id: 'ASC' },
-      })) as EntitlementWithCustomer[];
-      for (const entitlement of entitlements) {
-        const tenant: Tenant = { merchantId: entitlement.merchant_id, mode: entitlement.mode };
-        await publish('entitlement.expired', tenant, { ...toEntitlementResponse(entitlement, now) });
+    return this.unitOfWork.run(async (tx) => {
+      const due = await this.entitlements.lockDueAcrossTenants(tx, now, BATCH_SIZE);
+      // The one expiry path (the lifecycle's expire): the same rules and exactly one event, whoever
+      // expires it; a bundle parent's children expire with it.
+      for (const entitlement of due) {
+        await this.lifecycle.expire(tx, { merchantId: entitlement.merchant_id, mode: entitlement.mode }, entitlement.id);
       }
-      return rows.length;
+      return due.length;
     });
   }
 }

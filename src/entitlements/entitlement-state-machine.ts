@@ -2,14 +2,15 @@ import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import type { EntitlementStatus } from './entitlement.entity';
 
-export const ENTITLEMENT_OPERATIONS = ['suspend', 'revoke', 'reactivate', 'activate', 'update', 'use'] as const;
+export const ENTITLEMENT_OPERATIONS = ['suspend', 'revoke', 'reactivate', 'activate', 'update', 'use', 'expire'] as const;
 export type EntitlementOperation = (typeof ENTITLEMENT_OPERATIONS)[number];
 
 /**
  * The lifecycle (DESIGN §5) as one table: operation → (effective status before → status after).
- * A pair that is not listed is refused with 409 INVALID_STATUS_TRANSITION. Expiry itself is not an
- * operation: an active entitlement whose time or uses run out is expired from that instant
- * (effective-status.ts) and the sweeper persists it.
+ * A pair that is not listed is refused with 409 INVALID_STATUS_TRANSITION. An active entitlement
+ * whose time or uses run out is expired from that instant (effective-status.ts); `expire` is the one
+ * path that persists it (the sweeper), and also ends an entitlement now (a canceled subscription).
+ * Expiring an entitlement that is already expired changes nothing and publishes nothing.
  */
 export const ENTITLEMENT_TRANSITIONS: Readonly<
   Record<EntitlementOperation, Readonly<Partial<Record<EntitlementStatus, EntitlementStatus>>>>
@@ -20,6 +21,7 @@ export const ENTITLEMENT_TRANSITIONS: Readonly<
   activate: { pending: 'active' },
   update: { active: 'active', suspended: 'suspended', pending: 'pending', expired: 'expired' },
   use: { active: 'active' },
+  expire: { active: 'expired', suspended: 'expired' },
 };
 
 /** The status after `operation`, or null when the table forbids it. */

@@ -22,6 +22,8 @@ export type EntitlementSource = (typeof ENTITLEMENT_SOURCES)[number];
 @Index('entitlements_customer_created_idx', ['merchant_id', 'mode', 'customer_id', 'created_at', 'id'])
 @Index('entitlements_product_created_idx', ['merchant_id', 'mode', 'product_id', 'created_at', 'id'])
 // The sweeper only looks at active rows that can expire.
+// A bundle parent's children (cascades, DESIGN §10).
+@Index('entitlements_parent_idx', ['parent_entitlement_id'], { where: 'parent_entitlement_id IS NOT NULL' })
 @Index('entitlements_sweep_expires_idx', ['expires_at'], { where: "status = 'active' AND expires_at IS NOT NULL" })
 @Index('entitlements_sweep_usage_idx', ['id'], {
   where: "status = 'active' AND usage_limit IS NOT NULL AND usage_count >= usage_limit",

@@ -1,18 +1,15 @@
-import type { CustomerEntitlementListItemDto } from '../customers/dto/customer-entitlement-list-item.dto';
 import { effectiveStatus } from './effective-status';
 import type { EntitlementCheckItemDto, EntitlementListItemDto, EntitlementResponseDto } from './dto/entitlement-response.dto';
 import type { EntitlementEntity } from './entitlement.entity';
 
 const iso = (value: Date | null): string | null => (value ? value.toISOString() : null);
 
-/** An entitlement loaded with its customer (for store_customer_id). */
-export type EntitlementWithCustomer = EntitlementEntity & { customer: { store_customer_id: string } };
-
-export function toEntitlementListItem(entitlement: EntitlementWithCustomer, now: Date): EntitlementListItemDto {
+/** The list shape; `storeCustomerId` is the customer's, looked up through the customers module. */
+export function toEntitlementListItem(entitlement: EntitlementEntity, storeCustomerId: string, now: Date): EntitlementListItemDto {
   return {
     id: entitlement.id,
     customer_id: entitlement.customer_id,
-    store_customer_id: entitlement.customer.store_customer_id,
+    store_customer_id: storeCustomerId,
     product_id: entitlement.product_id,
     status: effectiveStatus(entitlement, now),
     granted_at: entitlement.granted_at.toISOString(),
@@ -29,9 +26,9 @@ export function toEntitlementListItem(entitlement: EntitlementWithCustomer, now:
   };
 }
 
-export function toEntitlementResponse(entitlement: EntitlementWithCustomer, now: Date): EntitlementResponseDto {
+export function toEntitlementResponse(entitlement: EntitlementEntity, storeCustomerId: string, now: Date): EntitlementResponseDto {
   return {
-    ...toEntitlementListItem(entitlement, now),
+    ...toEntitlementListItem(entitlement, storeCustomerId, now),
     store_line_item_id: entitlement.store_line_item_id,
     parent_entitlement_id: entitlement.parent_entitlement_id,
     suspended_at: iso(entitlement.suspended_at),
@@ -39,9 +36,9 @@ export function toEntitlementResponse(entitlement: EntitlementWithCustomer, now:
   };
 }
 
-/** Check rows are already filtered to effectively active entitlements. */
+/** Check rows are already filtered to effectively active entitlements; a bundle's child gives access of type `bundle`. */
 export function toEntitlementCheckItem(
-  entitlement: Pick<EntitlementEntity, 'id' | 'product_id' | 'granted_at' | 'expires_at' | 'metadata'>,
+  entitlement: Pick<EntitlementEntity, 'id' | 'product_id' | 'granted_at' | 'expires_at' | 'metadata' | 'source'>,
 ): EntitlementCheckItemDto {
   return {
     id: entitlement.id,
@@ -50,18 +47,6 @@ export function toEntitlementCheckItem(
     granted_at: entitlement.granted_at.toISOString(),
     expires_at: iso(entitlement.expires_at),
     metadata: entitlement.metadata,
-    access_type: 'direct',
-  };
-}
-
-export function toCustomerEntitlementListItem(entitlement: EntitlementEntity, now: Date): CustomerEntitlementListItemDto {
-  return {
-    id: entitlement.id,
-    product_id: entitlement.product_id,
-    status: effectiveStatus(entitlement, now),
-    granted_at: entitlement.granted_at.toISOString(),
-    expires_at: iso(entitlement.expires_at),
-    source: entitlement.source,
-    metadata: entitlement.metadata,
+    access_type: entitlement.source === 'bundle' ? 'bundle' : 'direct',
   };
 }

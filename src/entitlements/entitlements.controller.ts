@@ -3,16 +3,18 @@ import { ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../auth/current-tenant.decorator';
 import { RequireScopes } from '../auth/route-access.decorators';
 import type { Tenant } from '../auth/tenant';
+import type { Operation } from '../database/operation';
 import { PageResult } from '../envelope/page-result';
 import { ErrorCode } from '../errors/error-code.enum';
+import { CurrentOperation } from '../idempotency/current-operation.decorator';
 import { ApiEnvelopeResponse } from '../swagger/api-envelope-response.decorator';
+import { ApiJsonBody } from '../swagger/api-json-body.decorator';
 import { ApiErrorResponses } from '../swagger/api-error-responses.decorator';
 import { CreateEntitlementDto } from './dto/create-entitlement.dto';
 import { EntitlementReasonDto, ReactivateEntitlementDto, RecordUsageDto } from './dto/entitlement-operation.dto';
 import { CheckEntitlementQueryDto, ListEntitlementsQueryDto } from './dto/entitlement-query.dto';
 import { EntitlementCheckResponseDto, EntitlementListItemDto, EntitlementResponseDto } from './dto/entitlement-response.dto';
 import { UpdateEntitlementDto } from './dto/update-entitlement.dto';
-import { EntitlementLifecycleService } from './entitlement-lifecycle.service';
 import { EntitlementsService } from './entitlements.service';
 
 const ENTITLEMENT_ID_PARAM = { name: 'entitlement_id', description: 'Entitlement id', example: 'ent_01jd8x3k2m4n5p6q7r8s9t0v1w' };
@@ -21,10 +23,7 @@ const TRANSITION_NOTE = 'Refused with 409 INVALID_STATUS_TRANSITION ("Cannot <op
 @ApiTags('entitlements')
 @Controller('v1/entitlements')
 export class EntitlementsController {
-  constructor(
-    private readonly entitlements: EntitlementsService,
-    private readonly lifecycle: EntitlementLifecycleService,
-  ) {}
+  constructor(private readonly entitlements: EntitlementsService) {}
 
   @Get('check')
   @RequireScopes('entitlements:read')
@@ -77,7 +76,8 @@ export class EntitlementsController {
       "Defaults from the product: time_limited → expires_at = now + access_duration_days; usage_limited → the product's " +
       'usage_limit. Publishes entitlement.created.',
   })
-  @ApiBody({ type: CreateEntitlementDto })
+  // Store ids: the product exists once POST /v1/products' example has run, the customer is created.
+  @ApiJsonBody(CreateEntitlementDto, { store_customer_id: 'store_cust_1001', store_product_id: 'sku_ebook_42', store_order_id: 'order_5001', metadata: { order_note: 'gift' } })
   @ApiEnvelopeResponse(EntitlementResponseDto, { status: 201, description: 'The created entitlement' })
   @ApiErrorResponses(
     ErrorCode.MISSING_REQUIRED_FIELD,
@@ -87,8 +87,8 @@ export class EntitlementsController {
     ErrorCode.PRODUCT_ARCHIVED,
     ErrorCode.IDEMPOTENCY_KEY_CONFLICT,
   )
-  create(@CurrentTenant() tenant: Tenant, @Body() body: CreateEntitlementDto): Promise<EntitlementResponseDto> {
-    return this.entitlements.create(tenant, body);
+  create(@CurrentOperation() operation: Operation, @Body() body: CreateEntitlementDto): Promise<EntitlementResponseDto> {
+    return this.entitlements.create(operation, body);
   }
 
   @Patch(':entitlement_id')
@@ -104,11 +104,11 @@ export class EntitlementsController {
   @ApiEnvelopeResponse(EntitlementResponseDto, { description: 'The updated entitlement' })
   @ApiErrorResponses(ErrorCode.INVALID_PARAMETER, ErrorCode.ENTITLEMENT_NOT_FOUND, ErrorCode.INVALID_STATUS_TRANSITION)
   update(
-    @CurrentTenant() tenant: Tenant,
+    @CurrentOperation() operation: Operation,
     @Param('entitlement_id') entitlementId: string,
     @Body() body: UpdateEntitlementDto,
   ): Promise<EntitlementResponseDto> {
-    return this.lifecycle.update(tenant, entitlementId, body);
+    return this.entitlements.update(operation, entitlementId, body);
   }
 
   @Post(':entitlement_id/revoke')
@@ -120,11 +120,11 @@ export class EntitlementsController {
   @ApiEnvelopeResponse(EntitlementResponseDto, { description: 'The revoked entitlement' })
   @ApiErrorResponses(ErrorCode.INVALID_PARAMETER, ErrorCode.ENTITLEMENT_NOT_FOUND, ErrorCode.INVALID_STATUS_TRANSITION)
   revoke(
-    @CurrentTenant() tenant: Tenant,
+    @CurrentOperation() operation: Operation,
     @Param('entitlement_id') entitlementId: string,
     @Body() body: EntitlementReasonDto,
   ): Promise<EntitlementResponseDto> {
-    return this.lifecycle.revoke(tenant, entitlementId, body);
+    return this.entitlements.revoke(operation, entitlementId, body);
   }
 
   @Post(':entitlement_id/suspend')
@@ -136,11 +136,11 @@ export class EntitlementsController {
   @ApiEnvelopeResponse(EntitlementResponseDto, { description: 'The suspended entitlement' })
   @ApiErrorResponses(ErrorCode.INVALID_PARAMETER, ErrorCode.ENTITLEMENT_NOT_FOUND, ErrorCode.INVALID_STATUS_TRANSITION)
   suspend(
-    @CurrentTenant() tenant: Tenant,
+    @CurrentOperation() operation: Operation,
     @Param('entitlement_id') entitlementId: string,
     @Body() body: EntitlementReasonDto,
   ): Promise<EntitlementResponseDto> {
-    return this.lifecycle.suspend(tenant, entitlementId, body);
+    return this.entitlements.suspend(operation, entitlementId, body);
   }
 
   @Post(':entitlement_id/reactivate')
@@ -158,11 +158,11 @@ export class EntitlementsController {
   @ApiEnvelopeResponse(EntitlementResponseDto, { description: 'The reactivated entitlement' })
   @ApiErrorResponses(ErrorCode.INVALID_PARAMETER, ErrorCode.ENTITLEMENT_NOT_FOUND, ErrorCode.INVALID_STATUS_TRANSITION)
   reactivate(
-    @CurrentTenant() tenant: Tenant,
+    @CurrentOperation() operation: Operation,
     @Param('entitlement_id') entitlementId: string,
     @Body() body: ReactivateEntitlementDto,
   ): Promise<EntitlementResponseDto> {
-    return this.lifecycle.reactivate(tenant, entitlementId, body);
+    return this.entitlements.reactivate(operation, entitlementId, body);
   }
 
   @Post(':entitlement_id/activate')
@@ -172,8 +172,8 @@ export class EntitlementsController {
   @ApiParam(ENTITLEMENT_ID_PARAM)
   @ApiEnvelopeResponse(EntitlementResponseDto, { description: 'The activated entitlement' })
   @ApiErrorResponses(ErrorCode.ENTITLEMENT_NOT_FOUND, ErrorCode.INVALID_STATUS_TRANSITION)
-  activate(@CurrentTenant() tenant: Tenant, @Param('entitlement_id') entitlementId: string): Promise<EntitlementResponseDto> {
-    return this.lifecycle.activate(tenant, entitlementId);
+  activate(@CurrentOperation() operation: Operation, @Param('entitlement_id') entitlementId: string): Promise<EntitlementResponseDto> {
+    return this.entitlements.activate(operation, entitlementId);
   }
 
   @Post(':entitlement_id/usage')
@@ -191,10 +191,10 @@ export class EntitlementsController {
   @ApiEnvelopeResponse(EntitlementResponseDto, { description: 'The entitlement with the new usage_count' })
   @ApiErrorResponses(ErrorCode.INVALID_PARAMETER, ErrorCode.ENTITLEMENT_NOT_FOUND, ErrorCode.INVALID_STATUS_TRANSITION)
   recordUsage(
-    @CurrentTenant() tenant: Tenant,
+    @CurrentOperation() operation: Operation,
     @Param('entitlement_id') entitlementId: string,
     @Body() body: RecordUsageDto,
   ): Promise<EntitlementResponseDto> {
-    return this.lifecycle.recordUsage(tenant, entitlementId, body);
+    return this.entitlements.recordUsage(operation, entitlementId, body);
   }
 }

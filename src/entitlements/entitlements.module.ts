@@ -1,17 +1,45 @@
 import { Module } from '@nestjs/common';
 import { ClockModule } from '../clock/clock.module';
-import { CustomersModule } from '../customers/customers.module';
+import { AppConfig } from '../config/app-config';
+import { CustomerRecordsModule } from '../customers/customer-records.module';
+import { GrantRulesModule } from '../grant-rules/grant-rules.module';
+import { ProductsModule } from '../products/products.module';
 import { EntitlementExpirySweeper } from './entitlement-expiry.sweeper';
 import { EntitlementLifecycleService } from './entitlement-lifecycle.service';
 import { EntitlementsController } from './entitlements.controller';
 import { EntitlementsRepository } from './entitlements.repository';
 import { EntitlementsService } from './entitlements.service';
+import { EntitlementSigningKeys } from './tokens/entitlement-signing-keys';
+import { EntitlementTokensController } from './tokens/entitlement-tokens.controller';
+import { EntitlementTokensService } from './tokens/entitlement-tokens.service';
+import { JwksController } from './tokens/jwks.controller';
 
-/** Entitlements: the access check, grants, lifecycle operations and the expiry sweeper. */
+/**
+ * Entitlements: the access check, grants, lifecycle operations, uses and the expiry sweeper.
+ * EntitlementLifecycleService is the API other modules create and use entitlements through, in
+ * their own transaction; customers and products are read through their owners. Also signed
+ * entitlement tokens (tokens/) and their JWKS.
+ */
 @Module({
-  imports: [ClockModule, CustomersModule],
-  controllers: [EntitlementsController],
-  providers: [EntitlementsRepository, EntitlementsService, EntitlementLifecycleService, EntitlementExpirySweeper],
-  exports: [EntitlementsService, EntitlementExpirySweeper],
+  imports: [ClockModule, CustomerRecordsModule, ProductsModule, GrantRulesModule],
+  controllers: [EntitlementsController, EntitlementTokensController, JwksController],
+  providers: [
+    EntitlementsRepository,
+    EntitlementsService,
+    EntitlementLifecycleService,
+    EntitlementExpirySweeper,
+    EntitlementTokensService,
+    {
+      provide: EntitlementSigningKeys,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) =>
+        EntitlementSigningKeys.load({
+          configuredKey: config.entitlementSigningKey,
+          dataDirectory: config.dataDirectory,
+          tokenTtlMilliseconds: config.entitlementTokenTtlMilliseconds,
+        }),
+    },
+  ],
+  exports: [EntitlementsService, EntitlementLifecycleService, EntitlementExpirySweeper],
 })
 export class EntitlementsModule {}

@@ -1,16 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
-import type { Pool } from 'pg';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
-import type { Tenant } from '../auth/tenant';
-import { CustomerEntity } from '../customers/customer.entity';
-import { applyKeysetPage } from '../pagination/keyset';
+import { DataSource, SelectQueryBuilder } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import type { ApiMode, Tenant } from '../auth/tenant';
+import { ReadPool } from '../database/read-pool';
+import { TenantTable, WithoutTenant } from '../database/tenant-table';
+import type { Reader, Transaction } from '../database/unit-of-work';
+import { applyKeysetPage, fetchPageWithTotal } from '../pagination/keyset';
 import { PageRequest } from '../pagination/page';
-import { effectiveStatusSql } from './effective-status';
+import { effectiveStatusSql, runOutSql } from './effective-status';
 import { buildCheckQuery, Reference } from './entitlement-check.query';
 import { EntitlementEntity, EntitlementSource, EntitlementStatus } from './entitlement.entity';
-import type { EntitlementWithCustomer } from './entitlement.mapper';
-import { ProductEntity } from '../products/product.entity';
 
 export interface CheckRow {
   id: string;
@@ -18,11 +17,12 @@ export interface CheckRow {
   granted_at: Date;
   expires_at: Date | null;
   metadata: Record<string, unknown>;
+  source: EntitlementSource;
 }
 
 export interface EntitlementFilters {
-  customerId?: string;
-  storeCustomerId?: string;
+  /** Every customer id given must match (customer_id, and the id store_customer_id resolved to). */
+  customerIds?: string[];
   productId?: string;
   status?: EntitlementStatus;
   source?: EntitlementSource;
@@ -30,25 +30,61 @@ export interface EntitlementFilters {
   grantedBefore?: Date;
 }
 
+/** The columns an operation may change; identity, tenant, customer, product and source never change. */
+export type EntitlementState = Pick<
+  EntitlementEntity,
+  | 'status'
+  | 'expires_at'
+  | 'revoked_at'
+  | 'revocation_reason'
+  | 'suspended_at'
+  | 'suspension_reason'
+  | 'usage_count'
+  | 'usage_limit'
+  | 'metadata'
+>;
+
+export type NewEntitlement = WithoutTenant<Omit<EntitlementEntity, 'merchant' | 'customer' | 'product' | 'created_at' | 'updated_at'>>;
+
 interface CheckSqlRow {
   id: string;
   product_id: string;
   granted_at: Date | string;
   expires_at: Date | string | null;
   metadata: Record<string, unknown>;
+  source: EntitlementSource;
 }
 
+const SWEEP_SQL = `SELECT id, merchant_id, mode FROM entitlements e
+  WHERE e.status = 'active' AND ${runOutSql('e', '$1')}
+  ORDER BY id
+  LIMIT $2
+  FOR UPDATE SKIP LOCKED`;
+
+/** An entitlement the sweeper holds, with its tenant. */
+export interface DueEntitlement {
+  id: string;
+  merchant_id: string;
+  mode: ApiMode;
+}
+
+// A CTE, so the driver returns the rows (a bare UPDATE … RETURNING comes back as [rows, count]).
 @Injectable()
 export class EntitlementsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  private readonly table = new TenantTable(EntitlementEntity, 'entitlement');
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly readPool: ReadPool,
+  ) {}
 
   /** The hot path: one indexed statement (see entitlement-check.query.ts). */
   async check(tenant: Tenant, customer: Reference, product: Reference, now: Date): Promise<CheckRow | null> {
     const { name, sql, parameters } = buildCheckQuery(tenant, customer, product, now);
-    // Straight to the pool as a named statement: planning cost several times the execution, and
+    // Straight to a pool as a named statement: planning cost several times the execution, and
     // TypeORM's query runner (which can't name statements) adds its own overhead on every call.
-    const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
-    const result = await pool.query<CheckSqlRow>({ name, text: sql, values: parameters });
+    // The check's own pool: it never queues behind write transactions for a connection.
+    const result = await this.readPool.pool.query<CheckSqlRow>({ name, text: sql, values: parameters });
     const row = result.rows[0];
     if (!row) return null;
     return {
@@ -57,82 +93,62 @@ export class EntitlementsRepository {
       granted_at: new Date(row.granted_at),
       expires_at: row.expires_at === null ? null : new Date(row.expires_at),
       metadata: row.metadata,
+      source: row.source,
     };
   }
 
-  findById(tenant: Tenant, entitlementId: string): Promise<EntitlementWithCustomer | null> {
-    return this.withCustomer(this.dataSource.manager)
-      .where('entitlement.id = :entitlementId AND entitlement.merchant_id = :merchantId AND entitlement.mode = :mode', {
-        entitlementId,
-        merchantId: tenant.merchantId,
-        mode: tenant.mode,
-      })
-      .getOne() as Promise<EntitlementWithCustomer | null>;
+  findById(db: Reader, tenant: Tenant, entitlementId: string): Promise<EntitlementEntity | null> {
+    return this.table.findOne(db.manager, tenant, { id: entitlementId });
   }
 
   /**
-   * Locks the row (SELECT … FOR UPDATE) in `manager`'s transaction, so concurrent operations on one
+   * Locks the row (SELECT … FOR UPDATE) in the transaction, so concurrent operations on one
    * entitlement run one after the other and each sees the previous one's result.
    */
-  async lockById(manager: EntityManager, tenant: Tenant, entitlementId: string): Promise<EntitlementWithCustomer | null> {
-    const entitlement = await manager
-      .createQueryBuilder(EntitlementEntity, 'entitlement')
+  lockById(tx: Transaction, tenant: Tenant, entitlementId: string): Promise<EntitlementEntity | null> {
+    return this.table.lockById(tx.manager, tenant, entitlementId);
+  }
+
+  /** A bundle parent's children, locked in id order (the order every cascade takes them in, so two never deadlock). */
+  lockChildren(tx: Transaction, tenant: Tenant, parentEntitlementId: string): Promise<EntitlementEntity[]> {
+    return this.table
+      .select(tx.manager, tenant)
+      .andWhere('entitlement.parent_entitlement_id = :parentEntitlementId', { parentEntitlementId })
+      .orderBy('entitlement.id', 'ASC')
       .setLock('pessimistic_write')
-      .where('entitlement.id = :entitlementId AND entitlement.merchant_id = :merchantId AND entitlement.mode = :mode', {
-        entitlementId,
-        merchantId: tenant.merchantId,
-        mode: tenant.mode,
-      })
-      .getOne();
-    if (!entitlement) return null;
-    return this.attachCustomer(manager, entitlement);
+      .getMany();
   }
 
-  async attachCustomer(manager: EntityManager, entitlement: EntitlementEntity): Promise<EntitlementWithCustomer> {
-    const customer = await manager.findOneOrFail(CustomerEntity, {
-      where: { id: entitlement.customer_id, merchant_id: entitlement.merchant_id, mode: entitlement.mode },
-    });
-    entitlement.customer = customer;
-    return entitlement as EntitlementWithCustomer;
+  /** Whether the customer holds an entitlement for the product that is active at `now` (status, expiry and usage). */
+  async hasActive(tx: Transaction, tenant: Tenant, customerId: string, productId: string, now: Date): Promise<boolean> {
+    const found = await this.table
+      .select(tx.manager, tenant)
+      .andWhere('entitlement.customer_id = :customerId', { customerId })
+      .andWhere('entitlement.product_id = :productId', { productId })
+      .andWhere(`entitlement.status = 'active'`)
+      .andWhere(`NOT ${runOutSql('entitlement', ':now')}`, { now: now.toISOString() })
+      .getExists();
+    return found;
   }
 
-  /** The product a grant names, by id or store id, read in the grant's transaction. */
-  findProduct(manager: EntityManager, tenant: Tenant, product: Reference): Promise<ProductEntity | null> {
-    const where = product.id !== undefined ? { id: product.id } : { store_product_id: product.storeId };
-    return manager.findOne(ProductEntity, { where: { ...where, merchant_id: tenant.merchantId, mode: tenant.mode } });
+  insert(tx: Transaction, tenant: Tenant, entitlement: NewEntitlement): Promise<EntitlementEntity> {
+    return this.table.insert(tx.manager, tenant, entitlement as QueryDeepPartialEntity<EntitlementEntity>);
   }
 
-  insert(manager: EntityManager, entitlement: EntitlementEntity): Promise<EntitlementEntity> {
-    return manager.save(EntitlementEntity, entitlement);
-  }
-
-  save(manager: EntityManager, entitlement: EntitlementEntity): Promise<EntitlementEntity> {
-    return manager.save(EntitlementEntity, entitlement);
+  /** Writes the entitlement's changeable columns; returns it as stored (updated_at moved). */
+  async saveState(tx: Transaction, tenant: Tenant, entitlementId: string, state: EntitlementState): Promise<EntitlementEntity> {
+    await this.table.update(tx.manager, tenant, { id: entitlementId }, state as QueryDeepPartialEntity<EntitlementEntity>);
+    const saved = await this.findById(tx, tenant, entitlementId);
+    if (!saved) throw new Error(`Entitlement ${entitlementId} vanished inside its own transaction`);
+    return saved;
   }
 
   /** One keyset page (limit + 1 rows) and the total; `status` filters on the effective status at `now`. */
-  async list(
-    tenant: Tenant,
-    filters: EntitlementFilters,
-    page: PageRequest,
-    now: Date,
-  ): Promise<{ rows: EntitlementWithCustomer[]; total: number }> {
-    // The count joins customers only when a filter needs it and counts rows, not DISTINCT ids:
-    // TypeORM's getCount() over the joined page query cost ~250 ms for a 100k-entitlement customer.
-    const base = (forPage: boolean) => {
-      const manager = this.dataSource.manager;
-      const from = forPage
-        ? this.withCustomer(manager)
-        : filters.storeCustomerId !== undefined
-          ? manager.createQueryBuilder(EntitlementEntity, 'entitlement').innerJoin('entitlement.customer', 'customer')
-          : manager.createQueryBuilder(EntitlementEntity, 'entitlement');
-      const query = from.where(
-        'entitlement.merchant_id = :merchantId AND entitlement.mode = :mode',
-        { merchantId: tenant.merchantId, mode: tenant.mode },
-      );
-      if (filters.customerId !== undefined) query.andWhere('entitlement.customer_id = :customerId', { customerId: filters.customerId });
-      if (filters.storeCustomerId !== undefined) {
-        query.andWhere('customer.store_customer_id = :storeCustomerId', { storeCustomerId: filters.storeCustomerId });
+  async list(tenant: Tenant, filters: EntitlementFilters, page: PageRequest, now: Date): Promise<{ rows: EntitlementEntity[]; total: number }> {
+    const base = () => {
+      const query = this.table.select(this.dataSource.manager, tenant);
+      for (const [index, customerId] of (filters.customerIds ?? []).entries()) {
+        query.andWhere(`entitlement.customer_id = :customerId${index}`, { [`customerId${index}`]: customerId });
       }
       if (filters.productId !== undefined) query.andWhere('entitlement.product_id = :productId', { productId: filters.productId });
       if (filters.status !== undefined) {
@@ -147,14 +163,53 @@ export class EntitlementsRepository {
       }
       return query;
     };
-    const [rows, count] = await Promise.all([
-      applyKeysetPage(base(true), 'entitlement', page).getMany(),
-      base(false).select('COUNT(*)', 'total').getRawOne<{ total: string }>(),
-    ]);
-    return { rows: rows as EntitlementWithCustomer[], total: Number(count?.total ?? 0) };
+    return fetchPageWithTotal(base, 'entitlement', page);
   }
 
-  private withCustomer(manager: EntityManager): SelectQueryBuilder<EntitlementEntity> {
-    return manager.createQueryBuilder(EntitlementEntity, 'entitlement').innerJoinAndSelect('entitlement.customer', 'customer');
+  /** The (customer, product) pairs among these that hold an entitlement active at `now`, as `customer/product`. */
+  async activePairs(db: Reader, tenant: Tenant, customerIds: string[], productIds: string[], now: Date): Promise<Set<string>> {
+    if (customerIds.length === 0 || productIds.length === 0) return new Set();
+    const rows = await this.table
+      .select(db.manager, tenant)
+      .select(['entitlement.customer_id', 'entitlement.product_id'])
+      .andWhere('entitlement.customer_id IN (:...customerIds)', { customerIds: [...new Set(customerIds)] })
+      .andWhere('entitlement.product_id IN (:...productIds)', { productIds: [...new Set(productIds)] })
+      .andWhere(`entitlement.status = 'active'`)
+      .andWhere(`NOT ${runOutSql('entitlement', ':now')}`, { now })
+      .getMany();
+    return new Set(rows.map((row) => `${row.customer_id}/${row.product_id}`));
+  }
+
+  /** Distinct products of the customer's entitlements that are active at `now` (status, expiry and usage). */
+  async activeProductIds(tenant: Tenant, customerId: string, now: Date): Promise<string[]> {
+    const rows = await this.activeOf(tenant, customerId, now)
+      .select('DISTINCT entitlement.product_id', 'product_id')
+      .getRawMany<{ product_id: string }>();
+    return rows.map((row) => row.product_id);
+  }
+
+  /** A keyset page (limit + 1) of the customer's entitlements active at `now` for these products. */
+  pageActive(tenant: Tenant, customerId: string, productIds: string[], now: Date, page: PageRequest): Promise<EntitlementEntity[]> {
+    if (productIds.length === 0) return Promise.resolve([]);
+    const query = this.activeOf(tenant, customerId, now).andWhere('entitlement.product_id IN (:...productIds)', { productIds });
+    return applyKeysetPage(query, 'entitlement', page).getMany();
+  }
+
+  /**
+   * The expiry sweep's batch, across every tenant (maintenance, the one tenant-free statement
+   * here): locks up to `limit` active entitlements run out at `now`, skipping rows another
+   * transaction holds (that operation records the expiry itself). The sweeper expires each through
+   * the lifecycle, so a swept expiry and any other take the same path.
+   */
+  lockDueAcrossTenants(tx: Transaction, now: Date, limit: number): Promise<DueEntitlement[]> {
+    return tx.manager.query(SWEEP_SQL, [now.toISOString(), limit]);
+  }
+
+  private activeOf(tenant: Tenant, customerId: string, now: Date): SelectQueryBuilder<EntitlementEntity> {
+    return this.table
+      .select(this.dataSource.manager, tenant)
+      .andWhere('entitlement.customer_id = :customerId', { customerId })
+      .andWhere(`entitlement.status = 'active'`)
+      .andWhere(`NOT ${runOutSql('entitlement', ':now')}`, { now });
   }
 }

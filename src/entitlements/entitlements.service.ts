@@ -1,60 +1,98 @@
 import { Injectable } from '@nestjs/common';
 import type { Tenant } from '../auth/tenant';
 import { Clock } from '../clock/clock';
-import { CustomersService } from '../customers/customers.service';
-import { UnitOfWork } from '../database/unit-of-work';
+import { CustomerRecordsService } from '../customers/customer-records.service';
+import type { Operation } from '../database/operation';
+import { Reader, UnitOfWork } from '../database/unit-of-work';
 import { PageResult } from '../envelope/page-result';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
-import { generateId, isValidId } from '../ids/id';
-import { toPageRequest, toPageResult } from '../pagination/page';
+import { isValidId } from '../ids/id';
+import { PageRequest, toPageRequest, toPageResult } from '../pagination/page';
 import { CreateEntitlementDto } from './dto/create-entitlement.dto';
+import { EntitlementReasonDto, ReactivateEntitlementDto, RecordUsageDto } from './dto/entitlement-operation.dto';
 import { CheckEntitlementQueryDto, ListEntitlementsQueryDto } from './dto/entitlement-query.dto';
 import { EntitlementCheckResponseDto, EntitlementListItemDto, EntitlementResponseDto } from './dto/entitlement-response.dto';
+import { UpdateEntitlementDto } from './dto/update-entitlement.dto';
 import { Reference } from './entitlement-check.query';
-import { EntitlementEntity } from './entitlement.entity';
+import { EntitlementEntity, EntitlementStatus } from './entitlement.entity';
+import { effectiveStatus } from './effective-status';
+import { EntitlementLifecycleService } from './entitlement-lifecycle.service';
 import { toEntitlementCheckItem, toEntitlementListItem, toEntitlementResponse } from './entitlement.mapper';
 import { EntitlementsRepository } from './entitlements.repository';
+import { EntitlementTokensService } from './tokens/entitlement-tokens.service';
 
-const DAY_MILLISECONDS = 24 * 60 * 60 * 1000;
 const LIST_FILTERS = ['customer_id', 'store_customer_id', 'product_id', 'status', 'source', 'granted_after', 'granted_before'] as const;
 
 /** Present means a non-empty value: `?customer_id=` counts as absent. */
 const present = (value: string | undefined): value is string => value !== undefined && value !== '';
 
+const parseNullableTime = (value: string | null | undefined): Date | null | undefined =>
+  value === undefined ? undefined : value === null ? null : new Date(value);
+
 /**
- * Exactly one of an id pair. `bothCode` differs: the check's contract (DESIGN §5) makes both a
- * MISSING_REQUIRED_FIELD; on create a second id is an invalid extra field.
+ * Exactly one of an id pair. Neither and both are the same mistake with one code, on the check
+ * (where DESIGN §5 names it MISSING_REQUIRED_FIELD) and on create alike, so a client handles it once.
  */
-function pickReference(id: string | undefined, storeId: string | undefined, names: [string, string], bothCode: ErrorCode): Reference {
+function pickReference(id: string | undefined, storeId: string | undefined, names: [string, string]): Reference {
   if (present(id) && present(storeId)) {
-    throw new ApiError(bothCode, `Pass exactly one of '${names[0]}' and '${names[1]}', not both`, names[1]);
+    throw new ApiError(ErrorCode.MISSING_REQUIRED_FIELD, `Pass exactly one of '${names[0]}' and '${names[1]}', not both`, names[1]);
   }
   if (present(id)) return { id };
   if (present(storeId)) return { storeId };
   throw new ApiError(ErrorCode.MISSING_REQUIRED_FIELD, `Pass one of '${names[0]}' or '${names[1]}'`, names[0]);
 }
 
-/** Reads, the access check and grants. Lifecycle operations are in EntitlementLifecycleService. */
+/** A negative check; with include_token=true it says so with `token: null`. */
+function notEntitled(withToken: boolean): EntitlementCheckResponseDto {
+  return withToken ? { entitled: false, entitlement: null, token: null } : { entitled: false, entitlement: null };
+}
+
+/**
+ * The entitlement routes: the access check and reads, and each write request in one transaction
+ * (with its idempotency claim) running a rule of EntitlementLifecycleService. Also the reads the
+ * customers module lists a customer's entitlements and downloads with.
+ */
 @Injectable()
 export class EntitlementsService {
   constructor(
     private readonly entitlements: EntitlementsRepository,
-    private readonly customers: CustomersService,
+    private readonly lifecycle: EntitlementLifecycleService,
+    private readonly customers: CustomerRecordsService,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
+    private readonly tokens: EntitlementTokensService,
   ) {}
+
+  /** The effective status of the tenant's entitlement, or null when it has none (for the sources that link one). */
+  async statusOf(db: Reader, tenant: Tenant, entitlementId: string): Promise<EntitlementStatus | null> {
+    const entitlement = await this.entitlements.findById(db, tenant, entitlementId);
+    return entitlement ? effectiveStatus(entitlement, this.clock.now()) : null;
+  }
+
+  /**
+   * Which of these customers already hold an active entitlement for which of these products
+   * (imports skip them), as `customer_id/product_id` keys; read in the caller's transaction.
+   */
+  activePairs(db: Reader, tenant: Tenant, customerIds: string[], productIds: string[]): Promise<Set<string>> {
+    return this.entitlements.activePairs(db, tenant, customerIds, productIds, this.clock.now());
+  }
 
   /** The hot path: one indexed query, no caching, so a revoke or suspend shows on the next request. */
   async check(tenant: Tenant, query: CheckEntitlementQueryDto): Promise<EntitlementCheckResponseDto> {
-    const customer = pickReference(query.customer_id, query.store_customer_id, ['customer_id', 'store_customer_id'], ErrorCode.MISSING_REQUIRED_FIELD);
-    const product = pickReference(query.product_id, query.store_product_id, ['product_id', 'store_product_id'], ErrorCode.MISSING_REQUIRED_FIELD);
+    const customer = pickReference(query.customer_id, query.store_customer_id, ['customer_id', 'store_customer_id']);
+    const product = pickReference(query.product_id, query.store_product_id, ['product_id', 'store_product_id']);
     // A malformed id names nobody: not entitled, without a query.
+    const withToken = query.include_token === 'true';
     if ((customer.id !== undefined && !isValidId('cus', customer.id)) || (product.id !== undefined && !isValidId('prod', product.id))) {
-      return { entitled: false, entitlement: null };
+      return notEntitled(withToken);
     }
     const row = await this.entitlements.check(tenant, customer, product, this.clock.now());
-    return row ? { entitled: true, entitlement: toEntitlementCheckItem(row) } : { entitled: false, entitlement: null };
+    if (!row) return notEntitled(withToken);
+    if (!withToken) return { entitled: true, entitlement: toEntitlementCheckItem(row) };
+    // A token takes a read and a signature: only when asked, so the plain check stays one statement.
+    const issued = await this.tokens.issueForCheck(tenant, row.id);
+    return issued ? { entitled: true, entitlement: toEntitlementCheckItem(row), token: issued.token } : notEntitled(true);
   }
 
   async list(tenant: Tenant, query: ListEntitlementsQueryDto): Promise<PageResult<EntitlementListItemDto>> {
@@ -63,11 +101,17 @@ export class EntitlementsService {
     }
     const page = toPageRequest(query);
     const now = this.clock.now();
+    const customerIds = query.customer_id !== undefined ? [query.customer_id] : [];
+    if (query.store_customer_id !== undefined) {
+      const customer = await this.customers.findByStoreId(this.unitOfWork.pool, tenant, query.store_customer_id);
+      // No such customer: nothing matches.
+      if (!customer) return new PageResult([], { total: 0, limit: page.limit, has_more: false, next_cursor: null });
+      customerIds.push(customer.id);
+    }
     const { rows, total } = await this.entitlements.list(
       tenant,
       {
-        customerId: query.customer_id,
-        storeCustomerId: query.store_customer_id,
+        customerIds,
         productId: query.product_id,
         status: query.status,
         source: query.source,
@@ -77,67 +121,82 @@ export class EntitlementsService {
       page,
       now,
     );
-    return toPageResult(rows, page, (row) => row.created_at, (row) => toEntitlementListItem(row, now), total);
+    const storeIds = await this.customers.storeIdsOf(this.unitOfWork.pool, tenant, rows.map((row) => row.customer_id));
+    return toPageResult(rows, page, (row) => row.created_at, (row) => toEntitlementListItem(row, storeIds.get(row.customer_id) ?? '', now), total);
   }
 
   async get(tenant: Tenant, entitlementId: string): Promise<EntitlementResponseDto> {
-    const entitlement = isValidId('ent', entitlementId) ? await this.entitlements.findById(tenant, entitlementId) : null;
+    const db = this.unitOfWork.pool;
+    const entitlement = isValidId('ent', entitlementId) ? await this.entitlements.findById(db, tenant, entitlementId) : null;
     if (!entitlement) throw new ApiError(ErrorCode.ENTITLEMENT_NOT_FOUND, `No entitlement with id '${entitlementId}'`);
-    return toEntitlementResponse(entitlement, this.clock.now());
+    const customer = await this.customers.require(db, tenant, entitlement.customer_id);
+    return toEntitlementResponse(entitlement, customer.store_customer_id, this.clock.now());
   }
 
-  /** Grants a product (source api); publishes entitlement.created in the same transaction. */
-  async create(tenant: Tenant, body: CreateEntitlementDto): Promise<EntitlementResponseDto> {
-    const customerReference = pickReference(body.customer_id, body.store_customer_id, ['customer_id', 'store_customer_id'], ErrorCode.INVALID_PARAMETER);
-    const productReference = pickReference(body.product_id, body.store_product_id, ['product_id', 'store_product_id'], ErrorCode.INVALID_PARAMETER);
+  /** POST /v1/entitlements: a grant with source api, or manual when a person made it in the dashboard. */
+  create(operation: Operation, body: CreateEntitlementDto): Promise<EntitlementResponseDto> {
+    const customer = pickReference(body.customer_id, body.store_customer_id, ['customer_id', 'store_customer_id']);
+    const product = pickReference(body.product_id, body.store_product_id, ['product_id', 'store_product_id']);
+    return this.unitOfWork.run(operation, (tx) =>
+      this.lifecycle.grant(tx, operation.tenant, {
+        customer,
+        product,
+        source: operation.credential === 'dashboard-session' ? 'manual' : 'api',
+        status: body.status,
+        expiresAt: body.expires_at !== undefined ? new Date(body.expires_at) : undefined,
+        usageLimit: body.usage_limit,
+        storeOrderId: body.store_order_id,
+        storeLineItemId: body.store_line_item_id,
+        metadata: body.metadata,
+      }),
+    );
+  }
+
+  suspend(operation: Operation, entitlementId: string, body: EntitlementReasonDto): Promise<EntitlementResponseDto> {
+    return this.unitOfWork.run(operation, (tx) => this.lifecycle.suspend(tx, operation.tenant, entitlementId, body.reason ?? null));
+  }
+
+  revoke(operation: Operation, entitlementId: string, body: EntitlementReasonDto): Promise<EntitlementResponseDto> {
+    return this.unitOfWork.run(operation, (tx) => this.lifecycle.revoke(tx, operation.tenant, entitlementId, body.reason ?? null));
+  }
+
+  reactivate(operation: Operation, entitlementId: string, body: ReactivateEntitlementDto): Promise<EntitlementResponseDto> {
+    const changes = { expiresAt: parseNullableTime(body.expires_at), usageLimit: body.usage_limit };
+    return this.unitOfWork.run(operation, (tx) => this.lifecycle.reactivate(tx, operation.tenant, entitlementId, changes));
+  }
+
+  activate(operation: Operation, entitlementId: string): Promise<EntitlementResponseDto> {
+    return this.unitOfWork.run(operation, (tx) => this.lifecycle.activate(tx, operation.tenant, entitlementId));
+  }
+
+  update(operation: Operation, entitlementId: string, body: UpdateEntitlementDto): Promise<EntitlementResponseDto> {
+    const changes = { expiresAt: parseNullableTime(body.expires_at), usageLimit: body.usage_limit, metadata: body.metadata };
+    return this.unitOfWork.run(operation, (tx) => this.lifecycle.update(tx, operation.tenant, entitlementId, changes));
+  }
+
+  /** POST /usage: uses of a non-file product (downloads count theirs through recordUse too). */
+  recordUsage(operation: Operation, entitlementId: string, body: RecordUsageDto): Promise<EntitlementResponseDto> {
+    return this.unitOfWork.run(operation, (tx) => this.lifecycle.recordUse(tx, operation.tenant, entitlementId, body.quantity ?? 1));
+  }
+
+  /** One page of a customer's entitlements, every status, with the total. */
+  async pageForCustomer(
+    tenant: Tenant,
+    customer: { id: string; store_customer_id: string },
+    page: PageRequest,
+  ): Promise<PageResult<EntitlementListItemDto>> {
     const now = this.clock.now();
-    const explicitExpiry = body.expires_at !== undefined ? new Date(body.expires_at) : null;
-    if (explicitExpiry && explicitExpiry.getTime() <= now.getTime()) {
-      throw new ApiError(ErrorCode.INVALID_PARAMETER, `'expires_at' must be in the future`, 'expires_at');
-    }
-    return this.unitOfWork.run(async ({ manager, publish }) => {
-      const customer =
-        customerReference.id !== undefined
-          ? await this.customers.require(tenant, customerReference.id, manager)
-          : await this.customers.findOrCreateByStoreId(manager, tenant, customerReference.storeId);
-      const product =
-        productReference.id !== undefined && !isValidId('prod', productReference.id)
-          ? null
-          : await this.entitlements.findProduct(manager, tenant, productReference);
-      if (!product) {
-        const named = productReference.id !== undefined ? `id '${productReference.id}'` : `store_product_id '${productReference.storeId}'`;
-        throw new ApiError(ErrorCode.PRODUCT_NOT_FOUND, `No product with ${named}`, productReference.id !== undefined ? 'product_id' : 'store_product_id');
-      }
-      if (product.status === 'archived') {
-        throw new ApiError(ErrorCode.PRODUCT_ARCHIVED, `Product '${product.id}' is archived and cannot be granted`);
-      }
-      const defaultExpiry =
-        product.entitlement_type === 'time_limited' && product.access_duration_days !== null
-          ? new Date(now.getTime() + product.access_duration_days * DAY_MILLISECONDS)
-          : null;
-      const defaultUsageLimit = product.entitlement_type === 'usage_limited' ? product.usage_limit : null;
-      const entitlement = manager.create(EntitlementEntity, {
-        id: generateId('ent'),
-        merchant_id: tenant.merchantId,
-        mode: tenant.mode,
-        customer_id: customer.id,
-        product_id: product.id,
-        status: body.status ?? 'active',
-        granted_at: now,
-        expires_at: explicitExpiry ?? defaultExpiry,
-        usage_count: 0,
-        usage_limit: body.usage_limit ?? defaultUsageLimit,
-        source: 'api',
-        store_order_id: body.store_order_id ?? null,
-        store_line_item_id: body.store_line_item_id ?? null,
-        parent_entitlement_id: null,
-        metadata: body.metadata ?? {},
-      });
-      const saved = await this.entitlements.insert(manager, entitlement);
-      saved.customer = customer;
-      const response = toEntitlementResponse(saved as EntitlementEntity & { customer: typeof customer }, now);
-      await publish('entitlement.created', tenant, { ...response });
-      return response;
-    });
+    const { rows, total } = await this.entitlements.list(tenant, { customerIds: [customer.id] }, page, now);
+    return toPageResult(rows, page, (row) => row.created_at, (row) => toEntitlementListItem(row, customer.store_customer_id, now), total);
+  }
+
+  /** Distinct products of the customer's entitlements active at `now`. */
+  activeProductIds(tenant: Tenant, customerId: string, now: Date): Promise<string[]> {
+    return this.entitlements.activeProductIds(tenant, customerId, now);
+  }
+
+  /** A keyset page (limit + 1 rows) of the customer's entitlements active at `now` for these products. */
+  pageActive(tenant: Tenant, customerId: string, productIds: string[], now: Date, page: PageRequest): Promise<EntitlementEntity[]> {
+    return this.entitlements.pageActive(tenant, customerId, productIds, now, page);
   }
 }

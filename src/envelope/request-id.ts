@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { FastifyRequest } from 'fastify';
+import { HttpRequest, rawRequestOf } from '../http/http-exchange';
 
 const REQUEST_ID = Symbol('requestId');
 type WithRequestId = IncomingMessage & { [REQUEST_ID]?: string };
@@ -10,11 +10,11 @@ export function newRequestId(): string {
 }
 
 /**
- * The request id, kept on the Node request so Fastify (`request.id`, from genReqId), the
- * X-Request-Id header, the envelope and the log lines all read the same value.
+ * The request id, kept on the Node request so the X-Request-Id header, the envelope, error
+ * bodies and the log lines all read the same value, whichever adapter serves.
  */
-export function requestIdOf(request: IncomingMessage | FastifyRequest): string {
-  const raw = ('raw' in request ? request.raw : request) as WithRequestId;
+export function requestIdOf(request: HttpRequest | IncomingMessage): string {
+  const raw = rawRequestOf(request) as WithRequestId;
   if (!raw[REQUEST_ID]) raw[REQUEST_ID] = newRequestId();
   return raw[REQUEST_ID];
 }

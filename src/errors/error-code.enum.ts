@@ -27,7 +27,20 @@ export enum ErrorCode {
   IDEMPOTENCY_KEY_CONFLICT = 'IDEMPOTENCY_KEY_CONFLICT',
   PRODUCT_ARCHIVED = 'PRODUCT_ARCHIVED',
   DUPLICATE_STORE_ID = 'DUPLICATE_STORE_ID',
+  ORDER_NOT_FOUND = 'ORDER_NOT_FOUND',
+  GRANT_RULE_NOT_FOUND = 'GRANT_RULE_NOT_FOUND',
+  ORDER_CUSTOMER_MISMATCH = 'ORDER_CUSTOMER_MISMATCH',
+  MANAGED_BY_PARENT = 'MANAGED_BY_PARENT',
+  SUBSCRIPTION_NOT_FOUND = 'SUBSCRIPTION_NOT_FOUND',
+  SUBSCRIPTION_CONFLICT = 'SUBSCRIPTION_CONFLICT',
+  IMPORT_NOT_FOUND = 'IMPORT_NOT_FOUND',
+  INVALID_CREDENTIALS = 'INVALID_CREDENTIALS',
+  INVALID_SESSION = 'INVALID_SESSION',
+  CSRF_TOKEN_INVALID = 'CSRF_TOKEN_INVALID',
+  SETUP_LINK_INVALID = 'SETUP_LINK_INVALID',
+  DASHBOARD_USER_EXISTS = 'DASHBOARD_USER_EXISTS',
   INTERNAL_ERROR = 'INTERNAL_ERROR',
+  SERVICE_UNAVAILABLE = 'SERVICE_UNAVAILABLE',
 }
 
 export type ErrorType =
@@ -77,7 +90,20 @@ const CATALOGUE_SOURCE: Record<ErrorCode, { status: number; description: string;
   [ErrorCode.IDEMPOTENCY_KEY_CONFLICT]: entry(409, 'The idempotency key was used with different parameters'),
   [ErrorCode.PRODUCT_ARCHIVED]: entry(409, 'The product is archived and cannot be granted'),
   [ErrorCode.DUPLICATE_STORE_ID]: entry(409, 'Another product already has this store_product_id'),
+  [ErrorCode.ORDER_NOT_FOUND]: entry(404, 'No such order'),
+  [ErrorCode.GRANT_RULE_NOT_FOUND]: entry(404, 'No such grant rule'),
+  [ErrorCode.ORDER_CUSTOMER_MISMATCH]: entry(409, 'The order is already recorded for another customer'),
+  [ErrorCode.MANAGED_BY_PARENT]: entry(409, "A bundle's child entitlement follows its parent; operate on the parent"),
+  [ErrorCode.SUBSCRIPTION_NOT_FOUND]: entry(404, 'No such subscription'),
+  [ErrorCode.SUBSCRIPTION_CONFLICT]: entry(409, 'A subscription keeps the customer and product of its first put'),
+  [ErrorCode.IMPORT_NOT_FOUND]: entry(404, 'No such entitlement import'),
+  [ErrorCode.INVALID_CREDENTIALS]: entry(401, 'Dashboard sign-in: unknown email or wrong password'),
+  [ErrorCode.INVALID_SESSION]: entry(401, 'No dashboard session, or it ended (signed out or idle for 12 hours)'),
+  [ErrorCode.CSRF_TOKEN_INVALID]: entry(403, "A state-changing request of a dashboard session without the session's X-CSRF-Token"),
+  [ErrorCode.SETUP_LINK_INVALID]: entry(404, 'The setup link is unknown, used or older than 24 hours'),
+  [ErrorCode.DASHBOARD_USER_EXISTS]: entry(409, "The email already belongs to another merchant's dashboard user"),
   [ErrorCode.INTERNAL_ERROR]: entry(500, 'Unexpected error; logged with the request id'),
+  [ErrorCode.SERVICE_UNAVAILABLE]: entry(503, 'The database is unreachable or busy; retry after Retry-After seconds'),
 };
 
 export const ERROR_CATALOGUE: Record<ErrorCode, CatalogueEntry> = Object.fromEntries(
@@ -97,6 +123,7 @@ const TYPE_BY_STATUS: Record<number, ErrorType> = {
   409: 'conflict_error',
   429: 'rate_limit_error',
   500: 'api_error',
+  503: 'api_error',
 };
 
 export function errorTypeForStatus(status: number): ErrorType {

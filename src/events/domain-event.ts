@@ -1,5 +1,5 @@
-import { EntityManager } from 'typeorm';
 import type { Tenant } from '../auth/tenant';
+import type { Transaction } from '../database/unit-of-work';
 
 /** Every event type of DESIGN §8. */
 export const EVENT_TYPES = [
@@ -14,18 +14,24 @@ export const EVENT_TYPES = [
   'download.completed',
   'product.created',
   'product.updated',
+  'order.created',
+  'order.updated',
+  'order.refunded',
+  'subscription.created',
+  'subscription.updated',
+  'import.completed',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
-/** Emitted (awaited) inside a transaction; listeners write with `manager` so they commit or roll back with it. */
+/** Emitted (awaited) inside a transaction; listeners write with `tx` so they commit or roll back with it. */
 export class DomainEvent {
   constructor(
     readonly type: EventType,
     readonly tenant: Tenant,
     /** The resource after the change, in its API shape. */
     readonly object: Record<string, unknown>,
-    readonly manager: EntityManager,
+    readonly tx: Transaction,
   ) {}
 }
 

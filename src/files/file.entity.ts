@@ -9,7 +9,6 @@ export type UploadStatus = (typeof UPLOAD_STATUSES)[number];
 /** A merchant's file: declared at upload-url (PENDING), then confirmed against object storage. */
 @Entity('files')
 @Index('files_tenant_created_idx', ['merchant_id', 'mode', 'created_at', 'id'])
-@Index('files_pending_reservation_idx', ['merchant_id', 'mode', 'upload_expires_at'], { where: `upload_status = 'PENDING'` })
 export class FileEntity extends TenantOwnedEntity {
   /** The user's name: used only in Content-Disposition on download, never in the object key. */
   @Column({ type: 'text' })
@@ -32,11 +31,7 @@ export class FileEntity extends TenantOwnedEntity {
   @Column({ type: 'integer', default: 0 })
   download_count: number;
 
-  /** The product given on upload-url, if any (the link itself lives in the product's file_ids). */
-  @Column({ type: 'text', nullable: true })
-  product_id: string | null;
-
-  /** End of the upload URL's validity; a PENDING file reserves storage until then. */
+  /** End of the upload URL's validity (billing keeps the storage reservation until then). */
   @Column(TIMESTAMP)
   upload_expires_at: Date;
 

@@ -3,7 +3,8 @@ import { FileResponseDto } from './dto/file-response.dto';
 import { DownloadEntity } from './download.entity';
 import { FileEntity } from './file.entity';
 
-export function toFileResponse(file: FileEntity): FileResponseDto {
+/** The file; `productId` is the product of its oldest link (products module), null when unlinked. */
+export function toFileResponse(file: FileEntity, productId: string | null): FileResponseDto {
   return {
     id: file.id,
     file_name: file.file_name,
@@ -11,7 +12,7 @@ export function toFileResponse(file: FileEntity): FileResponseDto {
     mime_type: file.mime_type,
     upload_status: file.upload_status,
     download_count: file.download_count,
-    product_id: file.product_id,
+    product_id: productId,
     confirmed_at: file.confirmed_at ? file.confirmed_at.toISOString() : null,
     created_at: file.created_at.toISOString(),
     updated_at: file.updated_at.toISOString(),

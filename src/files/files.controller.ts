@@ -3,10 +3,13 @@ import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../auth/current-tenant.decorator';
 import { RequireScopes } from '../auth/route-access.decorators';
 import type { Tenant } from '../auth/tenant';
+import type { Operation } from '../database/operation';
 import { PageResult } from '../envelope/page-result';
 import { ErrorCode } from '../errors/error-code.enum';
+import { CurrentOperation } from '../idempotency/current-operation.decorator';
 import { PaginationQueryDto } from '../pagination/pagination-query.dto';
 import { ApiEnvelopeResponse } from '../swagger/api-envelope-response.decorator';
+import { ApiJsonBody } from '../swagger/api-json-body.decorator';
 import { ApiErrorResponses } from '../swagger/api-error-responses.decorator';
 import { CreateUploadUrlDto } from './dto/create-upload-url.dto';
 import { DownloadQueryDto, DownloadResponseDto } from './dto/download.dto';
@@ -32,6 +35,7 @@ export class FilesController {
     description:
       "Reserves the declared size against the plan's storage and returns a presigned URL valid 1 hour. PUT the bytes there with the returned upload_headers (Content-Type = mime_type), then confirm. With product_id the file is linked to that product.",
   })
+  @ApiJsonBody(CreateUploadUrlDto, { file_name: 'field-guide.pdf', file_size: 1048576, mime_type: 'application/pdf' })
   @ApiEnvelopeResponse(UploadUrlResponseDto, { status: 201, description: 'The upload URL and the PENDING file' })
   @ApiErrorResponses(
     ErrorCode.MISSING_REQUIRED_FIELD,
@@ -40,8 +44,8 @@ export class FilesController {
     ErrorCode.STORAGE_LIMIT_REACHED,
     ErrorCode.PRODUCT_NOT_FOUND,
   )
-  createUploadUrl(@CurrentTenant() tenant: Tenant, @Body() body: CreateUploadUrlDto): Promise<UploadUrlResponseDto> {
-    return this.files.createUploadUrl(tenant, body);
+  createUploadUrl(@CurrentOperation() operation: Operation, @Body() body: CreateUploadUrlDto): Promise<UploadUrlResponseDto> {
+    return this.files.createUploadUrl(operation, body);
   }
 
   @Post(':file_id/confirm')
@@ -55,8 +59,8 @@ export class FilesController {
   @ApiParam(FILE_ID)
   @ApiEnvelopeResponse(FileResponseDto, { description: 'The CONFIRMED file' })
   @ApiErrorResponses(ErrorCode.FILE_NOT_FOUND, ErrorCode.UPLOAD_NOT_CONFIRMED, ErrorCode.STORAGE_LIMIT_REACHED)
-  confirm(@CurrentTenant() tenant: Tenant, @Param('file_id') fileId: string): Promise<FileResponseDto> {
-    return this.files.confirm(tenant, fileId);
+  confirm(@CurrentOperation() operation: Operation, @Param('file_id') fileId: string): Promise<FileResponseDto> {
+    return this.files.confirm(operation, fileId);
   }
 
   @Get(':file_id/download')
@@ -76,11 +80,11 @@ export class FilesController {
     ErrorCode.BANDWIDTH_LIMIT_REACHED,
   )
   download(
-    @CurrentTenant() tenant: Tenant,
+    @CurrentOperation() operation: Operation,
     @Param('file_id') fileId: string,
     @Query() query: DownloadQueryDto,
   ): Promise<DownloadResponseDto> {
-    return this.downloads.download(tenant, fileId, query);
+    return this.downloads.download(operation, fileId, query);
   }
 
   @Get(':file_id')

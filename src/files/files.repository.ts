@@ -1,88 +1,61 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, In } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { Tenant } from '../auth/tenant';
+import { TenantTable, WithoutTenant } from '../database/tenant-table';
+import type { Reader, Transaction } from '../database/unit-of-work';
 import { fetchPageWithTotal } from '../pagination/keyset';
 import { PageRequest } from '../pagination/page';
-import { ProductEntity } from '../products/product.entity';
 import { FileEntity } from './file.entity';
 
-const tenantWhere = (tenant: Tenant) => ({ merchant_id: tenant.merchantId, mode: tenant.mode });
+export type NewFile = WithoutTenant<Omit<FileEntity, 'merchant' | 'created_at' | 'updated_at'>>;
 
 @Injectable()
 export class FilesRepository {
+  private readonly table = new TenantTable(FileEntity, 'file');
+
   constructor(private readonly dataSource: DataSource) {}
 
-  findById(tenant: Tenant, fileId: string, manager: EntityManager = this.dataSource.manager): Promise<FileEntity | null> {
-    return manager.findOne(FileEntity, { where: { id: fileId, ...tenantWhere(tenant) } });
+  findById(db: Reader, tenant: Tenant, fileId: string): Promise<FileEntity | null> {
+    return this.table.findOne(db.manager, tenant, { id: fileId });
   }
 
   /** The file row locked for the rest of the transaction (confirm). */
-  lockById(manager: EntityManager, tenant: Tenant, fileId: string): Promise<FileEntity | null> {
-    return manager
-      .createQueryBuilder(FileEntity, 'file')
-      .setLock('pessimistic_write')
-      .where('file.id = :fileId AND file.merchant_id = :merchantId AND file.mode = :mode', {
-        fileId,
-        merchantId: tenant.merchantId,
-        mode: tenant.mode,
-      })
-      .getOne();
+  lockById(tx: Transaction, tenant: Tenant, fileId: string): Promise<FileEntity | null> {
+    return this.table.lockById(tx.manager, tenant, fileId);
   }
 
-  insert(manager: EntityManager, file: FileEntity): Promise<FileEntity> {
-    return manager.save(FileEntity, file);
+  insert(tx: Transaction, tenant: Tenant, file: NewFile): Promise<FileEntity> {
+    return this.table.insert(tx.manager, tenant, file as QueryDeepPartialEntity<FileEntity>);
   }
 
-  save(manager: EntityManager, file: FileEntity): Promise<FileEntity> {
-    return manager.save(FileEntity, file);
+  /** PENDING → CONFIRMED with the stored size; returns the row as it is now. */
+  async markConfirmed(tx: Transaction, tenant: Tenant, fileId: string, actualBytes: number, confirmedAt: Date): Promise<FileEntity> {
+    await this.table.update(tx.manager, tenant, { id: fileId }, { file_size: actualBytes, upload_status: 'CONFIRMED', confirmed_at: confirmedAt });
+    const file = await this.findById(tx, tenant, fileId);
+    if (!file) throw new Error(`File ${fileId} vanished inside its own transaction`);
+    return file;
   }
 
-  async incrementDownloadCount(manager: EntityManager, tenant: Tenant, fileId: string): Promise<void> {
-    await manager.increment(FileEntity, { id: fileId, ...tenantWhere(tenant) }, 'download_count', 1);
+  async incrementDownloadCount(tx: Transaction, tenant: Tenant, fileId: string): Promise<void> {
+    await this.table.increment(tx.manager, tenant, { id: fileId }, 'download_count', 1);
   }
 
-  /** The product of this tenant, locked so concurrent links to it append in turn. */
-  lockProduct(manager: EntityManager, tenant: Tenant, productId: string): Promise<ProductEntity | null> {
-    return manager
-      .createQueryBuilder(ProductEntity, 'product')
-      .setLock('pessimistic_write')
-      .where('product.id = :productId AND product.merchant_id = :merchantId AND product.mode = :mode', {
-        productId,
-        merchantId: tenant.merchantId,
-        mode: tenant.mode,
-      })
-      .getOne();
-  }
-
-  /** Appends the file to the product's fulfillment_config.file_ids (the many-to-many link). */
-  async linkToProduct(manager: EntityManager, tenant: Tenant, productId: string, fileId: string): Promise<void> {
-    await manager.query(
-      `UPDATE products
-          SET fulfillment_config = jsonb_set(
-                fulfillment_config, '{file_ids}',
-                COALESCE(fulfillment_config->'file_ids', '[]'::jsonb) || jsonb_build_array($4::text)),
-              updated_at = now()
-        WHERE id = $1 AND merchant_id = $2 AND mode = $3`,
-      [productId, tenant.merchantId, tenant.mode, fileId],
-    );
+  /** Which of `fileIds` are files of this tenant. */
+  async existingIds(db: Reader, tenant: Tenant, fileIds: string[]): Promise<string[]> {
+    if (fileIds.length === 0) return [];
+    const rows = await this.table.select(db.manager, tenant).select('file.id', 'id').andWhere('file.id IN (:...fileIds)', { fileIds }).getRawMany<{ id: string }>();
+    return rows.map((row) => row.id);
   }
 
   /** CONFIRMED files of this tenant among `fileIds`. */
-  findConfirmed(tenant: Tenant, fileIds: string[]): Promise<FileEntity[]> {
+  findConfirmed(db: Reader, tenant: Tenant, fileIds: string[]): Promise<FileEntity[]> {
     if (fileIds.length === 0) return Promise.resolve([]);
-    return this.dataSource.manager
-      .createQueryBuilder(FileEntity, 'file')
-      .where('file.merchant_id = :merchantId AND file.mode = :mode', { merchantId: tenant.merchantId, mode: tenant.mode })
-      .andWhere(`file.upload_status = 'CONFIRMED' AND file.id IN (:...fileIds)`, { fileIds })
-      .getMany();
+    return this.table.find(db.manager, tenant, { id: In(fileIds), upload_status: 'CONFIRMED' });
   }
 
   /** One keyset page (limit + 1 rows) and the total, newest first. */
   async list(tenant: Tenant, page: PageRequest): Promise<{ rows: FileEntity[]; total: number }> {
-    const base = () =>
-      this.dataSource.manager
-        .createQueryBuilder(FileEntity, 'file')
-        .where('file.merchant_id = :merchantId AND file.mode = :mode', { merchantId: tenant.merchantId, mode: tenant.mode });
-    return fetchPageWithTotal(base, 'file', page);
+    return fetchPageWithTotal(() => this.table.select(this.dataSource.manager, tenant), 'file', page);
   }
 }

@@ -1,8 +1,8 @@
 import { Controller, Get, Res, ServiceUnavailableException } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckResult, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { Public } from '../auth/route-access.decorators';
+import type { HttpResponse } from '../http/http-exchange';
 import { RawResponse } from '../envelope/raw-response.decorator';
 import { StorageHealthIndicator } from './storage.health';
 
@@ -29,7 +29,7 @@ export class HealthController {
   @HealthCheck()
   @ApiOperation({ summary: 'Readiness', description: 'Database and object storage are reachable.' })
   @ApiResponse({ status: 503, description: 'A dependency is down; the body says which' })
-  async ready(@Res({ passthrough: true }) response: FastifyReply): Promise<HealthCheckResult | object> {
+  async ready(@Res({ passthrough: true }) response: HttpResponse): Promise<HealthCheckResult | object> {
     try {
       return await this.health.check([
         () => this.database.pingCheck('database', { timeout: 3_000 }),

@@ -3,12 +3,12 @@ import { MerchantEntity } from '../auth/merchant.entity';
 import type { ApiMode } from '../auth/tenant';
 import { TIMESTAMP } from '../database/columns';
 
-export const IDEMPOTENCY_KEY_STATES = ['in_progress', 'completed'] as const;
-export type IdempotencyKeyState = (typeof IDEMPOTENCY_KEY_STATES)[number];
-
 /**
- * One Idempotency-Key of a merchant + mode. The primary key makes the first request the only
- * owner; the others wait for `completed` and replay the stored response.
+ * One Idempotency-Key of a merchant + mode and the response it answered with. The row is inserted
+ * by the first statement of the request's transaction and its response stored by the last, so it
+ * becomes visible, complete, exactly when the effect commits (DESIGN §13): there is no
+ * "in progress" state a crash could leave behind. The primary key makes a concurrent request with
+ * the key wait for the first one's commit.
  */
 @Entity('idempotency_keys')
 @Index('idempotency_keys_created_idx', ['created_at'])
@@ -30,21 +30,13 @@ export class IdempotencyKeyEntity {
   @Column({ type: 'text' })
   request_hash: string;
 
-  @Column({ type: 'text' })
-  state: IdempotencyKeyState;
+  @Column({ type: 'integer' })
+  response_status: number;
 
-  /** Random per owner, so an owner whose claim was taken over (stale) cannot overwrite the new one. */
-  @Column({ type: 'text' })
-  lock_token: string;
-
-  /** When the current owner claimed the key; an in-progress claim older than the timeout is abandoned. */
-  @Column(TIMESTAMP)
-  locked_at: Date;
-
-  @Column({ type: 'integer', nullable: true })
-  response_status: number | null;
-
-  /** The enveloped body as the first client received it; json (not jsonb) keeps its key order. */
+  /**
+   * The enveloped body as the first client received it; json (not jsonb) keeps its key order.
+   * Null only inside the inserting transaction, before its last statement stores it.
+   */
   @Column({ type: 'json', nullable: true })
   response_body: unknown;
 

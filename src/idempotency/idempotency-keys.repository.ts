@@ -1,110 +1,83 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Tenant } from '../auth/tenant';
-import type { IdempotencyKeyState } from './idempotency-key.entity';
+import { assertTenant } from '../database/tenant-table';
+import type { Transaction } from '../database/unit-of-work';
 
-export interface StoredIdempotencyKey {
+export interface StoredResponse {
   requestHash: string;
-  state: IdempotencyKeyState;
-  lockToken: string;
-  lockedAt: Date;
-  responseStatus: number | null;
-  responseBody: unknown;
+  status: number;
+  body: unknown;
 }
 
 interface StoredRow {
   request_hash: string;
-  state: IdempotencyKeyState;
-  lock_token: string;
-  locked_at: Date;
-  response_status: number | null;
+  response_status: number;
   response_body: unknown;
 }
 
-/**
- * SQL of the idempotency_keys table. Each statement is a single conditional write, so claims,
- * take-overs and completions are race-free without holding a transaction open while the
- * request runs.
- */
+/** SQL of the idempotency_keys table: single statements, each scoped to the tenant. */
 @Injectable()
 export class IdempotencyKeysRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Claims the key for a new request; false when a row for it already exists. */
-  async tryClaim(tenant: Tenant, key: string, requestHash: string, lockToken: string, now: Date): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
-      `INSERT INTO idempotency_keys (merchant_id, mode, key, request_hash, state, lock_token, locked_at, created_at)
-       VALUES ($1, $2, $3, $4, 'in_progress', $5, $6, $6)
-       ON CONFLICT (merchant_id, mode, key) DO NOTHING
-       RETURNING key`,
-      [tenant.merchantId, tenant.mode, key, requestHash, lockToken, now],
-    );
-    return rows.length === 1;
-  }
-
-  async find(tenant: Tenant, key: string): Promise<StoredIdempotencyKey | null> {
+  /** The committed response stored under the key, read outside any transaction. */
+  async find(tenant: Tenant, key: string): Promise<StoredResponse | null> {
+    assertTenant(tenant);
     const rows: StoredRow[] = await this.dataSource.query(
-      `SELECT request_hash, state, lock_token, locked_at, response_status, response_body
+      `SELECT request_hash, response_status, response_body
        FROM idempotency_keys WHERE merchant_id = $1 AND mode = $2 AND key = $3`,
       [tenant.merchantId, tenant.mode, key],
     );
     const [row] = rows;
-    if (!row) return null;
-    return {
-      requestHash: row.request_hash,
-      state: row.state,
-      lockToken: row.lock_token,
-      lockedAt: new Date(row.locked_at),
-      responseStatus: row.response_status,
-      responseBody: row.response_body,
-    };
+    return row ? { requestHash: row.request_hash, status: row.response_status, body: row.response_body } : null;
   }
 
-  /** Takes over an abandoned in-progress claim; false when someone else changed it first. */
-  async takeOver(tenant: Tenant, key: string, previousToken: string, lockToken: string, now: Date): Promise<boolean> {
-    const affected = await this.execute(
-      `UPDATE idempotency_keys SET lock_token = $5, locked_at = $6
-       WHERE merchant_id = $1 AND mode = $2 AND key = $3 AND state = 'in_progress' AND lock_token = $4`,
-      [tenant.merchantId, tenant.mode, key, previousToken, lockToken, now],
+  /**
+   * Takes the key in `tx`: false when it is taken. A concurrent transaction that inserted it first
+   * makes this statement wait on the primary key until that one commits (then false) or rolls
+   * back (then this one takes it).
+   */
+  async claim(tx: Transaction, tenant: Tenant, key: string, requestHash: string, status: number, now: Date): Promise<boolean> {
+    assertTenant(tenant);
+    const rows: unknown[] = await tx.manager.query(
+      `INSERT INTO idempotency_keys (merchant_id, mode, key, request_hash, response_status, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (merchant_id, mode, key) DO NOTHING
+       RETURNING key`,
+      [tenant.merchantId, tenant.mode, key, requestHash, status, now],
     );
-    return affected === 1;
+    return rows.length === 1;
   }
 
-  /** Stores the response of the owner's request; false when the claim is no longer the owner's. */
-  async complete(tenant: Tenant, key: string, lockToken: string, status: number, body: unknown): Promise<boolean> {
-    const affected = await this.execute(
-      `UPDATE idempotency_keys SET state = 'completed', response_status = $5, response_body = $6::json
-       WHERE merchant_id = $1 AND mode = $2 AND key = $3 AND state = 'in_progress' AND lock_token = $4`,
-      [tenant.merchantId, tenant.mode, key, lockToken, status, JSON.stringify(body ?? null)],
-    );
-    return affected === 1;
-  }
-
-  /** Forgets the owner's in-progress claim (its request failed), so the key can be used again. */
-  async release(tenant: Tenant, key: string, lockToken: string): Promise<void> {
-    await this.execute(
-      `DELETE FROM idempotency_keys
-       WHERE merchant_id = $1 AND mode = $2 AND key = $3 AND state = 'in_progress' AND lock_token = $4`,
-      [tenant.merchantId, tenant.mode, key, lockToken],
+  /** Stores the response of the key claimed in the same transaction. */
+  async storeResponse(tx: Transaction, tenant: Tenant, key: string, body: unknown, status: number): Promise<void> {
+    assertTenant(tenant);
+    await tx.manager.query(
+      `UPDATE idempotency_keys SET response_body = $4::json, response_status = $5 WHERE merchant_id = $1 AND mode = $2 AND key = $3`,
+      [tenant.merchantId, tenant.mode, key, JSON.stringify(body ?? null), status],
     );
   }
 
   /**
-   * Maintenance across all tenants (the one tenant-free statement here): deletes keys created
-   * before the cutoff. Returns how many were deleted.
+   * Records the response of a request that wrote nothing to the database in one statement; false
+   * when the key was taken meanwhile.
    */
-  async deleteCreatedBefore(cutoff: Date): Promise<number> {
-    return this.execute('DELETE FROM idempotency_keys WHERE created_at < $1', [cutoff]);
+  async insertCompleted(tenant: Tenant, key: string, response: StoredResponse, now: Date): Promise<boolean> {
+    assertTenant(tenant);
+    const rows: unknown[] = await this.dataSource.query(
+      `INSERT INTO idempotency_keys (merchant_id, mode, key, request_hash, response_status, response_body, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6::json, $7)
+       ON CONFLICT (merchant_id, mode, key) DO NOTHING
+       RETURNING key`,
+      [tenant.merchantId, tenant.mode, key, response.requestHash, response.status, JSON.stringify(response.body ?? null), now],
+    );
+    return rows.length === 1;
   }
 
-  /** Runs an UPDATE or DELETE and returns the number of rows it changed. */
-  private async execute(sql: string, parameters: unknown[]): Promise<number> {
-    const runner = this.dataSource.createQueryRunner();
-    try {
-      const result = await runner.query(sql, parameters, true);
-      return result.affected ?? 0;
-    } finally {
-      await runner.release();
-    }
+  /** Maintenance across all tenants: deletes keys created before the cutoff; returns how many. */
+  async deleteCreatedBeforeAcrossTenants(cutoff: Date): Promise<number> {
+    const [, affected]: [unknown, number] = await this.dataSource.query('DELETE FROM idempotency_keys WHERE created_at < $1', [cutoff]);
+    return affected ?? 0;
   }
 }

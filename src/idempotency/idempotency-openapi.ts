@@ -30,7 +30,9 @@ const HEADER_PARAMETER = {
     `(same status and body) with \`${IDEMPOTENT_REPLAYED_HEADER}: true\` instead of acting twice; the same key with other ` +
     'parameters is a 409 IDEMPOTENCY_KEY_CONFLICT. Scoped to the merchant and mode, kept at least 24 h. ' +
     'Use a fresh random value (a UUID) per operation.',
-  schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH, example: '5f0c7c2e-8d1b-4c1e-9a55-0d1c2b3a4f60' },
+  // No example: Swagger UI would pre-fill it into every "Try it out", and the second operation
+  // sent with the same key is a 409 (or a silent replay) for 24 hours.
+  schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH },
 };
 
 const REPLAYED_HEADER = {

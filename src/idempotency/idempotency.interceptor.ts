@@ -1,13 +1,15 @@
-import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import { CallHandler, ExecutionContext, HttpStatus, Injectable, Logger, NestInterceptor } from '@nestjs/common';
+import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { catchError, from, mergeMap, Observable, of, throwError } from 'rxjs';
 import type { AuthenticatedRequest } from '../auth/auth-context';
-import type { Tenant } from '../auth/tenant';
+import { requestIdOf } from '../envelope/request-id';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
-import { pathOf } from '../http/request-path';
+import { HttpResponse, requestPathOf } from '../http/http-exchange';
+import { attachIdempotencyClaim } from './current-operation.decorator';
+import { IdempotencyKeyTakenError, RequestIdempotencyClaim } from './idempotency-claim';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from './idempotency-openapi';
-import { IDEMPOTENCY_KEY_MAX_LENGTH, IdempotencyService } from './idempotency.service';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, IdempotencyService, IdempotentRequest, Replay } from './idempotency.service';
 
 const BODY_KEY_FIELD = 'idempotency_key';
 
@@ -23,11 +25,12 @@ function checkedKey(value: unknown, param: string): string {
 }
 
 /**
- * HTTP glue of idempotency for every POST under /v1 (DESIGN §4). Run by the global
+ * HTTP glue of idempotency for every POST under /v1 (DESIGN §4, §13). Run by the global
  * ResponseInterceptor, after the guards (so the tenant is known and unauthenticated requests
- * never touch a key) and around the envelope interceptor, so the stored body is exactly the
- * enveloped body the first client received. Only successful responses are stored: an error
- * releases the key (nothing was created), so a corrected retry may reuse it.
+ * never touch a key) and around the envelope interceptor. A committed response under the key is
+ * replayed; otherwise the handler runs with a claim (see @CurrentOperation) that its transaction
+ * records the key and the complete response with, and the client gets exactly what was stored.
+ * Only successful responses are stored: a failed request rolled back, key included.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -38,33 +41,32 @@ export class IdempotencyInterceptor implements NestInterceptor {
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     if (context.getType() !== 'http') return next.handle();
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const path = pathOf(request.url);
+    const path = requestPathOf(request);
     if (request.method !== 'POST' || !path.startsWith('/v1/') || !request.auth) return next.handle();
     const key = this.keyOf(request);
     if (key === null) return next.handle();
 
-    const tenant = request.auth.tenant;
-    const response = context.switchToHttp().getResponse<FastifyReply>();
-    const outcome = await this.idempotency.begin({ tenant, key, method: request.method, path, body: request.body });
-    if (outcome.kind === 'replay') {
-      response.status(outcome.status);
-      response.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
-      return of(outcome.body);
-    }
-    const { lockToken } = outcome;
+    const idempotent: IdempotentRequest = { tenant: request.auth.tenant, key, method: request.method, path, body: request.body };
+    const response = context.switchToHttp().getResponse<HttpResponse>();
+    const replay = await this.idempotency.lookup(idempotent);
+    if (replay) return of(this.replay(response, replay));
+
+    const status = (Reflect.getMetadata(HTTP_CODE_METADATA, context.getHandler()) as number | undefined) ?? HttpStatus.CREATED;
+    const claim = this.idempotency.claim(idempotent, requestIdOf(request), status);
+    attachIdempotencyClaim(request, claim);
     return next.handle().pipe(
-      catchError((error: unknown) => from(this.release(tenant, key, lockToken)).pipe(mergeMap(() => throwError(() => error)))),
-      mergeMap(async (body: unknown) => {
-        await this.complete(tenant, key, lockToken, response.statusCode, body);
-        return body;
-      }),
+      mergeMap((body: unknown) => from(this.firstResponse(claim, body))),
+      catchError((error: unknown) =>
+        // Another request with the key committed first: this one rolled back; answer with that one's response.
+        error instanceof IdempotencyKeyTakenError ? from(this.replayTaken(response, idempotent)) : throwError(() => error),
+      ),
     );
   }
 
   /**
    * The key from the header or the body field `idempotency_key`. Only entitlement create declares
-   * that field; elsewhere the validation pipe refuses it as unknown, and an error releases the key,
-   * so reading it on every POST changes nothing there and needs no per-route opt-in.
+   * that field; elsewhere the validation pipe refuses it as unknown (and a failed request stores
+   * nothing), so reading it on every POST changes nothing there and needs no per-route opt-in.
    */
   private keyOf(request: AuthenticatedRequest): string | null {
     const header = request.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()];
@@ -82,21 +84,32 @@ export class IdempotencyInterceptor implements NestInterceptor {
     return headerKey ?? bodyKey;
   }
 
-  private async complete(tenant: Tenant, key: string, lockToken: string, status: number, body: unknown): Promise<void> {
+  /** What the first request's client gets: the response its transaction stored. */
+  private async firstResponse(claim: RequestIdempotencyClaim, body: unknown): Promise<unknown> {
+    if (claim.response) return claim.response.body;
+    if (claim.acquired) throw new Error('An idempotent transaction committed without storing its response');
+    // The handler opened no transaction: it wrote nothing, so its response is recorded on its own.
     try {
-      const stored = await this.idempotency.complete(tenant, key, lockToken, status, body);
-      if (!stored) this.logger.warn(`Idempotency key ${key}: the claim was taken over before the response was stored`);
+      if (!(await this.idempotency.recordWithoutTransaction(claim, body))) {
+        this.logger.warn(`Idempotency key ${claim.request.key}: taken by a concurrent request; this response was not stored`);
+      }
     } catch (error) {
-      // The change is committed: answer it anyway; the claim times out and can be taken over.
-      this.logger.error({ err: error }, `Idempotency key ${key}: storing the response failed`);
+      this.logger.error({ err: error }, `Idempotency key ${claim.request.key}: storing the response failed`);
     }
+    return body;
   }
 
-  private async release(tenant: Tenant, key: string, lockToken: string): Promise<void> {
-    try {
-      await this.idempotency.release(tenant, key, lockToken);
-    } catch (error) {
-      this.logger.error({ err: error }, `Idempotency key ${key}: releasing the claim failed`);
+  private async replayTaken(response: HttpResponse, idempotent: IdempotentRequest): Promise<unknown> {
+    const replay = await this.idempotency.lookup(idempotent);
+    if (!replay) {
+      throw new ApiError(ErrorCode.IDEMPOTENCY_KEY_CONFLICT, `A request with idempotency key '${idempotent.key}' just finished; retry to get its result`);
     }
+    return this.replay(response, replay);
+  }
+
+  private replay(response: HttpResponse, replay: Replay): unknown {
+    response.status(replay.status);
+    response.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
+    return replay.body;
   }
 }

@@ -12,6 +12,12 @@ export const ID_PREFIXES = {
   event: 'evt',
   webhookEndpoint: 'we',
   webhookDelivery: 'wd',
+  order: 'ord',
+  grantRule: 'rule',
+  subscription: 'sub',
+  entitlementImport: 'imp',
+  dashboardUser: 'user',
+  dashboardSession: 'sess',
 } as const;
 
 export type IdPrefix = (typeof ID_PREFIXES)[keyof typeof ID_PREFIXES];

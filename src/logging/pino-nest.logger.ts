@@ -7,6 +7,9 @@ import { RootLogger } from './root-logger';
  * (`log('message', 'Context')`) and pino's (`error({ err }, 'message')`); Nest appends the
  * Logger's context as the last string parameter.
  */
+/** Nest's boot chatter (one line per module and route): debug, so start-up shows main.ts's summary alone. */
+const FRAMEWORK_BOOT_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication']);
+
 @Injectable()
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly root: RootLogger) {}
@@ -24,7 +27,8 @@ export class PinoNestLogger implements LoggerService {
   }
 
   log(message: unknown, ...parameters: unknown[]): void {
-    this.write('info', message, parameters);
+    const context = parameters[parameters.length - 1];
+    this.write(typeof context === 'string' && FRAMEWORK_BOOT_CONTEXTS.has(context) ? 'debug' : 'info', message, parameters);
   }
 
   debug(message: unknown, ...parameters: unknown[]): void {

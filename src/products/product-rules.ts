@@ -2,7 +2,7 @@ import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { isValidId } from '../ids/id';
 import type { FulfillmentConfigRequestDto } from './dto/product-request.dto';
-import type { EntitlementType, FulfillmentConfig } from './product.entity';
+import type { EntitlementType, FulfillmentWithFiles } from './product.entity';
 
 /** The product a grant is made from, before defaults are applied. */
 export interface TypeFieldsInput {
@@ -49,7 +49,7 @@ export function resolveTypeFields(input: TypeFieldsInput, current?: TypeFields):
   return result;
 }
 
-export const DEFAULT_FULFILLMENT_CONFIG: FulfillmentConfig = {
+export const DEFAULT_FULFILLMENT_CONFIG: FulfillmentWithFiles = {
   delivery_method: 'FILE',
   file_ids: [],
   access_url: null,
@@ -77,7 +77,7 @@ function isHttpsUrl(value: string): boolean {
  * The stored config for a request's fulfillment_config: only the selected method's fields, checked.
  * File ids are checked for shape here; that they are this tenant's files is the service's query.
  */
-export function normalizeFulfillmentConfig(input: FulfillmentConfigRequestDto): FulfillmentConfig {
+export function normalizeFulfillmentConfig(input: FulfillmentConfigRequestDto): FulfillmentWithFiles {
   const method = input.delivery_method;
   const fileIds = input.file_ids ?? [];
   const accessUrl = input.access_url ?? null;

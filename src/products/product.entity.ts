@@ -11,12 +11,19 @@ export type DeliveryMethod = (typeof DELIVERY_METHODS)[number];
 export const PRODUCT_STATUSES = ['active', 'archived'] as const;
 export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
 
-/** How access is delivered; file_ids are the product's linked files (many-to-many). */
+/**
+ * How access is delivered, as stored. The product's files are not in it: they are rows of
+ * product_files (ProductFileEntity); responses show them as `fulfillment_config.file_ids`.
+ */
 export interface FulfillmentConfig {
   delivery_method: DeliveryMethod;
-  file_ids: string[];
   access_url: string | null;
   access_instructions: string | null;
+}
+
+/** A fulfillment config with the product's file links, in order: the API's shape. */
+export interface FulfillmentWithFiles extends FulfillmentConfig {
+  file_ids: string[];
 }
 
 @Entity('products')

@@ -15,14 +15,16 @@ export function toProductListItem(product: ProductEntity): ProductListItemDto {
   };
 }
 
-export function toProductResponse(product: ProductEntity): ProductResponseDto {
+/** The full product; `fileIds` are its file links in order (product_files), `includedProductIds` its bundle items. */
+export function toProductResponse(product: ProductEntity, fileIds: string[], includedProductIds: string[]): ProductResponseDto {
   return {
     ...toProductListItem(product),
     store_variant_ids: product.store_variant_ids,
+    included_product_ids: includedProductIds,
     metadata: product.metadata,
     fulfillment_config: {
       delivery_method: product.fulfillment_config.delivery_method,
-      file_ids: product.fulfillment_config.file_ids ?? [],
+      file_ids: fileIds,
       access_url: product.fulfillment_config.access_url ?? null,
       access_instructions: product.fulfillment_config.access_instructions ?? null,
     },

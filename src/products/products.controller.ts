@@ -3,10 +3,13 @@ import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../auth/current-tenant.decorator';
 import { RequireScopes } from '../auth/route-access.decorators';
 import type { Tenant } from '../auth/tenant';
+import type { Operation } from '../database/operation';
 import { PageResult } from '../envelope/page-result';
 import { ErrorCode } from '../errors/error-code.enum';
+import { CurrentOperation } from '../idempotency/current-operation.decorator';
 import { PaginationQueryDto } from '../pagination/pagination-query.dto';
 import { ApiEnvelopeResponse } from '../swagger/api-envelope-response.decorator';
+import { ApiJsonBody } from '../swagger/api-json-body.decorator';
 import { ApiErrorResponses } from '../swagger/api-error-responses.decorator';
 import { CreateProductDto, UpdateProductDto } from './dto/product-request.dto';
 import { ProductListItemDto, ProductResponseDto } from './dto/product-response.dto';
@@ -47,6 +50,15 @@ export class ProductsController {
       'fulfillment_config: FILE (`file_ids` of your files), URL (an https `access_url`) or INSTRUCTIONS (`access_instructions`). ' +
       '`store_product_id` is unique per merchant and mode. Publishes `product.created`. Accepts `Idempotency-Key`.',
   })
+  @ApiJsonBody(CreateProductDto, {
+    name: 'The Field Guide (ebook)',
+    entitlement_type: 'time_limited',
+    access_duration_days: 365,
+    store_product_id: 'sku_ebook_42',
+    description: 'PDF and EPUB editions',
+    metadata: { isbn: '978-0-00-000000-0' },
+    fulfillment_config: { delivery_method: 'URL', access_url: 'https://course.example.com/enroll' },
+  })
   @ApiEnvelopeResponse(ProductResponseDto, { status: 201, description: 'The created product' })
   @ApiErrorResponses(
     ErrorCode.MISSING_REQUIRED_FIELD,
@@ -55,8 +67,8 @@ export class ProductsController {
     ErrorCode.PAYLOAD_TOO_LARGE,
     ErrorCode.DUPLICATE_STORE_ID,
   )
-  create(@CurrentTenant() tenant: Tenant, @Body() body: CreateProductDto): Promise<ProductResponseDto> {
-    return this.products.create(tenant, body);
+  create(@CurrentOperation() operation: Operation, @Body() body: CreateProductDto): Promise<ProductResponseDto> {
+    return this.products.create(operation, body);
   }
 
   @Patch(':product_id')
@@ -69,6 +81,7 @@ export class ProductsController {
       'Publishes `product.updated` when something changed.',
   })
   @ApiParam(PRODUCT_ID_PARAM)
+  @ApiJsonBody(UpdateProductDto, { name: 'The Field Guide, 2nd edition (ebook)', access_duration_days: 730, metadata: { isbn: '978-0-00-000000-1' } })
   @ApiEnvelopeResponse(ProductResponseDto, { description: 'The updated product' })
   @ApiErrorResponses(
     ErrorCode.MISSING_REQUIRED_FIELD,
@@ -79,11 +92,11 @@ export class ProductsController {
     ErrorCode.DUPLICATE_STORE_ID,
   )
   update(
-    @CurrentTenant() tenant: Tenant,
+    @CurrentOperation() operation: Operation,
     @Param('product_id') productId: string,
     @Body() body: UpdateProductDto,
   ): Promise<ProductResponseDto> {
-    return this.products.update(tenant, productId, body);
+    return this.products.update(operation, productId, body);
   }
 
   @Delete(':product_id')
@@ -98,7 +111,7 @@ export class ProductsController {
   @ApiParam(PRODUCT_ID_PARAM)
   @ApiEnvelopeResponse(ProductResponseDto, { description: 'The archived product' })
   @ApiErrorResponses(ErrorCode.PRODUCT_NOT_FOUND)
-  archive(@CurrentTenant() tenant: Tenant, @Param('product_id') productId: string): Promise<ProductResponseDto> {
-    return this.products.archive(tenant, productId);
+  archive(@CurrentOperation() operation: Operation, @Param('product_id') productId: string): Promise<ProductResponseDto> {
+    return this.products.archive(operation, productId);
   }
 }

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { Tenant } from '../auth/tenant';
+import { TenantTable } from '../database/tenant-table';
+import type { Reader, Transaction } from '../database/unit-of-work';
 import { fetchPageWithTotal } from '../pagination/keyset';
 import { PageRequest } from '../pagination/page';
 import { ProductEntity } from './product.entity';
@@ -25,62 +27,68 @@ export type ProductChanges = Partial<
 
 export type NewProduct = Required<ProductChanges> & { id: string };
 
+/** A product named by our id or by the store's id. */
+export type ProductReference = { id: string; storeId?: undefined } | { id?: undefined; storeId: string };
+
 @Injectable()
 export class ProductsRepository {
+  private readonly table = new TenantTable(ProductEntity, 'product');
+
   constructor(private readonly dataSource: DataSource) {}
 
-  findById(tenant: Tenant, productId: string, manager: EntityManager = this.dataSource.manager): Promise<ProductEntity | null> {
-    return manager.findOne(ProductEntity, {
-      where: { id: productId, merchant_id: tenant.merchantId, mode: tenant.mode },
-    });
+  findById(db: Reader, tenant: Tenant, productId: string): Promise<ProductEntity | null> {
+    return this.table.findOne(db.manager, tenant, { id: productId });
   }
 
-  /** Reads and row-locks the product for the rest of the transaction (PATCH, archive). */
-  findByIdForUpdate(manager: EntityManager, tenant: Tenant, productId: string): Promise<ProductEntity | null> {
-    return manager.findOne(ProductEntity, {
-      where: { id: productId, merchant_id: tenant.merchantId, mode: tenant.mode },
-      lock: { mode: 'pessimistic_write' },
-    });
+  findByReference(db: Reader, tenant: Tenant, product: ProductReference): Promise<ProductEntity | null> {
+    return this.table.findOne(db.manager, tenant, product.id !== undefined ? { id: product.id } : { store_product_id: product.storeId });
+  }
+
+  /** The oldest of the tenant's products listing this store variant id. */
+  findByStoreVariantId(db: Reader, tenant: Tenant, storeVariantId: string): Promise<ProductEntity | null> {
+    return this.table
+      .select(db.manager, tenant)
+      .andWhere(':storeVariantId = ANY(product.store_variant_ids)', { storeVariantId })
+      .orderBy('product.created_at', 'ASC')
+      .addOrderBy('product.id', 'ASC')
+      .getOne();
+  }
+
+  findByIds(db: Reader, tenant: Tenant, productIds: string[]): Promise<ProductEntity[]> {
+    if (productIds.length === 0) return Promise.resolve([]);
+    return this.table.find(db.manager, tenant, { id: In(productIds) });
+  }
+
+  /** Reads and row-locks the product for the rest of the transaction (PATCH, archive, linking a file). */
+  lockById(tx: Transaction, tenant: Tenant, productId: string): Promise<ProductEntity | null> {
+    return this.table.lockById(tx.manager, tenant, productId);
   }
 
   /** Inserts; a taken store_product_id fails with the unique violation of products_store_id_key. */
-  async insert(manager: EntityManager, tenant: Tenant, product: NewProduct): Promise<ProductEntity> {
+  async insert(tx: Transaction, tenant: Tenant, product: NewProduct): Promise<ProductEntity> {
     // jsonb columns hold Record<string, unknown>, which TypeORM's deep-partial type cannot express.
-    const row = { ...product, merchant_id: tenant.merchantId, mode: tenant.mode } as QueryDeepPartialEntity<ProductEntity>;
-    await manager.insert(ProductEntity, row);
-    return this.requireInTransaction(manager, tenant, product.id);
+    await this.table.insert(tx.manager, tenant, product as QueryDeepPartialEntity<ProductEntity>);
+    return this.requireInTransaction(tx, tenant, product.id);
   }
 
-  async update(manager: EntityManager, tenant: Tenant, productId: string, changes: ProductChanges): Promise<ProductEntity> {
-    const criteria = { id: productId, merchant_id: tenant.merchantId, mode: tenant.mode };
-    await manager.update(ProductEntity, criteria, changes as QueryDeepPartialEntity<ProductEntity>);
-    return this.requireInTransaction(manager, tenant, productId);
+  async update(tx: Transaction, tenant: Tenant, productId: string, changes: ProductChanges): Promise<ProductEntity> {
+    await this.table.update(tx.manager, tenant, { id: productId }, changes as QueryDeepPartialEntity<ProductEntity>);
+    return this.requireInTransaction(tx, tenant, productId);
   }
 
-  /** Which of `fileIds` are files of this merchant and mode. */
-  async findExistingFileIds(manager: EntityManager, tenant: Tenant, fileIds: string[]): Promise<string[]> {
-    if (fileIds.length === 0) return [];
-    const rows: Array<{ id: string }> = await manager.query(
-      'SELECT id FROM files WHERE merchant_id = $1 AND mode = $2 AND id = ANY($3)',
-      [tenant.merchantId, tenant.mode, fileIds],
-    );
-    return rows.map((row) => row.id);
+  /** Marks the product changed (its file links changed): updated_at moves. */
+  async touch(tx: Transaction, tenant: Tenant, productId: string): Promise<ProductEntity> {
+    await this.table.update(tx.manager, tenant, { id: productId }, { updated_at: () => 'now()' });
+    return this.requireInTransaction(tx, tenant, productId);
   }
 
   /** One keyset page (limit + 1 rows) and the total, newest first. */
   async list(tenant: Tenant, page: PageRequest): Promise<{ rows: ProductEntity[]; total: number }> {
-    const base = () =>
-      this.dataSource.manager
-        .createQueryBuilder(ProductEntity, 'product')
-        .where('product.merchant_id = :merchantId AND product.mode = :mode', {
-          merchantId: tenant.merchantId,
-          mode: tenant.mode,
-        });
-    return fetchPageWithTotal(base, 'product', page);
+    return fetchPageWithTotal(() => this.table.select(this.dataSource.manager, tenant), 'product', page);
   }
 
-  private async requireInTransaction(manager: EntityManager, tenant: Tenant, productId: string): Promise<ProductEntity> {
-    const product = await this.findById(tenant, productId, manager);
+  private async requireInTransaction(tx: Transaction, tenant: Tenant, productId: string): Promise<ProductEntity> {
+    const product = await this.findById(tx, tenant, productId);
     if (!product) throw new Error(`Product ${productId} vanished inside its own transaction`);
     return product;
   }

@@ -1,27 +1,45 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { isDeepStrictEqual } from 'node:util';
 import type { Tenant } from '../auth/tenant';
+import type { Operation } from '../database/operation';
 import { isUniqueViolation } from '../database/unique-violation';
-import { Transaction, UnitOfWork } from '../database/unit-of-work';
+import { Reader, Transaction, UnitOfWork } from '../database/unit-of-work';
 import { PageResult } from '../envelope/page-result';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
+import { FileRecordsService } from '../files/file-records.service';
 import { generateId, isValidId } from '../ids/id';
 import { toPageRequest, toPageResult } from '../pagination/page';
 import { PaginationQueryDto } from '../pagination/pagination-query.dto';
 import { CreateProductDto, UpdateProductDto } from './dto/product-request.dto';
 import { ProductListItemDto, ProductResponseDto } from './dto/product-response.dto';
-import { FulfillmentConfig, ProductEntity } from './product.entity';
+import { FulfillmentConfig, FulfillmentWithFiles, ProductEntity } from './product.entity';
+import { ProductBundleItemsRepository } from './product-bundle-items.repository';
+import { ProductFilesRepository } from './product-files.repository';
 import { toProductListItem, toProductResponse } from './product.mapper';
 import { DEFAULT_FULFILLMENT_CONFIG, normalizeFulfillmentConfig, resolveTypeFields } from './product-rules';
-import { ProductChanges, ProductsRepository } from './products.repository';
+import { ProductChanges, ProductReference, ProductsRepository } from './products.repository';
 
 const STORE_ID_INDEX = 'products_store_id_key';
 
+/** A FILE-delivered product and its files in order: what a customer's downloads list shows. */
+export interface FileDelivery {
+  productId: string;
+  name: string;
+  fileIds: string[];
+}
+
+/**
+ * Products and their file links (product_files). Requests' writes each run in one transaction;
+ * the methods taking `tx` are for other modules, inside their transaction.
+ */
 @Injectable()
 export class ProductsService {
   constructor(
     private readonly products: ProductsRepository,
+    private readonly links: ProductFilesRepository,
+    private readonly bundleItems: ProductBundleItemsRepository,
+    private readonly fileRecords: FileRecordsService,
     private readonly unitOfWork: UnitOfWork,
   ) {}
 
@@ -32,24 +50,23 @@ export class ProductsService {
   }
 
   async get(tenant: Tenant, productId: string): Promise<ProductResponseDto> {
-    return toProductResponse(await this.require(tenant, productId));
-  }
-
-  /** The product of this tenant, or 404 PRODUCT_NOT_FOUND (also for malformed ids and other tenants' ids). */
-  async require(tenant: Tenant, productId: string): Promise<ProductEntity> {
-    const product = isValidId('prod', productId) ? await this.products.findById(tenant, productId) : null;
+    const db = this.unitOfWork.pool;
+    const product = isValidId('prod', productId) ? await this.products.findById(db, tenant, productId) : null;
     if (!product) throw notFound(productId);
-    return product;
+    return this.response(db, tenant, product);
   }
 
-  /** Creates a product and publishes product.created in the same transaction. */
-  async create(tenant: Tenant, input: CreateProductDto): Promise<ProductResponseDto> {
+  /** Creates a product (and its file links) and publishes product.created in the same transaction. */
+  async create(operation: Operation, input: CreateProductDto): Promise<ProductResponseDto> {
+    const { tenant } = operation;
     const typeFields = resolveTypeFields(input);
     const fulfillment = input.fulfillment_config ? normalizeFulfillmentConfig(input.fulfillment_config) : DEFAULT_FULFILLMENT_CONFIG;
     return this.withDuplicateStoreIdCheck(input.store_product_id, () =>
-      this.unitOfWork.run(async ({ manager, publish }) => {
-        await this.requireOwnFiles(manager, tenant, fulfillment);
-        const product = await this.products.insert(manager, tenant, {
+      this.unitOfWork.run(operation, async (tx) => {
+        await this.requireOwnFiles(tx, tenant, fulfillment.file_ids);
+        const includedProductIds = input.included_product_ids ?? [];
+        await this.requireIncludable(tx, tenant, null, includedProductIds);
+        const product = await this.products.insert(tx, tenant, {
           id: generateId('prod'),
           name: input.name,
           description: input.description ?? '',
@@ -58,11 +75,13 @@ export class ProductsService {
           entitlement_type: input.entitlement_type,
           ...typeFields,
           metadata: input.metadata ?? {},
-          fulfillment_config: fulfillment,
+          fulfillment_config: storedConfig(fulfillment),
           status: 'active',
         });
-        const response = toProductResponse(product);
-        await publish('product.created', tenant, { ...response });
+        await this.links.replace(tx, tenant, product.id, fulfillment.file_ids);
+        await this.bundleItems.replace(tx, tenant, product.id, includedProductIds);
+        const response = toProductResponse(product, fulfillment.file_ids, includedProductIds);
+        await tx.publish('product.created', tenant, { ...response });
         return response;
       }),
     );
@@ -73,10 +92,11 @@ export class ProductsService {
    * The row is locked, so concurrent PATCHes apply one after the other; a PATCH that changes
    * nothing writes nothing and publishes nothing.
    */
-  async update(tenant: Tenant, productId: string, input: UpdateProductDto): Promise<ProductResponseDto> {
+  async update(operation: Operation, productId: string, input: UpdateProductDto): Promise<ProductResponseDto> {
+    const { tenant } = operation;
     return this.withDuplicateStoreIdCheck(input.store_product_id, () =>
-      this.unitOfWork.run(async (transaction) => {
-        const current = await this.lockForChange(transaction.manager, tenant, productId);
+      this.unitOfWork.run(operation, async (tx) => {
+        const current = await this.lockForChange(tx, tenant, productId);
         const entitlementType = input.entitlement_type ?? current.entitlement_type;
         const typeFields = resolveTypeFields({ ...input, entitlement_type: entitlementType }, current);
         const changes: ProductChanges = {
@@ -84,49 +104,140 @@ export class ProductsService {
           entitlement_type: entitlementType,
           ...typeFields,
         };
+        let fileIds: string[] | undefined;
         if (input.fulfillment_config) {
-          changes.fulfillment_config = normalizeFulfillmentConfig(input.fulfillment_config);
-          await this.requireOwnFiles(transaction.manager, tenant, changes.fulfillment_config);
+          const fulfillment = normalizeFulfillmentConfig(input.fulfillment_config);
+          await this.requireOwnFiles(tx, tenant, fulfillment.file_ids);
+          changes.fulfillment_config = storedConfig(fulfillment);
+          fileIds = fulfillment.file_ids;
         }
-        return this.applyChanges(transaction, tenant, current, changes);
+        if (input.included_product_ids !== undefined) await this.requireIncludable(tx, tenant, current.id, input.included_product_ids);
+        return this.applyChanges(tx, tenant, current, changes, { fileIds, includedProductIds: input.included_product_ids });
       }),
     );
   }
 
   /** DELETE archives: status archived, existing entitlements keep working, new grants get 409. Idempotent. */
-  async archive(tenant: Tenant, productId: string): Promise<ProductResponseDto> {
-    return this.unitOfWork.run(async (transaction) => {
-      const current = await this.lockForChange(transaction.manager, tenant, productId);
-      return this.applyChanges(transaction, tenant, current, { status: 'archived' });
+  async archive(operation: Operation, productId: string): Promise<ProductResponseDto> {
+    const { tenant } = operation;
+    return this.unitOfWork.run(operation, async (tx) => {
+      const current = await this.lockForChange(tx, tenant, productId);
+      return this.applyChanges(tx, tenant, current, { status: 'archived' });
     });
   }
 
+  /** The tenant's product, read through `db`; 404 PRODUCT_NOT_FOUND when there is none. */
+  async require(db: Reader, tenant: Tenant, productId: string): Promise<ProductEntity> {
+    const product = isValidId('prod', productId) ? await this.products.findById(db, tenant, productId) : null;
+    if (!product) throw notFound(productId);
+    return product;
+  }
+
+  /** The product a grant names (by id or store id), read in the grant's transaction; null when there is none. */
+  findForGrant(tx: Transaction, tenant: Tenant, product: ProductReference): Promise<ProductEntity | null> {
+    if (product.id !== undefined && !isValidId('prod', product.id)) return Promise.resolve(null);
+    return this.products.findByReference(tx, tenant, product);
+  }
+
+  /** The product a store variant id names (subscriptions, orders); null when none lists it. */
+  findByStoreVariantId(db: Reader, tenant: Tenant, storeVariantId: string): Promise<ProductEntity | null> {
+    return this.products.findByStoreVariantId(db, tenant, storeVariantId);
+  }
+
+  /**
+   * Locks the product a file is about to be linked to (upload-url), so concurrent links append in
+   * turn; 404 PRODUCT_NOT_FOUND naming `product_id` when the tenant has no such product, 400 when it
+   * doesn't deliver by FILE.
+   */
+  async lockForLinking(tx: Transaction, tenant: Tenant, productId: string): Promise<void> {
+    const product = isValidId('prod', productId) ? await this.products.lockById(tx, tenant, productId) : null;
+    if (!product) throw new ApiError(ErrorCode.PRODUCT_NOT_FOUND, `No product with id '${productId}'`, 'product_id');
+    const method = product.fulfillment_config.delivery_method;
+    if (method !== 'FILE') {
+      throw new ApiError(
+        ErrorCode.INVALID_PARAMETER,
+        `Product '${productId}' delivers by ${method}, not FILE: files can only be linked to FILE products`,
+        'product_id',
+      );
+    }
+  }
+
+  /** Appends the file to the product's files (locked by lockForLinking) and publishes product.updated. */
+  async linkFile(tx: Transaction, tenant: Tenant, productId: string, fileId: string): Promise<void> {
+    await this.links.append(tx, tenant, productId, fileId);
+    const product = await this.products.touch(tx, tenant, productId);
+    await tx.publish('product.updated', tenant, { ...(await this.response(tx, tenant, product)) });
+  }
+
+  /**
+   * The products a bundle grants with it (DESIGN §10), read in the grant's transaction, in order;
+   * archived ones are left out (they can't be granted; the bundle's other products still are).
+   */
+  async includedProductsForGrant(tx: Transaction, tenant: Tenant, bundleProductId: string): Promise<ProductEntity[]> {
+    const includedIds = await this.bundleItems.includedIdsOf(tx, tenant, bundleProductId);
+    const byId = new Map((await this.products.findByIds(tx, tenant, includedIds)).map((product) => [product.id, product]));
+    return includedIds.flatMap((productId) => {
+      const product = byId.get(productId);
+      return product && product.status === 'active' ? [product] : [];
+    });
+  }
+
+  /** Whether the product delivers this file. */
+  hasFile(tx: Transaction, tenant: Tenant, productId: string, fileId: string): Promise<boolean> {
+    return this.links.has(tx, tenant, productId, fileId);
+  }
+
+  /** A file's `product_id`: the product of its oldest link (null when it has none), for each linked file. */
+  firstProductOfFiles(db: Reader, tenant: Tenant, fileIds: string[]): Promise<Map<string, string>> {
+    return this.links.firstProductOfFiles(db, tenant, fileIds);
+  }
+
+  /** Of these products, those delivered by FILE, with their file ids in order. */
+  async fileDeliveries(db: Reader, tenant: Tenant, productIds: string[]): Promise<FileDelivery[]> {
+    const products = (await this.products.findByIds(db, tenant, productIds)).filter((product) => product.fulfillment_config.delivery_method === 'FILE');
+    const fileIds = await this.links.fileIdsOfProducts(db, tenant, products.map((product) => product.id));
+    return products.map((product) => ({ productId: product.id, name: product.name, fileIds: fileIds.get(product.id) ?? [] }));
+  }
+
+  private async response(db: Reader, tenant: Tenant, product: ProductEntity): Promise<ProductResponseDto> {
+    return toProductResponse(product, await this.links.fileIdsOf(db, tenant, product.id), await this.bundleItems.includedIdsOf(db, tenant, product.id));
+  }
+
   private async applyChanges(
-    { manager, publish }: Transaction,
+    tx: Transaction,
     tenant: Tenant,
     current: ProductEntity,
     changes: ProductChanges,
+    rows: { fileIds?: string[]; includedProductIds?: string[] } = {},
   ): Promise<ProductResponseDto> {
+    const currentFileIds = await this.links.fileIdsOf(tx, tenant, current.id);
+    const currentIncludedIds = await this.bundleItems.includedIdsOf(tx, tenant, current.id);
     const changed = Object.fromEntries(
       Object.entries(changes).filter(([field, value]) => !sameValue(current[field as keyof ProductEntity], value)),
     ) as ProductChanges;
-    if (Object.keys(changed).length === 0) return toProductResponse(current);
-    const response = toProductResponse(await this.products.update(manager, tenant, current.id, changed));
-    await publish('product.updated', tenant, { ...response });
+    const { fileIds, includedProductIds } = rows;
+    const linksChanged = fileIds !== undefined && !sameValue(currentFileIds, fileIds);
+    const itemsChanged = includedProductIds !== undefined && !sameValue(currentIncludedIds, includedProductIds);
+    if (Object.keys(changed).length === 0 && !linksChanged && !itemsChanged) return toProductResponse(current, currentFileIds, currentIncludedIds);
+    if (linksChanged) await this.links.replace(tx, tenant, current.id, fileIds);
+    if (itemsChanged) await this.bundleItems.replace(tx, tenant, current.id, includedProductIds);
+    const product = Object.keys(changed).length > 0 ? await this.products.update(tx, tenant, current.id, changed) : await this.products.touch(tx, tenant, current.id);
+    const response = toProductResponse(product, linksChanged ? fileIds : currentFileIds, itemsChanged ? includedProductIds : currentIncludedIds);
+    await tx.publish('product.updated', tenant, { ...response });
     return response;
   }
 
-  private async lockForChange(manager: EntityManager, tenant: Tenant, productId: string): Promise<ProductEntity> {
-    const product = isValidId('prod', productId) ? await this.products.findByIdForUpdate(manager, tenant, productId) : null;
+  private async lockForChange(tx: Transaction, tenant: Tenant, productId: string): Promise<ProductEntity> {
+    const product = isValidId('prod', productId) ? await this.products.lockById(tx, tenant, productId) : null;
     if (!product) throw notFound(productId);
     return product;
   }
 
   /** FILE delivery may only name files of this merchant and mode (others' ids look unknown). */
-  private async requireOwnFiles(manager: EntityManager, tenant: Tenant, config: FulfillmentConfig): Promise<void> {
-    if (config.file_ids.length === 0) return;
-    const found = new Set(await this.products.findExistingFileIds(manager, tenant, config.file_ids));
-    const unknown = config.file_ids.filter((fileId) => !found.has(fileId));
+  private async requireOwnFiles(tx: Transaction, tenant: Tenant, fileIds: string[]): Promise<void> {
+    if (fileIds.length === 0) return;
+    const found = new Set(await this.fileRecords.existingIds(tx, tenant, fileIds));
+    const unknown = fileIds.filter((fileId) => !found.has(fileId));
     if (unknown.length > 0) {
       throw new ApiError(
         ErrorCode.INVALID_PARAMETER,
@@ -134,6 +245,26 @@ export class ProductsService {
         'fulfillment_config.file_ids',
       );
     }
+  }
+
+  /**
+   * DESIGN §10: a bundle includes other products of this tenant that are active and not bundles,
+   * never itself; and a product that some bundle includes can't become a bundle (no nesting).
+   */
+  private async requireIncludable(tx: Transaction, tenant: Tenant, bundleProductId: string | null, productIds: string[]): Promise<void> {
+    if (productIds.length === 0) return;
+    const refuse = (message: string) => new ApiError(ErrorCode.INVALID_PARAMETER, `Invalid 'included_product_ids': ${message}`, 'included_product_ids');
+    if (bundleProductId !== null && productIds.includes(bundleProductId)) throw refuse('a product cannot include itself');
+    if (bundleProductId !== null && (await this.bundleItems.isIncluded(tx, tenant, bundleProductId))) {
+      throw refuse(`product '${bundleProductId}' is included in a bundle, so it cannot be a bundle itself`);
+    }
+    const found = new Map((await this.products.findByIds(tx, tenant, productIds.filter((productId) => isValidId('prod', productId)))).map((product) => [product.id, product]));
+    const unknown = productIds.filter((productId) => !found.has(productId));
+    if (unknown.length > 0) throw refuse(`no product with id ${unknown.map((productId) => `'${productId}'`).join(', ')}`);
+    const archived = productIds.filter((productId) => found.get(productId)?.status === 'archived');
+    if (archived.length > 0) throw refuse(`archived products cannot be included: ${archived.map((productId) => `'${productId}'`).join(', ')}`);
+    const bundles = [...(await this.bundleItems.bundlesAmong(tx, tenant, productIds))];
+    if (bundles.length > 0) throw refuse(`bundles cannot be included in a bundle: ${bundles.map((productId) => `'${productId}'`).join(', ')}`);
   }
 
   /** The unique index decides, so two concurrent creates with one store id cannot both succeed. */
@@ -157,11 +288,17 @@ function notFound(productId: string): ApiError {
   return new ApiError(ErrorCode.PRODUCT_NOT_FOUND, `No product with id '${productId}'`);
 }
 
+/** The stored config: the file ids live in product_files. */
+function storedConfig(fulfillment: FulfillmentWithFiles): FulfillmentConfig {
+  return { delivery_method: fulfillment.delivery_method, access_url: fulfillment.access_url, access_instructions: fulfillment.access_instructions };
+}
+
 function pickDefined<T extends object, K extends keyof T>(source: T, fields: K[]): Partial<Pick<T, K>> {
   return Object.fromEntries(fields.filter((field) => source[field] !== undefined).map((field) => [field, source[field]])) as Partial<Pick<T, K>>;
 }
 
-/** Column values are JSON-shaped (strings, numbers, arrays, objects), so JSON equality is exact enough. */
+/** Column values are JSON-shaped; jsonb reorders object keys, so objects compare by content. */
 function sameValue(left: unknown, right: unknown): boolean {
-  return JSON.stringify(left ?? null) === JSON.stringify(right ?? null);
+  const plain = (value: unknown): unknown => JSON.parse(JSON.stringify(value ?? null));
+  return isDeepStrictEqual(plain(left), plain(right));
 }

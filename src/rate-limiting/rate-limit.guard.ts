@@ -1,10 +1,10 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { InjectThrottlerStorage, ThrottlerStorage } from '@nestjs/throttler';
-import type { FastifyReply } from 'fastify';
 import type { AuthenticatedRequest } from '../auth/auth-context';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
+import { HttpResponse, setResponseHeaders } from '../http/http-exchange';
 
 export const READ_THROTTLER = 'read';
 export const WRITE_THROTTLER = 'write';
@@ -42,14 +42,14 @@ export class RateLimitGuard implements CanActivate {
     const budget = read ? READ_THROTTLER : WRITE_THROTTLER;
     const limit = read ? this.readLimit : this.writeLimit;
     const { totalHits, timeToExpire, isBlocked, timeToBlockExpire } = await this.storage.increment(
-      `rate:${budget}:${request.auth.apiKeyId}`,
+      `rate:${budget}:${request.auth.credentialId}`,
       WINDOW_MILLISECONDS,
       limit,
       WINDOW_MILLISECONDS,
       budget,
     );
     const resetSeconds = Math.max(1, Math.ceil(isBlocked ? timeToBlockExpire : timeToExpire));
-    http.getResponse<FastifyReply>().headers({
+    setResponseHeaders(http.getResponse<HttpResponse>(), {
       'X-RateLimit-Limit': String(limit),
       'X-RateLimit-Remaining': String(Math.max(0, limit - totalHits)),
       'X-RateLimit-Reset': String(resetSeconds),

@@ -18,7 +18,7 @@ export function ApiErrorResponses(...codes: ErrorCode[]): MethodDecorator & Clas
         type: ErrorResponseDto,
         headers:
           status === 429
-            ? { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } }
+            ? { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', format: 'int32' } } }
             : undefined,
         examples: Object.fromEntries(
           statusCodes.map((code) => [

@@ -1,54 +1,134 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ADMIN_TOKEN_SECURITY, API_KEY_SECURITY } from '../auth/route-access.decorators';
+import { ERROR_CATALOGUE, ErrorCode, errorTypeForStatus } from '../errors/error-code.enum';
 import { documentIdempotency } from '../idempotency/idempotency-openapi';
+import { makeDocumentPrecise } from './document-precision';
+import { API_TAGS } from './api-tags';
+
+/** The document's version is the package's: one number to bump, and clients see which they built from. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const PACKAGE_VERSION = (require('../../package.json') as { version: string }).version;
+import { operationIdFor } from './operation-ids';
 
 const RATE_LIMIT_HEADERS = {
-  'X-RateLimit-Limit': { description: 'Requests allowed a minute for this key (read or write budget)', schema: { type: 'integer' } },
-  'X-RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' } },
-  'X-RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer' } },
+  'X-RateLimit-Limit': { description: 'Requests allowed a minute for this key (read or write budget)', schema: { type: 'integer', format: 'int32' } },
+  'X-RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer', format: 'int32' } },
+  'X-RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer', format: 'int32' } },
   'X-Request-Id': { description: 'Request identifier, as meta.request_id', schema: { type: 'string' } },
 };
 
-const UNEXPECTED_ERROR_RESPONSE = {
-  description: 'Any other error of the catalogue (e.g. 400 INVALID_JSON, 413 PAYLOAD_TOO_LARGE, 500 INTERNAL_ERROR), in the error shape',
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponseDto' } } },
-};
+/** Rate-limit headers as a failed request carries them (not the request id, which every response has). */
+const RATE_LIMIT_ERROR_HEADERS = Object.fromEntries(Object.entries(RATE_LIMIT_HEADERS).filter(([name]) => name.startsWith('X-RateLimit')));
+/**
+ * 4xx answers given after the rate-limit guard counted the request carry its headers; 401 and 403
+ * (refused by the guards before it) and 413 (refused while reading the body) do not.
+ */
+const STATUSES_WITH_RATE_LIMIT_HEADERS = new Set(['400', '402', '404', '409', '429']);
 
-/** Errors any authenticated route can return whatever it declares; listed by status because contract checkers ignore `default`. */
-const errorResponse = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponseDto' } } },
-});
-const INTERNAL_ERROR_RESPONSE = errorResponse('`INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body');
-const BODY_ERROR_RESPONSES: Record<string, ReturnType<typeof errorResponse>> = {
-  '400': errorResponse('`INVALID_JSON`: the body is not valid JSON; `INVALID_PARAMETER`: not a JSON object, or a field is invalid or unknown'),
-  '413': errorResponse('`PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB'),
-};
+interface MediaObject {
+  schema?: unknown;
+  example?: unknown;
+  examples?: Record<string, { summary?: string; value: unknown }>;
+}
+interface ResponseObject {
+  description?: string;
+  content?: Record<string, MediaObject>;
+  headers?: Record<string, unknown>;
+}
 
 type Operation = {
+  summary?: string;
   description?: string;
   security?: Array<Record<string, string[]>>;
   'x-required-scopes'?: string[];
+  parameters?: Array<{ in: string; name: string }>;
   requestBody?: unknown;
-  responses?: Record<string, { description?: string; content?: unknown; headers?: Record<string, unknown> }>;
+  responses?: Record<string, ResponseObject>;
 };
+
+/** A text/csv request body is text with a header row, whatever JSON schema the route's other media type has. */
+const CSV_BODY = {
+  schema: {
+    type: 'string',
+    description: 'CSV (RFC 4180, UTF-8) with a header row naming the columns; one data row per line; an empty cell is an absent value',
+    example: 'store_customer_id,store_product_id,expires_at,metadata\nstore_cust_1001,sku_ebook_42,2030-01-15T10:30:00Z,"{""migrated_from"":""legacy""}"\n',
+  },
+};
+function errorExample(code: ErrorCode, message = ERROR_CATALOGUE[code].description) {
+  const { status, renderedCode, description } = ERROR_CATALOGUE[code];
+  return {
+    summary: description,
+    value: { error: { type: errorTypeForStatus(status), message, code: renderedCode, request_id: 'req_5mJq2cV1xWb0aPz7' } },
+  };
+}
+
+/** An error response showing its own examples, one per catalogue code. */
+function errorResponse(description: string, codes: ErrorCode[]): ResponseObject {
+  return {
+    description,
+    content: {
+      'application/json': {
+        schema: { $ref: '#/components/schemas/ErrorResponseDto' },
+        examples: Object.fromEntries(codes.map((code) => [ERROR_CATALOGUE[code].renderedCode, errorExample(code)])),
+      },
+    },
+  };
+}
+
+const UNEXPECTED_ERROR_RESPONSE = () =>
+  errorResponse('Any other error of the catalogue, in the error shape (the statuses above list what this route returns)', [ErrorCode.INTERNAL_ERROR]);
+const INTERNAL_ERROR_RESPONSE = () => errorResponse('`INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body', [ErrorCode.INTERNAL_ERROR]);
+const SERVICE_UNAVAILABLE_RESPONSE = (): ResponseObject => ({
+  ...errorResponse(
+    '`SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds',
+    [ErrorCode.SERVICE_UNAVAILABLE],
+  ),
+  headers: { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', format: 'int32' } } },
+});
+const PAYLOAD_TOO_LARGE_RESPONSE = () => errorResponse('`PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB', [ErrorCode.PAYLOAD_TOO_LARGE]);
+
+/** Adds catalogue codes to an operation's 400 (creating it), each with its example, keeping what the route declared. */
+function listBadRequests(operation: Operation, codes: ErrorCode[]): void {
+  const responses = (operation.responses ??= {});
+  const response = (responses['400'] ??= errorResponse('', []));
+  const json = (response.content ??= {})['application/json'] ?? (response.content['application/json'] = { schema: { $ref: '#/components/schemas/ErrorResponseDto' } });
+  const examples = (json.examples ??= {});
+  for (const code of codes) {
+    const rendered = ERROR_CATALOGUE[code].renderedCode;
+    if (examples[rendered]) continue;
+    examples[rendered] = errorExample(code);
+    const line = `\`${rendered}\`: ${ERROR_CATALOGUE[code].description}`;
+    response.description = response.description ? `${response.description}; ${line}` : line;
+  }
+}
 
 /** Puts each route's scope where a reader sees it and documents the rate-limit headers. */
 function decorateOperations(document: OpenAPIObject): void {
   for (const pathItem of Object.values(document.paths)) {
     for (const operation of Object.values(pathItem) as Operation[]) {
+      const body = operation.requestBody as { content?: Record<string, unknown> } | undefined;
+      if (body?.content?.['text/csv']) body.content['text/csv'] = CSV_BODY;
       const scopes = operation['x-required-scopes'];
       // Public routes (health, storage) say so explicitly: no security requirement.
       if (!operation.security) operation.security = [];
-      // Every API route can fail in the catalogue's shape beyond the errors it lists.
-      if (operation.responses && !operation.responses.default && (scopes || operation.security.length > 0)) {
-        operation.responses.default = UNEXPECTED_ERROR_RESPONSE;
-      }
-      if (operation.responses && (scopes || operation.security.length > 0)) {
-        operation.responses['500'] ??= INTERNAL_ERROR_RESPONSE;
+      // An operation without its own description repeats its summary, so every one has one.
+      operation.description ??= operation.summary;
+      const authenticated = Boolean(scopes) || operation.security.length > 0;
+      if (operation.responses && authenticated) {
+        // Every API route can fail in the catalogue's shape beyond the errors it lists.
+        operation.responses.default ??= UNEXPECTED_ERROR_RESPONSE();
+        operation.responses['500'] ??= INTERNAL_ERROR_RESPONSE();
+        operation.responses['503'] ??= SERVICE_UNAVAILABLE_RESPONSE();
+        // Query strings are validated on every route (an unknown parameter is refused), bodies
+        // are parsed as JSON first: the 400s every such route can return, whatever it declares.
+        const hasQuery = (operation.parameters ?? []).some((parameter) => parameter.in === 'query');
+        if (hasQuery || operation.requestBody) listBadRequests(operation, [ErrorCode.INVALID_PARAMETER]);
         if (operation.requestBody) {
-          for (const [status, response] of Object.entries(BODY_ERROR_RESPONSES)) operation.responses[status] ??= response;
+          listBadRequests(operation, [ErrorCode.INVALID_JSON]);
+          // A route with its own body limit (imports) keeps its description and gets the example.
+          const declared = operation.responses['413'] as ResponseObject | undefined;
+          operation.responses['413'] = { ...PAYLOAD_TOO_LARGE_RESPONSE(), ...(declared ? { description: declared.description } : {}) };
         }
       }
       if (!scopes) continue;
@@ -56,6 +136,7 @@ function decorateOperations(document: OpenAPIObject): void {
       operation.description = operation.description ? `${scopeLine}\n\n${operation.description}` : scopeLine;
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         if (status.startsWith('2')) response.headers = { ...RATE_LIMIT_HEADERS, ...(response.headers ?? {}) };
+        if (STATUSES_WITH_RATE_LIMIT_HEADERS.has(status)) response.headers = { ...RATE_LIMIT_ERROR_HEADERS, ...(response.headers ?? {}) };
       }
     }
   }
@@ -71,17 +152,23 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'Authenticate with `Authorization: Bearer eh_test_…` (or `eh_live_…`). Each route names its scope. Successful responses use the envelope `{data, meta, pagination?}`; errors `{error: {type, message, code, request_id, param?}}`.',
       ].join('\n'),
     )
-    .setVersion('1.0.0')
+    .setVersion(PACKAGE_VERSION)
     .setLicense('MIT', 'https://opensource.org/licenses/MIT')
-    .addServer('/', 'This server')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key: eh_live_… or eh_test_…' }, API_KEY_SECURITY)
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN of the deployment' }, ADMIN_TOKEN_SECURITY)
-    .build();
-  const document = SwaggerModule.createDocument(app, config, {
-    operationIdFactory: (controllerKey, methodKey) => `${controllerKey.replace(/Controller$/, '')}_${methodKey}`,
+    .addServer('/', 'This server: the local, test or production deployment serving this document')
+    // Keys and the admin token are opaque random strings, not JWTs (Nest's default bearerFormat).
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: 'API key: eh_live_… or eh_test_…' }, API_KEY_SECURITY)
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: 'ADMIN_TOKEN of the deployment' }, ADMIN_TOKEN_SECURITY);
+  // Declared tags, in the order Swagger UI shows them: the product's core first, operations last.
+  for (const tag of API_TAGS) config.addTag(tag.name, tag.description);
+  const built = config.build();
+  const document = SwaggerModule.createDocument(app, built, {
+    operationIdFactory: operationIdFor,
   });
   decorateOperations(document);
   documentIdempotency(document);
+  makeDocumentPrecise(document);
+  // The document describes whichever deployment serves it; not an internal-only API.
+  for (const server of document.servers ?? []) Object.assign(server, { 'x-internal': false });
   return document;
 }
 

@@ -3,9 +3,12 @@ import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../auth/current-tenant.decorator';
 import { RequireScopes } from '../auth/route-access.decorators';
 import type { Tenant } from '../auth/tenant';
+import type { Operation } from '../database/operation';
 import { PageResult } from '../envelope/page-result';
 import { ErrorCode } from '../errors/error-code.enum';
+import { CurrentOperation } from '../idempotency/current-operation.decorator';
 import { ApiEnvelopeResponse } from '../swagger/api-envelope-response.decorator';
+import { ApiJsonBody } from '../swagger/api-json-body.decorator';
 import { ApiErrorResponses } from '../swagger/api-error-responses.decorator';
 import { EventResponseDto, RedeliveryResponseDto } from './dto/event-response.dto';
 import { ListEventsQueryDto } from './dto/list-events-query.dto';
@@ -50,9 +53,11 @@ export class EventsController {
     description: 'Queues the event again (same webhook-id) for one endpoint, or for every enabled endpoint subscribed to its type.',
   })
   @ApiParam(EVENT_ID_PARAM)
+  // The body is optional (an empty POST redelivers to every subscribed endpoint), and so is its example's id.
+  @ApiJsonBody(RedeliverEventDto, {}, { required: false, summary: 'To every enabled endpoint subscribed to the type' })
   @ApiEnvelopeResponse(RedeliveryResponseDto, { status: 202, description: 'Queued' })
   @ApiErrorResponses(ErrorCode.EVENT_NOT_FOUND, ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND, ErrorCode.INVALID_PARAMETER)
-  redeliver(@CurrentTenant() tenant: Tenant, @Param('event_id') eventId: string, @Body() body: RedeliverEventDto): Promise<RedeliveryResponseDto> {
-    return this.endpoints.redeliver(tenant, eventId, body);
+  redeliver(@CurrentOperation() operation: Operation, @Param('event_id') eventId: string, @Body() body: RedeliverEventDto): Promise<RedeliveryResponseDto> {
+    return this.endpoints.redeliver(operation, eventId, body);
   }
 }

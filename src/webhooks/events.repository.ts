@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { Tenant } from '../auth/tenant';
+import { TenantTable } from '../database/tenant-table';
+import type { Reader, Transaction } from '../database/unit-of-work';
 import { generateId } from '../ids/id';
 import { fetchPageWithTotal } from '../pagination/keyset';
 import { PageRequest } from '../pagination/page';
@@ -14,32 +17,24 @@ export interface EventFilters {
 
 @Injectable()
 export class EventsRepository {
+  private readonly table = new TenantTable(EventEntity, 'event');
+
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Inserts with the caller's transaction manager: the outbox row commits with the change. */
-  async insert(manager: EntityManager, tenant: Tenant, type: string, object: Record<string, unknown>): Promise<EventEntity> {
-    const event = manager.create(EventEntity, {
-      id: generateId('evt'),
-      merchant_id: tenant.merchantId,
-      mode: tenant.mode,
-      type,
-      data: { object },
-    });
-    return manager.save(EventEntity, event);
+  /** Inserts in the publishing transaction: the outbox row commits with the change. */
+  insert(tx: Transaction, tenant: Tenant, type: string, object: Record<string, unknown>): Promise<EventEntity> {
+    // jsonb columns hold Record<string, unknown>, which TypeORM's deep-partial type cannot express.
+    return this.table.insert(tx.manager, tenant, { id: generateId('evt'), type, data: { object } } as QueryDeepPartialEntity<EventEntity>);
   }
 
-  findById(tenant: Tenant, eventId: string): Promise<EventEntity | null> {
-    return this.dataSource.manager.findOne(EventEntity, {
-      where: { id: eventId, merchant_id: tenant.merchantId, mode: tenant.mode },
-    });
+  findById(db: Reader, tenant: Tenant, eventId: string): Promise<EventEntity | null> {
+    return this.table.findOne(db.manager, tenant, { id: eventId });
   }
 
   /** One keyset page (limit + 1 rows) and the total of matches, newest first. */
   async list(tenant: Tenant, filters: EventFilters, page: PageRequest): Promise<{ rows: EventEntity[]; total: number }> {
     const base = () => {
-      const query = this.dataSource.manager
-        .createQueryBuilder(EventEntity, 'event')
-        .where('event.merchant_id = :merchantId AND event.mode = :mode', { merchantId: tenant.merchantId, mode: tenant.mode });
+      const query = this.table.select(this.dataSource.manager, tenant);
       if (filters.type) query.andWhere('event.type = :type', { type: filters.type });
       if (filters.createdAfter) query.andWhere('event.created_at > :createdAfter', { createdAfter: filters.createdAfter });
       if (filters.createdBefore) query.andWhere('event.created_at < :createdBefore', { createdBefore: filters.createdBefore });

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Tenant } from '../auth/tenant';
+import { Reader, UnitOfWork } from '../database/unit-of-work';
 import { PageResult } from '../envelope/page-result';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
@@ -13,7 +14,10 @@ import { EventsRepository } from './events.repository';
 
 @Injectable()
 export class EventsService {
-  constructor(private readonly events: EventsRepository) {}
+  constructor(
+    private readonly events: EventsRepository,
+    private readonly unitOfWork: UnitOfWork,
+  ) {}
 
   async list(tenant: Tenant, query: ListEventsQueryDto): Promise<PageResult<EventResponseDto>> {
     const page = toPageRequest(query);
@@ -27,12 +31,12 @@ export class EventsService {
   }
 
   async get(tenant: Tenant, eventId: string): Promise<EventResponseDto> {
-    return toEventResponse(await this.require(tenant, eventId));
+    return toEventResponse(await this.require(this.unitOfWork.pool, tenant, eventId));
   }
 
   /** The event of this tenant and mode, or 404 EVENT_NOT_FOUND (also for malformed ids). */
-  async require(tenant: Tenant, eventId: string): Promise<EventEntity> {
-    const event = isValidId('evt', eventId) ? await this.events.findById(tenant, eventId) : null;
+  async require(db: Reader, tenant: Tenant, eventId: string): Promise<EventEntity> {
+    const event = isValidId('evt', eventId) ? await this.events.findById(db, tenant, eventId) : null;
     if (!event) throw new ApiError(ErrorCode.EVENT_NOT_FOUND, `No event with id '${eventId}'`);
     return event;
   }

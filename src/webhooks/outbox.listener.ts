@@ -7,7 +7,7 @@ import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 
 /**
  * Writes each domain event into the outbox, and queues its deliveries to the subscribed
- * endpoints, with the publishing transaction's manager: all commit or roll back with the change.
+ * endpoints, in the publishing transaction: all commit or roll back with the change.
  */
 @Injectable()
 export class OutboxListener {
@@ -19,10 +19,10 @@ export class OutboxListener {
 
   @OnEvent(DOMAIN_EVENT, { promisify: true, suppressErrors: false })
   async record(event: DomainEvent): Promise<void> {
-    const saved = await this.events.insert(event.manager, event.tenant, event.type, event.object);
-    const subscribed = await this.endpoints.findSubscribed(event.manager, event.tenant, event.type);
+    const saved = await this.events.insert(event.tx, event.tenant, event.type, event.object);
+    const subscribed = await this.endpoints.findSubscribed(event.tx, event.tenant, event.type);
     await this.deliveries.enqueue(
-      event.manager,
+      event.tx,
       event.tenant,
       saved.id,
       subscribed.map((endpoint) => endpoint.id),

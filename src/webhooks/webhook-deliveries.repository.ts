@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { ApiMode, Tenant } from '../auth/tenant';
+import { assertTenant, TenantTable } from '../database/tenant-table';
+import type { Transaction } from '../database/unit-of-work';
 import { generateId } from '../ids/id';
 import { fetchPageWithTotal } from '../pagination/keyset';
 import { PageRequest } from '../pagination/page';
@@ -69,12 +71,16 @@ RETURNING delivery.id, delivery.merchant_id, delivery.mode, delivery.endpoint_id
 
 @Injectable()
 export class WebhookDeliveriesRepository {
+  private readonly deliveries = new TenantTable(WebhookDeliveryEntity, 'delivery');
+  private readonly attempts = new TenantTable(WebhookDeliveryAttemptEntity, 'attempt');
+
   constructor(private readonly dataSource: DataSource) {}
 
   /** Queues the event for each endpoint, in the publishing transaction. */
-  async enqueue(manager: EntityManager, tenant: Tenant, eventId: string, endpointIds: string[]): Promise<void> {
+  async enqueue(tx: Transaction, tenant: Tenant, eventId: string, endpointIds: string[]): Promise<void> {
+    assertTenant(tenant);
     if (endpointIds.length === 0) return;
-    await manager
+    await tx.manager
       .createQueryBuilder()
       .insert()
       .into(WebhookDeliveryEntity)
@@ -90,7 +96,8 @@ export class WebhookDeliveriesRepository {
       .execute();
   }
 
-  async claimDue(limit: number, leaseMilliseconds: number): Promise<ClaimedDelivery[]> {
+  /** Leases due deliveries of every tenant (maintenance: the dispatcher serves them all). */
+  async claimDueAcrossTenants(limit: number, leaseMilliseconds: number): Promise<ClaimedDelivery[]> {
     const result: unknown = await this.dataSource.query(CLAIM_SQL, [limit, leaseMilliseconds]);
     // The pg driver answers an UPDATE … RETURNING with [rows, count].
     const rows = (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as ClaimedRow[];
@@ -107,47 +114,38 @@ export class WebhookDeliveriesRepository {
   }
 
   /** Stores the attempt and settles the delivery: done, failed for good, or due again later. */
-  async recordAttempt(delivery: ClaimedDelivery, attempt: AttemptRecord): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
-      const nextAttemptAt = attempt.retryInMilliseconds === null ? null : new Date(attempt.attemptedAt.getTime() + attempt.retryInMilliseconds);
-      await manager.insert(WebhookDeliveryAttemptEntity, {
-        id: generateId('wd'),
-        merchant_id: delivery.merchantId,
-        mode: delivery.mode,
-        endpoint_id: delivery.endpointId,
-        event_id: delivery.eventId,
-        event_type: attempt.eventType,
-        attempt: delivery.attemptCount + 1,
-        succeeded: attempt.succeeded,
-        status_code: attempt.statusCode,
-        error: attempt.error,
-        duration_ms: Math.round(attempt.durationMilliseconds),
-        response_body: attempt.responseBody,
-        attempted_at: attempt.attemptedAt,
-        next_attempt_at: nextAttemptAt,
-      });
-      await manager.update(
-        WebhookDeliveryEntity,
-        { id: delivery.id },
-        {
-          attempt_count: delivery.attemptCount + 1,
-          status: attempt.succeeded ? 'succeeded' : nextAttemptAt === null ? 'failed' : 'pending',
-          ...(nextAttemptAt ? { next_attempt_at: nextAttemptAt } : {}),
-          locked_until: null,
-        },
-      );
+  async recordAttempt(tx: Transaction, delivery: ClaimedDelivery, attempt: AttemptRecord): Promise<void> {
+    const tenant: Tenant = { merchantId: delivery.merchantId, mode: delivery.mode };
+    const nextAttemptAt = attempt.retryInMilliseconds === null ? null : new Date(attempt.attemptedAt.getTime() + attempt.retryInMilliseconds);
+    await this.attempts.insert(tx.manager, tenant, {
+      id: generateId('wd'),
+      endpoint_id: delivery.endpointId,
+      event_id: delivery.eventId,
+      event_type: attempt.eventType,
+      attempt: delivery.attemptCount + 1,
+      succeeded: attempt.succeeded,
+      status_code: attempt.statusCode,
+      error: attempt.error,
+      duration_ms: Math.round(attempt.durationMilliseconds),
+      response_body: attempt.responseBody,
+      attempted_at: attempt.attemptedAt,
+      next_attempt_at: nextAttemptAt,
     });
+    await this.deliveries.update(
+      tx.manager,
+      tenant,
+      { id: delivery.id },
+      {
+        attempt_count: delivery.attemptCount + 1,
+        status: attempt.succeeded ? 'succeeded' : nextAttemptAt === null ? 'failed' : 'pending',
+        ...(nextAttemptAt ? { next_attempt_at: nextAttemptAt } : {}),
+        locked_until: null,
+      },
+    );
   }
 
   async listAttempts(tenant: Tenant, endpointId: string, page: PageRequest): Promise<{ rows: WebhookDeliveryAttemptEntity[]; total: number }> {
-    const base = () =>
-      this.dataSource.manager
-        .createQueryBuilder(WebhookDeliveryAttemptEntity, 'attempt')
-        .where('attempt.merchant_id = :merchantId AND attempt.mode = :mode AND attempt.endpoint_id = :endpointId', {
-          merchantId: tenant.merchantId,
-          mode: tenant.mode,
-          endpointId,
-        });
+    const base = () => this.attempts.select(this.dataSource.manager, tenant).andWhere('attempt.endpoint_id = :endpointId', { endpointId });
     return fetchPageWithTotal(base, 'attempt', page, 'attempted_at');
   }
 }

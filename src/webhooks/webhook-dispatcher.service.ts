@@ -1,10 +1,12 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import { AppConfig } from '../config/app-config';
+import { UnitOfWork } from '../database/unit-of-work';
 import { EVENTS_COMMITTED } from '../events/domain-event';
 import { toEventResponse } from './event.mapper';
 import { EventsRepository } from './events.repository';
 import { ClaimedDelivery, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookSender, SEND_TIMEOUT_MILLISECONDS } from './webhook-sender';
 import { webhookHeaders } from './webhook-signature';
@@ -37,8 +39,9 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     private readonly events: EventsRepository,
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly unitOfWork: UnitOfWork,
   ) {
-    this.sender = new WebhookSender(config.webhookAllowPrivateUrls);
+    this.sender = new WebhookSender();
   }
 
   onApplicationBootstrap(): void {
@@ -88,7 +91,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     while (!this.stopped) {
       const room = MAX_IN_FLIGHT - this.inFlight.size;
       if (room <= 0) return;
-      const claimed = await this.deliveries.claimDue(room, LEASE_MILLISECONDS);
+      const claimed = await this.deliveries.claimDueAcrossTenants(room, LEASE_MILLISECONDS);
       if (claimed.length === 0) return;
       for (const delivery of claimed) {
         const sending: Promise<void> = this.deliverSafely(delivery).finally(() => {
@@ -111,7 +114,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
 
   private async deliver(delivery: ClaimedDelivery): Promise<void> {
     const tenant = { merchantId: delivery.merchantId, mode: delivery.mode };
-    const [endpoint, event] = await Promise.all([this.endpoints.findById(tenant, delivery.endpointId), this.events.findById(tenant, delivery.eventId)]);
+    const pool = this.unitOfWork.pool;
+    const [endpoint, event] = await Promise.all([this.endpoints.findById(pool, tenant, delivery.endpointId), this.events.findById(pool, tenant, delivery.eventId)]);
     // Disabled (or deleted) since the claim: leave it; the lease lapses and the claim skips disabled endpoints.
     if (!endpoint || !event || endpoint.disabled) return;
     const body = JSON.stringify(toEventResponse(event));
@@ -121,18 +125,20 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
       secrets.push(endpoint.previous_secret);
     }
     const headers = webhookHeaders(secrets, event.id, Math.floor(attemptedAt.getTime() / 1000), body);
-    const outcome = await this.sendChecked(endpoint.url, delivery.mode, headers, body);
+    const outcome = await this.sendChecked(endpoint, delivery.mode, headers, body);
     const succeeded = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
     const gone = outcome.statusCode === 410;
-    if (gone) await this.endpoints.disableAsGone(tenant, endpoint.id);
     const retryInMilliseconds = succeeded || gone ? null : this.retryDelay(delivery.attemptCount);
-    await this.deliveries.recordAttempt(delivery, {
-      ...outcome,
-      error: outcome.error ?? (succeeded ? null : `HTTP ${outcome.statusCode}${gone ? ': endpoint disabled' : ''}`),
-      succeeded,
-      attemptedAt,
-      eventType: event.type,
-      retryInMilliseconds,
+    await this.unitOfWork.run(async (tx) => {
+      if (gone) await this.endpoints.disableAsGone(tx, tenant, endpoint.id);
+      await this.deliveries.recordAttempt(tx, delivery, {
+        ...outcome,
+        error: outcome.error ?? (succeeded ? null : `HTTP ${outcome.statusCode}${gone ? ': endpoint disabled' : ''}`),
+        succeeded,
+        attemptedAt,
+        eventType: event.type,
+        retryInMilliseconds,
+      });
     });
     // A retry due before the next poll gets a wake-up of its own.
     if (retryInMilliseconds !== null && retryInMilliseconds < POLL_INTERVAL_MILLISECONDS) {
@@ -140,15 +146,19 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     }
   }
 
-  /** The registration-time URL check again (IP literals, localhost, scheme); names are checked as they resolve. */
-  private async sendChecked(url: string, mode: 'live' | 'test', headers: Record<string, string>, body: string) {
+  /**
+   * The registration-time URL check again (IP literals, localhost, scheme); names are checked as
+   * they resolve. Under the endpoint's stored decision on private URLs, not this instance's, so
+   * every instance treats its deliveries alike.
+   */
+  private async sendChecked(endpoint: WebhookEndpointEntity, mode: 'live' | 'test', headers: Record<string, string>, body: string) {
     try {
-      checkWebhookUrlSyntax(url, mode, this.config.webhookAllowPrivateUrls);
+      checkWebhookUrlSyntax(endpoint.url, mode, endpoint.private_urls_allowed);
     } catch (error) {
       if (!(error instanceof UnsafeWebhookUrlError)) throw error;
       return { statusCode: null, error: error.message, durationMilliseconds: 0, responseBody: null };
     }
-    return this.sender.send(url, headers, body);
+    return this.sender.send(endpoint.url, headers, body, endpoint.private_urls_allowed);
   }
 
   /** Delay before the next attempt after `previousAttempts` + 1 failures, or null when the schedule is spent. */

@@ -22,6 +22,13 @@ export class WebhookEndpointEntity extends TenantOwnedEntity {
   @Column({ type: 'boolean', default: false })
   disabled: boolean;
 
+  /**
+   * WEBHOOK_ALLOW_PRIVATE_URLS of the instance that checked the URL (at registration, or when
+   * the URL changed): every instance sends to this endpoint under the same decision.
+   */
+  @Column({ type: 'boolean', default: false })
+  private_urls_allowed: boolean;
+
   @Column({ type: 'text', nullable: true })
   disabled_reason: DisabledReason | null;
 

@@ -3,8 +3,10 @@ import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../auth/current-tenant.decorator';
 import { RequireScopes } from '../auth/route-access.decorators';
 import type { Tenant } from '../auth/tenant';
+import type { Operation } from '../database/operation';
 import { PageResult } from '../envelope/page-result';
 import { ErrorCode } from '../errors/error-code.enum';
+import { CurrentOperation } from '../idempotency/current-operation.decorator';
 import { PaginationQueryDto } from '../pagination/pagination-query.dto';
 import { ApiEnvelopeResponse } from '../swagger/api-envelope-response.decorator';
 import { ApiErrorResponses } from '../swagger/api-error-responses.decorator';
@@ -33,8 +35,8 @@ export class WebhookEndpointsController {
   })
   @ApiEnvelopeResponse(WebhookEndpointWithSecretResponseDto, { status: 201, description: 'The endpoint with its secret' })
   @ApiErrorResponses(ErrorCode.INVALID_PARAMETER, ErrorCode.MISSING_REQUIRED_FIELD)
-  create(@CurrentTenant() tenant: Tenant, @Body() body: CreateWebhookEndpointDto): Promise<WebhookEndpointWithSecretResponseDto> {
-    return this.endpoints.create(tenant, body);
+  create(@CurrentOperation() operation: Operation, @Body() body: CreateWebhookEndpointDto): Promise<WebhookEndpointWithSecretResponseDto> {
+    return this.endpoints.create(operation, body);
   }
 
   @Get()
@@ -62,8 +64,8 @@ export class WebhookEndpointsController {
   @ApiParam(ENDPOINT_ID_PARAM)
   @ApiEnvelopeResponse(WebhookEndpointResponseDto, { description: 'The updated endpoint' })
   @ApiErrorResponses(ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND, ErrorCode.INVALID_PARAMETER)
-  update(@CurrentTenant() tenant: Tenant, @Param('endpoint_id') endpointId: string, @Body() body: UpdateWebhookEndpointDto): Promise<WebhookEndpointResponseDto> {
-    return this.endpoints.update(tenant, endpointId, body);
+  update(@CurrentOperation() operation: Operation, @Param('endpoint_id') endpointId: string, @Body() body: UpdateWebhookEndpointDto): Promise<WebhookEndpointResponseDto> {
+    return this.endpoints.update(operation, endpointId, body);
   }
 
   @Delete(':endpoint_id')
@@ -73,8 +75,8 @@ export class WebhookEndpointsController {
   @ApiParam(ENDPOINT_ID_PARAM)
   @ApiEnvelopeResponse(DeletedWebhookEndpointResponseDto, { description: 'Deleted' })
   @ApiErrorResponses(ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND)
-  delete(@CurrentTenant() tenant: Tenant, @Param('endpoint_id') endpointId: string): Promise<DeletedWebhookEndpointResponseDto> {
-    return this.endpoints.delete(tenant, endpointId);
+  delete(@CurrentOperation() operation: Operation, @Param('endpoint_id') endpointId: string): Promise<DeletedWebhookEndpointResponseDto> {
+    return this.endpoints.delete(operation, endpointId);
   }
 
   @Post(':endpoint_id/rotate-secret')
@@ -87,8 +89,8 @@ export class WebhookEndpointsController {
   @ApiParam(ENDPOINT_ID_PARAM)
   @ApiEnvelopeResponse(WebhookEndpointWithSecretResponseDto, { description: 'The endpoint with its new secret' })
   @ApiErrorResponses(ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND)
-  rotateSecret(@CurrentTenant() tenant: Tenant, @Param('endpoint_id') endpointId: string): Promise<WebhookEndpointWithSecretResponseDto> {
-    return this.endpoints.rotateSecret(tenant, endpointId);
+  rotateSecret(@CurrentOperation() operation: Operation, @Param('endpoint_id') endpointId: string): Promise<WebhookEndpointWithSecretResponseDto> {
+    return this.endpoints.rotateSecret(operation, endpointId);
   }
 
   @Get(':endpoint_id/deliveries')

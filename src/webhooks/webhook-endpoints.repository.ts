@@ -1,31 +1,40 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { Tenant } from '../auth/tenant';
+import { TenantTable, WithoutTenant } from '../database/tenant-table';
+import type { Reader, Transaction } from '../database/unit-of-work';
 import { fetchPageWithTotal } from '../pagination/keyset';
 import { PageRequest } from '../pagination/page';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 
+export type NewWebhookEndpoint = WithoutTenant<Omit<WebhookEndpointEntity, 'merchant' | 'created_at' | 'updated_at'>>;
+export type WebhookEndpointChanges = Partial<Omit<NewWebhookEndpoint, 'id'>>;
+
 @Injectable()
 export class WebhookEndpointsRepository {
+  private readonly table = new TenantTable(WebhookEndpointEntity, 'endpoint');
+
   constructor(private readonly dataSource: DataSource) {}
 
-  save(tenant: Tenant, endpoint: WebhookEndpointEntity): Promise<WebhookEndpointEntity> {
-    endpoint.merchant_id = tenant.merchantId;
-    endpoint.mode = tenant.mode;
-    return this.dataSource.manager.save(WebhookEndpointEntity, endpoint);
+  insert(tx: Transaction, tenant: Tenant, endpoint: NewWebhookEndpoint): Promise<WebhookEndpointEntity> {
+    return this.table.insert(tx.manager, tenant, endpoint as QueryDeepPartialEntity<WebhookEndpointEntity>);
   }
 
-  findById(tenant: Tenant, endpointId: string): Promise<WebhookEndpointEntity | null> {
-    return this.dataSource.manager.findOne(WebhookEndpointEntity, {
-      where: { id: endpointId, merchant_id: tenant.merchantId, mode: tenant.mode },
-    });
+  /** Applies the changes; returns the endpoint as stored, or null when it is gone. */
+  async update(tx: Transaction, tenant: Tenant, endpointId: string, changes: WebhookEndpointChanges): Promise<WebhookEndpointEntity | null> {
+    if (Object.keys(changes).length > 0) await this.table.update(tx.manager, tenant, { id: endpointId }, changes as QueryDeepPartialEntity<WebhookEndpointEntity>);
+    return this.findById(tx, tenant, endpointId);
+  }
+
+  findById(db: Reader, tenant: Tenant, endpointId: string): Promise<WebhookEndpointEntity | null> {
+    return this.table.findOne(db.manager, tenant, { id: endpointId });
   }
 
   /** Enabled endpoints of the tenant subscribed to this type, read in the publishing transaction. */
-  findSubscribed(manager: EntityManager, tenant: Tenant, type: string): Promise<WebhookEndpointEntity[]> {
-    return manager
-      .createQueryBuilder(WebhookEndpointEntity, 'endpoint')
-      .where('endpoint.merchant_id = :merchantId AND endpoint.mode = :mode', { merchantId: tenant.merchantId, mode: tenant.mode })
+  findSubscribed(tx: Transaction, tenant: Tenant, type: string): Promise<WebhookEndpointEntity[]> {
+    return this.table
+      .select(tx.manager, tenant)
       .andWhere('endpoint.disabled = false')
       .andWhere("(:type = ANY(endpoint.enabled_events) OR '*' = ANY(endpoint.enabled_events))", { type })
       .orderBy('endpoint.id')
@@ -33,23 +42,15 @@ export class WebhookEndpointsRepository {
   }
 
   async list(tenant: Tenant, page: PageRequest): Promise<{ rows: WebhookEndpointEntity[]; total: number }> {
-    const base = () =>
-      this.dataSource.manager
-        .createQueryBuilder(WebhookEndpointEntity, 'endpoint')
-        .where('endpoint.merchant_id = :merchantId AND endpoint.mode = :mode', { merchantId: tenant.merchantId, mode: tenant.mode });
-    return fetchPageWithTotal(base, 'endpoint', page);
+    return fetchPageWithTotal(() => this.table.select(this.dataSource.manager, tenant), 'endpoint', page);
   }
 
-  async delete(tenant: Tenant, endpointId: string): Promise<void> {
-    await this.dataSource.manager.delete(WebhookEndpointEntity, { id: endpointId, merchant_id: tenant.merchantId, mode: tenant.mode });
+  async delete(tx: Transaction, tenant: Tenant, endpointId: string): Promise<void> {
+    await this.table.delete(tx.manager, tenant, { id: endpointId });
   }
 
   /** A 410 Gone answer turns the endpoint off until its owner turns it back on. */
-  async disableAsGone(tenant: Tenant, endpointId: string): Promise<void> {
-    await this.dataSource.manager.update(
-      WebhookEndpointEntity,
-      { id: endpointId, merchant_id: tenant.merchantId, mode: tenant.mode },
-      { disabled: true, disabled_reason: 'endpoint_gone' },
-    );
+  async disableAsGone(tx: Transaction, tenant: Tenant, endpointId: string): Promise<void> {
+    await this.table.update(tx.manager, tenant, { id: endpointId }, { disabled: true, disabled_reason: 'endpoint_gone' });
   }
 }

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { DataSource } from 'typeorm';
 import type { Tenant } from '../auth/tenant';
 import { AppConfig } from '../config/app-config';
+import type { Operation } from '../database/operation';
+import { Reader, UnitOfWork } from '../database/unit-of-work';
 import { PageResult } from '../envelope/page-result';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
@@ -23,9 +24,9 @@ import { EventsService } from './events.service';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 import { toWebhookDeliveryResponse, toWebhookEndpointResponse, toWebhookEndpointWithSecret } from './webhook-endpoint.mapper';
-import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
+import { WebhookEndpointChanges, WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { generateWebhookSecret } from './webhook-signature';
-import { checkResolvedHost, checkWebhookUrlSyntax, hostOf, UnsafeWebhookUrlError } from './webhook-url-guard';
+import { checkResolvedHost, checkWebhookUrlSyntax, hostOf, PrivateWebhookUrlError, UnsafeWebhookUrlError } from './webhook-url-guard';
 
 /** After a rotation the old secret signs alongside the new one this long, so receivers can switch. */
 const ROTATION_OVERLAP_MILLISECONDS = 24 * 60 * 60 * 1000;
@@ -34,32 +35,31 @@ const ROTATION_OVERLAP_MILLISECONDS = 24 * 60 * 60 * 1000;
 export class WebhookEndpointsService {
   constructor(
     private readonly config: AppConfig,
-    private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly emitter: EventEmitter2,
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly events: EventsService,
   ) {}
 
-  async create(tenant: Tenant, input: CreateWebhookEndpointDto): Promise<WebhookEndpointWithSecretResponseDto> {
+  async create(operation: Operation, input: CreateWebhookEndpointDto): Promise<WebhookEndpointWithSecretResponseDto> {
+    const { tenant } = operation;
     const url = await this.checkUrl(tenant, input.url);
-    const endpoint = await this.endpoints.save(
-      tenant,
-      Object.assign(new WebhookEndpointEntity(), {
-      id: generateId('we'),
-      merchant_id: tenant.merchantId,
-      mode: tenant.mode,
-      url,
-      description: input.description ?? null,
-      enabled_events: normalizeEvents(input.enabled_events),
-      disabled: false,
-      disabled_reason: null,
-      secret: generateWebhookSecret(),
-      previous_secret: null,
-      previous_secret_expires_at: null,
-    }),
-    );
-    return toWebhookEndpointWithSecret(endpoint);
+    return this.unitOfWork.run(operation, async (tx) => {
+      const endpoint = await this.endpoints.insert(tx, tenant, {
+        id: generateId('we'),
+        url,
+        private_urls_allowed: this.config.webhookAllowPrivateUrls,
+        description: input.description ?? null,
+        enabled_events: normalizeEvents(input.enabled_events),
+        disabled: false,
+        disabled_reason: null,
+        secret: generateWebhookSecret(),
+        previous_secret: null,
+        previous_secret_expires_at: null,
+      });
+      return toWebhookEndpointWithSecret(endpoint);
+    });
   }
 
   async list(tenant: Tenant, query: PaginationQueryDto): Promise<PageResult<WebhookEndpointResponseDto>> {
@@ -69,64 +69,79 @@ export class WebhookEndpointsService {
   }
 
   async get(tenant: Tenant, endpointId: string): Promise<WebhookEndpointResponseDto> {
-    return toWebhookEndpointResponse(await this.require(tenant, endpointId));
+    return toWebhookEndpointResponse(await this.require(this.unitOfWork.pool, tenant, endpointId));
   }
 
-  async update(tenant: Tenant, endpointId: string, input: UpdateWebhookEndpointDto): Promise<WebhookEndpointResponseDto> {
-    const endpoint = await this.require(tenant, endpointId);
-    if (input.url !== undefined) endpoint.url = await this.checkUrl(tenant, input.url);
-    if (input.enabled_events !== undefined) endpoint.enabled_events = normalizeEvents(input.enabled_events);
-    if (input.description !== undefined) endpoint.description = input.description;
-    if (input.disabled !== undefined) {
-      endpoint.disabled = input.disabled;
-      endpoint.disabled_reason = input.disabled ? 'manual' : null;
+  async update(operation: Operation, endpointId: string, input: UpdateWebhookEndpointDto): Promise<WebhookEndpointResponseDto> {
+    const { tenant } = operation;
+    await this.require(this.unitOfWork.pool, tenant, endpointId);
+    const changes: WebhookEndpointChanges = {};
+    if (input.url !== undefined) {
+      changes.url = await this.checkUrl(tenant, input.url);
+      // The decision is stored with the URL, so every instance delivers to it alike.
+      changes.private_urls_allowed = this.config.webhookAllowPrivateUrls;
     }
-    const saved = await this.endpoints.save(tenant, endpoint);
+    if (input.enabled_events !== undefined) changes.enabled_events = normalizeEvents(input.enabled_events);
+    if (input.description !== undefined) changes.description = input.description;
+    if (input.disabled !== undefined) {
+      changes.disabled = input.disabled;
+      changes.disabled_reason = input.disabled ? 'manual' : null;
+    }
+    const saved = await this.unitOfWork.run(operation, (tx) => this.endpoints.update(tx, tenant, endpointId, changes));
+    if (!saved) throw notFound(endpointId);
     // Re-enabled endpoints have queued deliveries waiting.
     if (input.disabled === false) this.emitter.emit(EVENTS_COMMITTED);
     return toWebhookEndpointResponse(saved);
   }
 
-  async delete(tenant: Tenant, endpointId: string): Promise<DeletedWebhookEndpointResponseDto> {
-    await this.require(tenant, endpointId);
-    await this.endpoints.delete(tenant, endpointId);
-    return { id: endpointId, deleted: true };
+  async delete(operation: Operation, endpointId: string): Promise<DeletedWebhookEndpointResponseDto> {
+    const { tenant } = operation;
+    return this.unitOfWork.run(operation, async (tx) => {
+      await this.require(tx, tenant, endpointId);
+      await this.endpoints.delete(tx, tenant, endpointId);
+      return { id: endpointId, deleted: true };
+    });
   }
 
-  async rotateSecret(tenant: Tenant, endpointId: string): Promise<WebhookEndpointWithSecretResponseDto> {
-    const endpoint = await this.require(tenant, endpointId);
-    endpoint.previous_secret = endpoint.secret;
-    endpoint.previous_secret_expires_at = new Date(Date.now() + ROTATION_OVERLAP_MILLISECONDS);
-    endpoint.secret = generateWebhookSecret();
-    return toWebhookEndpointWithSecret(await this.endpoints.save(tenant, endpoint));
+  async rotateSecret(operation: Operation, endpointId: string): Promise<WebhookEndpointWithSecretResponseDto> {
+    const { tenant } = operation;
+    return this.unitOfWork.run(operation, async (tx) => {
+      const endpoint = await this.require(tx, tenant, endpointId);
+      const rotated = await this.endpoints.update(tx, tenant, endpointId, {
+        previous_secret: endpoint.secret,
+        previous_secret_expires_at: new Date(Date.now() + ROTATION_OVERLAP_MILLISECONDS),
+        secret: generateWebhookSecret(),
+      });
+      if (!rotated) throw notFound(endpointId);
+      return toWebhookEndpointWithSecret(rotated);
+    });
   }
 
   async listDeliveries(tenant: Tenant, endpointId: string, query: PaginationQueryDto): Promise<PageResult<WebhookDeliveryResponseDto>> {
-    await this.require(tenant, endpointId);
+    await this.require(this.unitOfWork.pool, tenant, endpointId);
     const page = toPageRequest(query);
     const { rows, total } = await this.deliveries.listAttempts(tenant, endpointId, page);
     return toPageResult(rows, page, (row) => row.attempted_at, toWebhookDeliveryResponse, total);
   }
 
   /** Queues the event again for one endpoint, or for every enabled endpoint subscribed to its type. */
-  async redeliver(tenant: Tenant, eventId: string, input: RedeliverEventDto): Promise<RedeliveryResponseDto> {
-    const event = await this.events.require(tenant, eventId);
-    // Read before the transaction: the embedded database has one connection, which the transaction holds.
-    const chosen = input.endpoint_id ? await this.require(tenant, input.endpoint_id) : null;
-    const endpointIds = await this.dataSource.transaction(async (manager) => {
-      const targets = chosen ? [chosen] : await this.endpoints.findSubscribed(manager, tenant, event.type);
-      const ids = targets.map((endpoint) => endpoint.id);
-      await this.deliveries.enqueue(manager, tenant, event.id, ids);
-      return ids;
+  async redeliver(operation: Operation, eventId: string, input: RedeliverEventDto): Promise<RedeliveryResponseDto> {
+    const { tenant } = operation;
+    const response = await this.unitOfWork.run(operation, async (tx) => {
+      const event = await this.events.require(tx, tenant, eventId);
+      const targets = input.endpoint_id ? [await this.require(tx, tenant, input.endpoint_id)] : await this.endpoints.findSubscribed(tx, tenant, event.type);
+      const endpointIds = targets.map((endpoint) => endpoint.id);
+      await this.deliveries.enqueue(tx, tenant, event.id, endpointIds);
+      return { event_id: event.id, endpoint_ids: endpointIds };
     });
     this.emitter.emit(EVENTS_COMMITTED);
-    return { event_id: event.id, endpoint_ids: endpointIds };
+    return response;
   }
 
   /** The endpoint of this tenant and mode, or 404 WEBHOOK_ENDPOINT_NOT_FOUND (also for malformed ids). */
-  private async require(tenant: Tenant, endpointId: string): Promise<WebhookEndpointEntity> {
-    const endpoint = isValidId('we', endpointId) ? await this.endpoints.findById(tenant, endpointId) : null;
-    if (!endpoint) throw new ApiError(ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND, `No webhook endpoint with id '${endpointId}'`);
+  private async require(db: Reader, tenant: Tenant, endpointId: string): Promise<WebhookEndpointEntity> {
+    const endpoint = isValidId('we', endpointId) ? await this.endpoints.findById(db, tenant, endpointId) : null;
+    if (!endpoint) throw notFound(endpointId);
     return endpoint;
   }
 
@@ -138,10 +153,22 @@ export class WebhookEndpointsService {
       if (!allowPrivate) await checkResolvedHost(hostOf(url));
       return url.toString();
     } catch (error) {
+      // A developer pointing a test endpoint at localhost learns which setting allows it.
+      if (error instanceof PrivateWebhookUrlError) {
+        throw new ApiError(
+          ErrorCode.INVALID_PARAMETER,
+          `${error.message}; this deployment refuses those (set WEBHOOK_ALLOW_PRIVATE_URLS=true to allow them, in development and tests only)`,
+          'url',
+        );
+      }
       if (error instanceof UnsafeWebhookUrlError) throw new ApiError(ErrorCode.INVALID_PARAMETER, error.message, 'url');
       throw error;
     }
   }
+}
+
+function notFound(endpointId: string): ApiError {
+  return new ApiError(ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND, `No webhook endpoint with id '${endpointId}'`);
 }
 
 /** '*' subsumes everything; otherwise the distinct types in the order given. */

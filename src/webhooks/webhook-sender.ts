@@ -54,18 +54,15 @@ function describeError(error: unknown): string {
   return cause instanceof Error ? cause.message : String(cause);
 }
 
-/** POSTs one signed webhook: no redirects followed, a hard timeout, and (unless allowed) only public addresses. */
+/**
+ * POSTs one signed webhook: no redirects followed, a hard timeout, and only public addresses
+ * unless the endpoint was registered where private URLs are allowed (its stored decision).
+ */
 export class WebhookSender {
-  private readonly agent: Agent;
+  private readonly publicOnly = new Agent({ connect: { lookup: guardedLookup }, keepAliveTimeout: 4_000 });
+  private readonly anyAddress = new Agent({ keepAliveTimeout: 4_000 });
 
-  constructor(allowPrivateAddresses: boolean) {
-    this.agent = new Agent({
-      connect: allowPrivateAddresses ? {} : { lookup: guardedLookup },
-      keepAliveTimeout: 4_000,
-    });
-  }
-
-  async send(url: string, headers: Record<string, string>, body: string): Promise<SendOutcome> {
+  async send(url: string, headers: Record<string, string>, body: string, allowPrivateAddresses: boolean): Promise<SendOutcome> {
     const started = performance.now();
     const signal = AbortSignal.timeout(SEND_TIMEOUT_MILLISECONDS);
     try {
@@ -75,7 +72,7 @@ export class WebhookSender {
         body,
         redirect: 'manual',
         signal,
-        dispatcher: this.agent,
+        dispatcher: allowPrivateAddresses ? this.anyAddress : this.publicOnly,
       });
       const responseBody = await readBodyStart(response.body);
       const redirected = response.status >= 300 && response.status < 400;
@@ -91,6 +88,6 @@ export class WebhookSender {
   }
 
   async close(): Promise<void> {
-    await this.agent.close();
+    await Promise.all([this.publicOnly.close(), this.anyAddress.close()]);
   }
 }

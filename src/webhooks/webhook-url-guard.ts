@@ -9,6 +9,9 @@ const ALLOWED_RANGES = new Set(['unicast']);
 
 export class UnsafeWebhookUrlError extends Error {}
 
+/** Refused only because the host is not public: a deployment can allow that (dev, tests). */
+export class PrivateWebhookUrlError extends UnsafeWebhookUrlError {}
+
 /** True for loopback, private, link-local, CGNAT, metadata, multicast, reserved and other non-public addresses. */
 export function isForbiddenAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return true;
@@ -43,9 +46,9 @@ export function checkWebhookUrlSyntax(value: string, mode: ApiMode, allowPrivate
   const host = hostOf(url);
   if (!allowPrivate) {
     if (ipaddr.isValid(host) && isForbiddenAddress(host)) {
-      throw new UnsafeWebhookUrlError('url host is a loopback, private, link-local or reserved address');
+      throw new PrivateWebhookUrlError('url host is a loopback, private, link-local or reserved address');
     }
-    if (host === 'localhost' || host.endsWith('.localhost')) throw new UnsafeWebhookUrlError('url host is a loopback name');
+    if (host === 'localhost' || host.endsWith('.localhost')) throw new PrivateWebhookUrlError('url host is a loopback name');
   }
   return url;
 }
@@ -63,6 +66,6 @@ export async function checkResolvedHost(host: string): Promise<void> {
     return;
   }
   if (addresses.some((entry) => isForbiddenAddress(entry.address))) {
-    throw new UnsafeWebhookUrlError('url host resolves to a loopback, private, link-local or reserved address');
+    throw new PrivateWebhookUrlError('url host resolves to a loopback, private, link-local or reserved address');
   }
 }

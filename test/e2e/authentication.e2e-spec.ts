@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { generateApiKey } from '../../src/auth/api-key-format';
+import { ApiKeysRepository } from '../../src/auth/api-keys.repository';
 import { generateId } from '../../src/ids/id';
 import { ProductEntity } from '../../src/products/product.entity';
 import { eventually } from '../support/eventually';
@@ -15,6 +16,17 @@ function expectInvalidApiKey(response: { status: number; body: { error: Record<s
     request_id: response.headers['x-request-id'],
   });
   expect(typeof response.body.error.message).toBe('string');
+}
+
+function expectRateLimited(response: { status: number; body: { error: Record<string, unknown> }; headers: Record<string, string> }): void {
+  expect({ status: response.status, code: response.body.error?.code, type: response.body.error?.type }).toEqual({
+    status: 429,
+    code: 'RATE_LIMITED',
+    type: 'rate_limit_error',
+  });
+  expect(response.headers['retry-after']).toMatch(/^\d+$/);
+  expect(Number(response.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  expect(Number(response.headers['retry-after'])).toBeLessThanOrEqual(60);
 }
 
 describe('authentication', () => {
@@ -148,7 +160,7 @@ describe('authentication', () => {
         name: 'Test-mode product',
         store_product_id: 'sku_test_only',
         entitlement_type: 'permanent',
-        fulfillment_config: { delivery_method: 'URL', file_ids: [], access_url: 'https://example.com/a', access_instructions: null },
+        fulfillment_config: { delivery_method: 'URL', access_url: 'https://example.com/a', access_instructions: null },
       }),
     );
     await testApp.http.get(`/v1/products/${product.id}`).set(bearer(tenant.testKey)).expect(200);
@@ -162,7 +174,7 @@ describe('authentication', () => {
   });
 });
 
-describe('failed authentications per client address', () => {
+describe('credential guessing: failed authentications per client address', () => {
   let testApp: TestApp;
   let tenant: TestTenant;
 
@@ -171,20 +183,50 @@ describe('failed authentications per client address', () => {
     tenant = await testApp.createTenant();
   });
   afterAll(() => testApp.close());
+  afterEach(() => jest.restoreAllMocks());
 
-  it('answers the 4th failure within a minute with 429 RATE_LIMITED and Retry-After', async () => {
+  it('answers the 4th failure within a minute with 429, then every request with a credential, right or wrong, without a key lookup', async () => {
     for (let attempt = 1; attempt <= 3; attempt += 1) {
       expectInvalidApiKey(await testApp.http.get('/v1/products').set(bearer(generateApiKey('test'))));
     }
-    const limited = await testApp.http.get('/v1/products').set(bearer(generateApiKey('test')));
-    expect(limited.status).toBe(429);
-    expect(limited.body.error).toMatchObject({ type: 'rate_limit_error', code: 'RATE_LIMITED' });
-    expect(limited.headers['retry-after']).toMatch(/^\d+$/);
-    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
-    // Wrong admin tokens count against the same address.
-    expect((await testApp.http.get(`/admin/v1/merchants/${tenant.merchantId}`).set(bearer('wrong-admin-token-xxxxxxxx'))).status).toBe(429);
-    // Only failures are limited: a valid key still works from the same address.
-    await testApp.http.get('/v1/products').set(bearer(tenant.testKey)).expect(200);
+    expectRateLimited(await testApp.http.get('/v1/products').set(bearer(generateApiKey('test'))));
+
+    const lookups = jest.spyOn(testApp.app.get(ApiKeysRepository), 'findActiveByHash');
+    // No oracle: the correct key and the correct admin token are refused like wrong ones.
+    expectRateLimited(await testApp.http.get('/v1/products').set(bearer(tenant.testKey)));
+    expectRateLimited(await testApp.http.get(`/admin/v1/merchants/${tenant.merchantId}`).set(admin));
+    expectRateLimited(await testApp.http.get(`/admin/v1/merchants/${tenant.merchantId}`).set(bearer('wrong-admin-token-xxxxxxxx')));
+    expectRateLimited(await testApp.http.post('/v1/products').set(bearer(generateApiKey('live'))).send({ name: 'x', entitlement_type: 'permanent' }));
+    expect(lookups).not.toHaveBeenCalled();
+    // Without a credential there is nothing to guess: the usual 401; public routes answer.
+    expectInvalidApiKey(await testApp.http.get('/v1/products'));
+    await testApp.http.get('/health/live').expect(200);
+  });
+});
+
+describe('unknown keys are remembered briefly', () => {
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    testApp = await createTestApp();
+  });
+  afterAll(() => testApp.close());
+  afterEach(() => jest.restoreAllMocks());
+
+  it('looks each of N distinct unknown keys up at most once, and a repeated unknown key not at all within the TTL', async () => {
+    const lookups = jest.spyOn(testApp.app.get(ApiKeysRepository), 'findActiveByHash');
+    const keys = Array.from({ length: 40 }, () => generateApiKey('test'));
+    for (const response of await Promise.all(keys.map((key) => testApp.http.get('/v1/products').set(bearer(key))))) expectInvalidApiKey(response);
+    expect(lookups.mock.calls.length).toBeGreaterThan(0);
+    expect(lookups.mock.calls.length).toBeLessThanOrEqual(keys.length);
+    lookups.mockClear();
+    for (let round = 0; round < 3; round += 1) {
+      for (const response of await Promise.all(keys.map((key) => testApp.http.get('/v1/products').set(bearer(key))))) expectInvalidApiKey(response);
+    }
+    expect(lookups).not.toHaveBeenCalled();
+    // Concurrent requests with one new unknown key share a single lookup.
+    const sprayed = generateApiKey('live');
+    await Promise.all(Array.from({ length: 20 }, () => testApp.http.get('/v1/products').set(bearer(sprayed)).expect(401)));
+    expect(lookups).toHaveBeenCalledTimes(1);
   });
 });

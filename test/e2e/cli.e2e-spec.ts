@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { bearer, createTestApp, TestApp } from '../support/test-app';
@@ -11,6 +11,8 @@ import { bearer, createTestApp, TestApp } from '../support/test-app';
  * one after the other (the embedded database is single-process).
  */
 const REPOSITORY = path.join(__dirname, '..', '..');
+/** Each test spawns several CLI processes through ts-node (seconds each on a busy machine). */
+const CLI_SUITE_TIMEOUT = 240_000;
 
 interface CliResult {
   code: number;
@@ -26,13 +28,17 @@ describe('CLI', () => {
   let merchantId = '';
 
   function cli(...args: string[]): Promise<CliResult> {
+    return cliWith(databaseEnvironment, ...args);
+  }
+
+  function cliWith(environment: Record<string, string>, ...args: string[]): Promise<CliResult> {
     return new Promise((resolve) => {
       execFile(
         process.execPath,
         ['-r', 'ts-node/register/transpile-only', path.join(REPOSITORY, 'src', 'cli', 'main.ts'), ...args],
         {
           cwd: REPOSITORY,
-          env: { PATH: process.env.PATH, HOME: process.env.HOME, TS_NODE_PROJECT: path.join(REPOSITORY, 'tsconfig.json'), ...databaseEnvironment },
+          env: { PATH: process.env.PATH, HOME: process.env.HOME, TS_NODE_PROJECT: path.join(REPOSITORY, 'tsconfig.json'), ...environment },
           timeout: 60_000,
         },
         (error, stdout, stderr) => {
@@ -98,7 +104,7 @@ describe('CLI', () => {
     await app.http.get('/v1/entitlements/check?customer_id=cus_x&product_id=prod_x').set(bearer(readKey.key)).expect(403);
     const refused = await app.http.get('/v1/products').set(bearer(revokedKey.key)).expect(401);
     expect(refused.body.error.code).toBe('INVALID_API_KEY');
-  });
+  }, CLI_SUITE_TIMEOUT);
 
   it('answers refusals on stderr as JSON with exit code 1, and usage errors with exit code 2', async () => {
     await testApp?.close();
@@ -120,7 +126,58 @@ describe('CLI', () => {
     expect(badPlan.code).toBe(2);
 
     const unknownCommand = await cli('merchants:delete');
-    expect(unknownCommand.code).toBe(2);
-    expect(unknownCommand.stderr).toContain('Usage: npm run cli');
+    expect(unknownCommand).toMatchObject({ code: 2, stdout: '' });
+    expect(JSON.parse(unknownCommand.stderr)).toEqual({
+      error: { code: 'UNKNOWN_COMMAND', message: expect.stringContaining("'merchants:delete'"), commands: expect.arrayContaining(['merchants:create']) },
+    });
+
+    const help = await cli('help');
+    expect(help).toMatchObject({ code: 0, stderr: '' });
+    expect(help.stdout).toContain('Usage: npm run cli');
+  }, CLI_SUITE_TIMEOUT);
+
+  it('answers "database in use" as one JSON object when a live process holds the embedded database', async () => {
+    const lockedDirectory = mkdtempSync(path.join(tmpdir(), 'eh-cli-locked-'));
+    try {
+      // The lock file names a live process (this test runner), as a running server's would.
+      writeFileSync(path.join(lockedDirectory, 'pg.lock'), String(process.pid));
+      const result = await cliWith({ DATA_DIR: lockedDirectory, DATABASE_URL: '' }, 'api-keys:list', '--merchant', 'mer_01jd8x3k2m4n5p6q7r8s9t0v1w');
+      expect(result).toMatchObject({ code: 1, stdout: '' });
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(JSON.parse(result.stderr)).toEqual({ error: { code: 'DATABASE_IN_USE', message: expect.stringContaining(`in use by process ${process.pid}`) } });
+    } finally {
+      rmSync(lockedDirectory, { recursive: true, force: true });
+    }
   });
+
+  it('imports a CSV or JSON file, processed in its own process, and prints the report as JSON (no progress bar off a terminal)', async () => {
+    await testApp?.close();
+    testApp = null;
+    const csvFile = path.join(dataDirectory, 'rows.csv');
+    writeFileSync(csvFile, 'store_customer_id,store_product_id\ncli_import_1,sku_not_here\ncli_import_2,\n');
+    const report = json<Record<string, unknown>>(await cli('import', '--merchant', merchantId, '--mode', 'test', '--file', csvFile));
+    expect(report).toMatchObject({ status: 'completed', total_rows: 2, processed_rows: 2, granted: 0, failed: 2 });
+    expect(report.errors).toEqual([
+      { row: 1, code: 'PRODUCT_NOT_FOUND', message: "No product with store_product_id 'sku_not_here'" },
+      { row: 2, code: 'MISSING_REQUIRED_FIELD', message: "Pass one of 'product_id' or 'store_product_id'" },
+    ]);
+    const jsonFile = path.join(dataDirectory, 'rows.json');
+    writeFileSync(jsonFile, JSON.stringify({ rows: [{ store_customer_id: 'cli_import_3', product_id: 'prod_nope' }] }));
+    expect(json<Record<string, unknown>>(await cli('import', '--merchant', merchantId, '--mode', 'live', '--file', jsonFile))).toMatchObject({ total_rows: 1, failed: 1 });
+    const missingFile = await cli('import', '--merchant', merchantId, '--mode', 'test');
+    expect(missingFile.code).toBe(2);
+    expect(JSON.parse(missingFile.stderr).error).toMatchObject({ code: 'USAGE', message: '--file is required' });
+    // Three CLI processes, each booting the imports worker: more than one CLI call's time.
+  }, 180_000);
+
+  it('creates a dashboard user whose setup link works on the API', async () => {
+    await testApp?.close();
+    testApp = null;
+    const user = json<{ id: string; email: string; setup_url: string }>(await cli('users:create', '--merchant', merchantId, '--email', 'Cli.User@example.com'));
+    expect(user).toMatchObject({ id: expect.stringMatching(/^user_/), email: 'cli.user@example.com', setup_url: expect.stringMatching(/\/dashboard\/setup#token=/) });
+    const app = await openApp();
+    const token = new URL(user.setup_url).hash.replace('#token=', '');
+    await app.http.post('/dashboard/api/setup').send({ token, password: 'a password from the cli' }).expect(200);
+    await app.http.post('/dashboard/api/sign-in').send({ email: 'cli.user@example.com', password: 'a password from the cli' }).expect(200);
+  }, CLI_SUITE_TIMEOUT);
 });

@@ -18,8 +18,8 @@ import { bearer, createTestApp, TEST_ADMIN_TOKEN, TestApp, TestTenant } from '..
  */
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 20);
-/** Health probes answer without auth or input; nothing to fuzz there. */
-const SKIPPED_PREFIXES = ['/health/'];
+/** Health probes and the JWKS answer without auth or input, outside the envelope; nothing to fuzz there. */
+const SKIPPED_PREFIXES = ['/health/', '/.well-known/'];
 
 /** Port 9 (discard) on loopback: nothing listens, so a delivery fails without leaving the machine. */
 const LOOPBACK_WEBHOOK_URL = 'http://127.0.0.1:9/fuzz';
@@ -60,7 +60,7 @@ function validBodies(ids: Record<string, string>): Record<string, Record<string,
     'POST /v1/entitlements/{entitlement_id}/suspend': { reason: 'fuzz' },
     'POST /v1/entitlements/{entitlement_id}/reactivate': {},
     'POST /v1/entitlements/{entitlement_id}/usage': { quantity: 1 },
-    'POST /v1/files/upload-url': { file_name: 'fuzzed.pdf', file_size: 1000, mime_type: 'application/pdf', product_id: ids.product_id },
+    'POST /v1/files/upload-url': { file_name: 'fuzzed.pdf', file_size: 1000, mime_type: 'application/pdf', product_id: ids.file_product_id },
     'POST /v1/events/{event_id}/redeliver': {},
     'POST /v1/webhook-endpoints': { url: LOOPBACK_WEBHOOK_URL, enabled_events: ['*'], description: 'fuzz' },
     'PATCH /v1/webhook-endpoints/{endpoint_id}': { description: 'fuzz', enabled_events: ['entitlement.created'] },
@@ -157,8 +157,14 @@ describe('contract fuzzing (every operation of the OpenAPI document)', () => {
         ids.store_customer_id = 'fuzz_customer';
       }
       if (has('POST /v1/files/upload-url')) {
+        // Files link to products that deliver by FILE.
+        const fileProduct = created(
+          await testApp.http.post('/v1/products').set(key).send({ name: 'Fuzz download', entitlement_type: 'permanent', store_product_id: 'fuzz_file_sku' }),
+          'a FILE product',
+        );
+        ids.file_product_id = String(fileProduct.id);
         const file = created(
-          await testApp.http.post('/v1/files/upload-url').set(key).send({ file_name: 'fuzz.pdf', file_size: 1000, mime_type: 'application/pdf', product_id: product.id }),
+          await testApp.http.post('/v1/files/upload-url').set(key).send({ file_name: 'fuzz.pdf', file_size: 1000, mime_type: 'application/pdf', product_id: fileProduct.id }),
           'an upload URL',
         );
         ids.file_id = String(file.file_id ?? file.id);
@@ -332,13 +338,16 @@ describe('contract fuzzing (every operation of the OpenAPI document)', () => {
     expect(failures).toEqual([]);
   });
 
-  it('refuses a body over 1 MiB on every operation with a 413 in the error envelope, changing nothing', async () => {
+  it('refuses a body over 1 MiB (an import: 20 MiB) on every operation with a 413 in the error envelope, changing nothing', async () => {
     const before = await digest.of(tenant.merchantId);
     const failures: string[] = [];
     const oversized = { name: 'A'.repeat(1024 * 1024 + 100) };
+    // The one route with a larger limit (DESIGN §10): 20 MiB of CSV or JSON rows.
+    const oversizedImport = { name: 'A'.repeat(20 * 1024 * 1024 + 100) };
     for (const operation of operations.filter((candidate) => candidate.body !== null)) {
       const path = fillPath(operation.template, Object.fromEntries(operation.pathParameters.map(({ name }) => [name, realIds[name] ?? 'x'])));
-      const response = await testApp.http[operation.method](path).set(authFor(operation)).send(oversized);
+      const body = operation.key === 'POST /v1/entitlement-imports' ? oversizedImport : oversized;
+      const response = await testApp.http[operation.method](path).set(authFor(operation)).send(body);
       if (response.status !== 413 || response.body?.error?.code !== 'PAYLOAD_TOO_LARGE' || errorEnvelopeProblem(response)) {
         failures.push(`${operation.key}: ${describeResponse(response)}`);
       }

@@ -1,6 +1,7 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import request from 'supertest';
@@ -226,6 +227,12 @@ describe('embedded boot with no environment', () => {
     let demoKey: string;
     try {
       await waitUntilListening(first);
+      // One readable summary, after the line saying why the first start takes a while; no route-mapping lines.
+      expect(first.output()).toContain('First start: creating the embedded database in');
+      expect(first.output()).toMatch(/database: +embedded PostgreSQL/);
+      expect(first.output()).toMatch(/admin API: +off/);
+      expect(first.output()).toMatch(new RegExp(`docs: +http://localhost:${port}/docs`));
+      expect(first.output()).not.toMatch(/Mapped \{|RoutesResolver|InstanceLoader/);
       const match = /test API key[^:]*: (eh_test_[0-9A-Za-z]{32,})/.exec(first.output());
       expect(match).not.toBeNull();
       demoKey = (match as RegExpExecArray)[1];
@@ -241,6 +248,12 @@ describe('embedded boot with no environment', () => {
       expect(docs.text).toContain('swagger');
       await http.get('/docs/openapi.json').expect(200);
       expect(existsSync(path.join(directory, 'data', 'pg'))).toBe(true);
+      // Beside the key, a working dashboard sign-in link (DESIGN §11).
+      const setup = /set a password at (http\S+\/dashboard\/setup#token=(\S+))/.exec(first.output());
+      expect(setup).not.toBeNull();
+      const token = (setup as RegExpExecArray)[2];
+      await http.post('/dashboard/api/setup').send({ token, password: 'demo password 123' }).expect(200);
+      await http.post('/dashboard/api/sign-in').send({ email: 'demo@example.com', password: 'demo password 123' }).expect(200);
     } finally {
       await first.stop();
     }
@@ -250,10 +263,36 @@ describe('embedded boot with no environment', () => {
       await waitUntilListening(second);
       expect(second.output()).not.toMatch(/eh_test_/);
       expect(second.output()).not.toContain('Demo merchant created');
+      expect(second.output()).not.toContain('First start');
       // The first start's key still works: same database, seeded once.
       await request(`http://127.0.0.1:${port}`).get('/v1/products').set('Authorization', `Bearer ${demoKey}`).expect(200);
     } finally {
       await second.stop();
+    }
+  }, 400_000);
+
+  it('keeps the demo key for the next start when the first one finds its port busy', async () => {
+    const busyDirectory = mkdtempSync(path.join(tmpdir(), 'eh-boot-busy-'));
+    const port = await freePort();
+    const occupant = createServer();
+    await new Promise<void>((resolve) => occupant.listen(port, '0.0.0.0', resolve));
+    try {
+      const refused = startService(busyDirectory, port);
+      await new Promise<void>((resolve) => refused.child.once('exit', () => resolve()));
+      expect(refused.child.exitCode).not.toBe(0);
+      expect(refused.output()).not.toMatch(/eh_test_/);
+    } finally {
+      await new Promise<void>((resolve) => occupant.close(() => resolve()));
+    }
+    const next = startService(busyDirectory, port);
+    try {
+      await waitUntilListening(next);
+      const match = /test API key[^:]*: (eh_test_[0-9A-Za-z]{32,})/.exec(next.output());
+      expect(match).not.toBeNull();
+      await request(`http://127.0.0.1:${port}`).get('/v1/products').set('Authorization', `Bearer ${(match as RegExpExecArray)[1]}`).expect(200);
+    } finally {
+      await next.stop();
+      rmSync(busyDirectory, { recursive: true, force: true });
     }
   }, 400_000);
 });

@@ -38,8 +38,8 @@ describe('entitlements and customers: validation errors', () => {
     it.each([
       ['neither customer id', { store_customer_id: undefined }, 400, 'MISSING_REQUIRED_FIELD', 'customer_id'],
       ['neither product id', { product_id: undefined }, 400, 'MISSING_REQUIRED_FIELD', 'product_id'],
-      ['both customer ids', { customer_id: 'cus_x', store_customer_id: 'c', product_id: 'p' }, 400, 'INVALID_PARAMETER', 'store_customer_id'],
-      ['both product ids', { store_customer_id: 'c', product_id: 'p', store_product_id: 's' }, 400, 'INVALID_PARAMETER', 'store_product_id'],
+      ['both customer ids', { customer_id: 'cus_x', store_customer_id: 'c', product_id: 'p' }, 400, 'MISSING_REQUIRED_FIELD', 'store_customer_id'],
+      ['both product ids', { store_customer_id: 'c', product_id: 'p', store_product_id: 's' }, 400, 'MISSING_REQUIRED_FIELD', 'store_product_id'],
       ['an unknown field', { extra: 1 }, 400, 'INVALID_PARAMETER', 'extra'],
       ['expires_at not a date', { expires_at: 'tomorrow' }, 400, 'INVALID_PARAMETER', 'expires_at'],
       ['expires_at impossible', { expires_at: '2030-02-30T00:00:00Z' }, 400, 'INVALID_PARAMETER', 'expires_at'],

@@ -134,15 +134,25 @@ describe('envelope and errors', () => {
 
   describe('routes and queries', () => {
     it.each([
-      ['GET', '/v1/nothing-here'],
       ['GET', '/'],
-      ['POST', '/v1/products/prod_x/archive'],
-      ['DELETE', '/v1/products'],
       ['GET', '/v2/products'],
-    ])('answers an unknown route %s %s with 404 NOT_FOUND, key or not', async (method, path) => {
-      const verb = method.toLowerCase() as 'get' | 'post' | 'delete';
+      ['GET', '/V1/products'],
+      ['GET', '/v1'],
+    ])('answers an unknown route outside /v1/ %s %s with 404 NOT_FOUND, key or not', async (method, path) => {
+      const verb = method.toLowerCase() as 'get';
       expectError(await testApp.http[verb](path), 404, 'not_found_error', 'NOT_FOUND');
       expectError(await testApp.http[verb](path).set(bearer(tenant.testKey)), 404, 'not_found_error', 'NOT_FOUND');
+    });
+
+    it.each([
+      ['GET', '/v1/nothing-here'],
+      ['POST', '/v1/products/prod_x/archive'],
+      ['DELETE', '/v1/products'],
+      ['OPTIONS', '/v1/products'],
+    ])('answers an unknown route under /v1/ %s %s with 404 NOT_FOUND with a key, 401 without (the key is checked first)', async (method, path) => {
+      const verb = method.toLowerCase() as 'get' | 'post' | 'delete' | 'options';
+      expectError(await testApp.http[verb](path).set(bearer(tenant.testKey)), 404, 'not_found_error', 'NOT_FOUND');
+      expectError(await testApp.http[verb](path), 401, 'authentication_error', 'INVALID_API_KEY');
     });
 
     it.each(['0', '101', 'abc', '1.5', '-1', ''])('answers limit=%p with 400 INVALID_PARAMETER', async (limit) => {

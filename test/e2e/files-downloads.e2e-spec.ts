@@ -99,6 +99,20 @@ describe('downloads, customer downloads and plan metering', () => {
     await download(testSide.key, testSide.fileId, { entitlement_id: testSide.entitlement.id, customer_id: testSide.customer.id }).expect(200);
   });
 
+  it('free plan: 40 concurrent downloads never pass the monthly cap by a byte', async () => {
+    const tenant = await testApp.createTenant('free');
+    const { key, fileId, customer, product, bytes } = await setup(tenant);
+    // Room for exactly 10 downloads; 40 entitlements so the downloads don't queue on one entitlement.
+    await setBandwidth(tenant.merchantId, 'live', GIBIBYTE - 10 * bytes.length);
+    const entitlements = await Promise.all(Array.from({ length: 40 }, () => fixtures.entitlement(tenant.merchantId, 'live', customer.id, product.id)));
+    const responses = await Promise.all(entitlements.map((entitlement) => download(key, fileId, { entitlement_id: entitlement.id, customer_id: customer.id })));
+    expect(responses.filter((response) => response.status === 200)).toHaveLength(10);
+    expect(responses.filter((response) => response.status === 402)).toHaveLength(30);
+    expect((await usage(tenant.merchantId)).usage.live).toMatchObject({ bandwidth_bytes: GIBIBYTE, overage_bytes: 0 });
+    const file = await testApp.http.get(`/v1/files/${fileId}`).set(bearer(key)).expect(200);
+    expect(file.body.data.download_count).toBe(10);
+  });
+
   it('paid plan: bandwidth past the included amount is recorded as overage, not refused', async () => {
     const tenant = await testApp.createTenant('growth');
     const { key, fileId, customer, entitlement, bytes } = await setup(tenant);
@@ -165,8 +179,8 @@ describe('downloads, customer downloads and plan metering', () => {
       .set(bearer(tenant.liveKey))
       .send({ file_name: 'c.pdf', file_size: 1, mime_type: PDF })
       .expect(402);
-    // Expire the reservations (as if an hour had passed) and the quota is free again.
-    await testApp.app.get(DataSource).query(`UPDATE files SET upload_expires_at = now() - interval '1 second' WHERE merchant_id = $1`, [tenant.merchantId]);
+    // Expire the reservations (billing's rows, as if an hour had passed) and the quota is free again.
+    await testApp.app.get(DataSource).query(`UPDATE storage_reservations SET expires_at = now() - interval '1 second' WHERE merchant_id = $1`, [tenant.merchantId]);
     expect((await usage(tenant.merchantId)).usage.live.storage_reserved_bytes).toBe(0);
     const small = await fixtures.uploadUrl(tenant.liveKey, { file_name: 'c.pdf', file_size: 10, mime_type: PDF });
     expect((await putObject(small.uploadUrl, Buffer.alloc(10), PDF)).status).toBe(200);

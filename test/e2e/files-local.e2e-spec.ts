@@ -1,10 +1,11 @@
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { existsSync, readdirSync } from 'node:fs';
+import { INestApplication } from '@nestjs/common';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../src/clock/clock';
 import { EventEntity } from '../../src/webhooks/event.entity';
-import { FileFixtures, putObject } from '../support/file-fixtures';
+import type { Response } from 'supertest';
+import { FileFixtures, putObject, withFileRowLocked } from '../support/file-fixtures';
 import { freePort } from '../support/free-port';
 import { bearer, createTestApp, TestApp, TestTenant } from '../support/test-app';
 
@@ -12,7 +13,7 @@ const PDF = 'application/pdf';
 
 describe('files on the local storage driver', () => {
   let testApp: TestApp;
-  let app: NestFastifyApplication;
+  let app: INestApplication;
   let fixtures: FileFixtures;
   let tenant: TestTenant;
   let clock: Clock;
@@ -86,7 +87,8 @@ describe('files on the local storage driver', () => {
     const file = await testApp.http.get(`/v1/files/${data.file_id}`).set(bearer(tenant.testKey)).expect(200);
     expect(file.body.data.download_count).toBe(1);
     const events = await app.get(DataSource).manager.find(EventEntity, { where: { merchant_id: tenant.merchantId } });
-    expect(events.map((event) => event.type).sort()).toEqual(['download.completed', 'file.uploaded']);
+    // Linking through upload-url is a product change, and a download's use is an entitlement change.
+    expect(events.map((event) => event.type).sort()).toEqual(['download.completed', 'entitlement.updated', 'file.uploaded', 'product.updated']);
     const usage = await testApp.http.get(`/admin/v1/merchants/${tenant.merchantId}/usage`).set(bearer('test-admin-token-0123456789abcdef')).expect(200);
     expect(usage.body.data.usage.test).toMatchObject({ storage_used_bytes: bytes.length, storage_reserved_bytes: 0, bandwidth_bytes: bytes.length, overage_bytes: 0 });
     expect(usage.body.data.usage.live).toEqual({ storage_used_bytes: 0, storage_reserved_bytes: 0, bandwidth_bytes: 0, overage_bytes: 0 });
@@ -102,6 +104,15 @@ describe('files on the local storage driver', () => {
       ['backslash', { ...valid, file_name: 'dir\\a.pdf' }],
       ['dot-dot', { ...valid, file_name: '..pdf' }],
       ['control character', { ...valid, file_name: 'a\u0007.pdf' }],
+      ['NUL', { ...valid, file_name: 'a\u0000.pdf' }],
+      ['right-to-left override', { ...valid, file_name: 'invoice\u202Efdp.exe' }],
+      ['left-to-right embedding', { ...valid, file_name: 'a\u202A.pdf' }],
+      ['first strong isolate', { ...valid, file_name: 'a\u2068.pdf' }],
+      ['pop directional isolate', { ...valid, file_name: 'a\u2069.pdf' }],
+      ['a single dot', { ...valid, file_name: '.' }],
+      ['only dots', { ...valid, file_name: '...' }],
+      ['only spaces', { ...valid, file_name: '   ' }],
+      ['dots and spaces', { ...valid, file_name: ' . ' }],
       ['missing file_size', { file_name: 'a.pdf', mime_type: PDF }],
       ['string file_size', { ...valid, file_size: '10' }],
       ['fractional file_size', { ...valid, file_size: 1.5 }],
@@ -112,6 +123,30 @@ describe('files on the local storage driver', () => {
     ])('%s → 400 MISSING_REQUIRED_FIELD', async (_name, body) => {
       const response = await testApp.http.post('/v1/files/upload-url').set(bearer(tenant.testKey)).send(body).expect(400);
       expect(response.body.error).toMatchObject({ code: 'MISSING_REQUIRED_FIELD', type: 'invalid_request_error' });
+    });
+
+    it('keeps names with single dots, leading dots and non-Latin text', async () => {
+      for (const name of ['.hidden', 'v1.2.final.pdf', 'Übersicht 2026.pdf', '報告.pdf', 'a . b.pdf']) {
+        await fixtures.uploadUrl(tenant.testKey, { ...valid, file_name: name });
+      }
+    });
+
+    it('refuses a product that does not deliver by FILE with 400 INVALID_PARAMETER naming product_id', async () => {
+      for (const fulfillment of [
+        { delivery_method: 'URL', access_url: 'https://example.com/course' },
+        { delivery_method: 'INSTRUCTIONS', access_instructions: 'Use the code in your email' },
+      ]) {
+        const product = await testApp.http
+          .post('/v1/products')
+          .set(bearer(tenant.testKey))
+          .send({ name: 'Not a download', entitlement_type: 'permanent', fulfillment_config: fulfillment })
+          .expect(201);
+        const refused = await testApp.http.post('/v1/files/upload-url').set(bearer(tenant.testKey)).send({ ...valid, product_id: product.body.data.id }).expect(400);
+        expect(refused.body.error).toMatchObject({ code: 'INVALID_PARAMETER', param: 'product_id' });
+        expect(refused.body.error.message).toContain(fulfillment.delivery_method);
+        const unchanged = await testApp.http.get(`/v1/products/${product.body.data.id}`).set(bearer(tenant.testKey)).expect(200);
+        expect(unchanged.body.data.fulfillment_config.file_ids).toEqual([]);
+      }
     });
 
     it('accepts 255 characters, the OpenXML types, and refuses unknown fields', async () => {
@@ -186,6 +221,74 @@ describe('files on the local storage driver', () => {
       expect(put.status).toBe(413);
       const confirm = await testApp.http.post(`/v1/files/${upload.fileId}/confirm`).set(bearer(tenant.testKey)).expect(409);
       expect(confirm.body.error.code).toBe('UPLOAD_NOT_CONFIRMED');
+    });
+  });
+
+  describe('upload URL after confirm', () => {
+    it('refuses a PUT once the file is CONFIRMED (409), so the delivered bytes stay what was confirmed', async () => {
+      const owner = await testApp.createTenant('free');
+      const original = Buffer.from('the confirmed edition');
+      const product = await fixtures.product(owner.merchantId, 'test');
+      const upload = await fixtures.uploadUrl(owner.testKey, { file_name: 'guide.pdf', file_size: original.length, mime_type: PDF, product_id: product.id });
+      expect((await putObject(upload.uploadUrl, original, PDF)).status).toBe(200);
+      // Before confirm the URL may be used again (a retry replaces the object).
+      expect((await putObject(upload.uploadUrl, original, PDF)).status).toBe(200);
+      await testApp.http.post(`/v1/files/${upload.fileId}/confirm`).set(bearer(owner.testKey)).expect(200);
+
+      const swap = await putObject(upload.uploadUrl, Buffer.from('a swapped edition!!!!'), PDF);
+      expect(swap.status).toBe(409);
+      expect(swap.headers.get('content-type')).toMatch(/^text\/plain/);
+      expect(await swap.text()).toMatch(/already confirmed/);
+
+      const customer = await fixtures.customer(owner.merchantId, 'test');
+      const entitlement = await fixtures.entitlement(owner.merchantId, 'test', customer.id, product.id);
+      const download = await testApp.http
+        .get(`/v1/files/${upload.fileId}/download`)
+        .query({ entitlement_id: entitlement.id, customer_id: customer.id })
+        .set(bearer(owner.testKey))
+        .expect(200);
+      const got = await fetch(download.body.data.download_url);
+      expect(Buffer.from(await got.arrayBuffer()).equals(original)).toBe(true);
+    });
+
+    it('confirm reads the size and deletes a wrong-size object under the file row lock', async () => {
+      const upload = await fixtures.uploadUrl(tenant.testKey, { file_name: 'locked.pdf', file_size: 1000, mime_type: PDF });
+      expect((await putObject(upload.uploadUrl, Buffer.alloc(1000, 1), PDF)).status).toBe(200);
+      const objectPath = path.join(testApp.dataDirectory, 'objects', tenant.merchantId, 'test', upload.fileId);
+      let confirm: Promise<Response> | null = null;
+      await withFileRowLocked(testApp, upload.fileId, async () => {
+        confirm = testApp.http.post(`/v1/files/${upload.fileId}/confirm`).set(bearer(tenant.testKey)).then((response) => response);
+        // Confirm waits for the lock; meanwhile the object changes size on disk.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        writeFileSync(objectPath, Buffer.alloc(2000, 2));
+      });
+      const outcome = await (confirm as unknown as Promise<Response>);
+      expect(outcome.status).toBe(409);
+      expect(outcome.body.error.message).toMatch(/2000 bytes/);
+      expect(existsSync(objectPath)).toBe(false);
+    });
+
+    it('orders an upload and a confirm on the file row lock: what is confirmed is what is stored', async () => {
+      const upload = await fixtures.uploadUrl(tenant.testKey, { file_name: 'raced.pdf', file_size: 1000, mime_type: PDF });
+      expect((await putObject(upload.uploadUrl, Buffer.alloc(1000, 1), PDF)).status).toBe(200);
+      let put: Promise<globalThis.Response> | null = null;
+      let confirm: Promise<Response> | null = null;
+      await withFileRowLocked(testApp, upload.fileId, async () => {
+        // The upload's bytes arrive, then it waits for the lock to place them; confirm queues behind.
+        put = putObject(upload.uploadUrl, Buffer.alloc(1050, 3), PDF);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        confirm = testApp.http.post(`/v1/files/${upload.fileId}/confirm`).set(bearer(tenant.testKey)).then((response) => response);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      });
+      const [putOutcome, confirmOutcome] = await Promise.all([put as unknown as Promise<globalThis.Response>, confirm as unknown as Promise<Response>]);
+      expect(confirmOutcome.status).toBe(200);
+      const stored = readFileSync(path.join(testApp.dataDirectory, 'objects', tenant.merchantId, 'test', upload.fileId));
+      // Either order is consistent: the upload placed its bytes first and they were confirmed
+      // (on PostgreSQL, where it queued first for the lock), or confirm came first and the upload
+      // was refused (the embedded database's single connection can reorder them).
+      expect([putOutcome.status, stored.length]).toEqual(putOutcome.status === 200 ? [200, 1050] : [409, 1000]);
+      expect(confirmOutcome.body.data.file_size).toBe(stored.length);
+      expect((await putObject(upload.uploadUrl, Buffer.alloc(1000, 4), PDF)).status).toBe(409);
     });
   });
 

@@ -1,5 +1,6 @@
+import type { Response } from 'supertest';
 import { Clock } from '../../src/clock/clock';
-import { FileFixtures, putObject } from '../support/file-fixtures';
+import { FileFixtures, putObject, withFileRowLocked } from '../support/file-fixtures';
 import { RunningS3Server, startS3Server } from '../support/s3-server';
 import { bearer, createTestApp, TestApp, TestTenant } from '../support/test-app';
 
@@ -65,9 +66,13 @@ describe('files on the S3 storage driver (against s3rver)', () => {
     expect(uploadUrl.pathname).toBe(`/${s3.bucket}/${tenant.merchantId}/live/${data.file_id}`);
     expect(uploadUrl.searchParams.get('X-Amz-Expires')).toBe('3600');
     expect(uploadUrl.searchParams.get('X-Amz-SignedHeaders')).toContain('content-type');
-    expect(data.upload_headers).toEqual({ 'Content-Type': PDF });
+    expect(uploadUrl.searchParams.get('X-Amz-SignedHeaders')).toContain('if-none-match');
+    expect(data.upload_headers).toEqual({ 'Content-Type': PDF, 'If-None-Match': '*' });
+    // The write-once condition (If-None-Match: *) is signed, so S3, MinIO or R2 refuse (412) a PUT
+    // once the object exists. s3rver implements neither V4 signature checks nor the condition:
+    // what it can show is that the URL and the headers carry it.
 
-    expect((await putObject(data.upload_url, bytes, PDF)).status).toBe(200);
+    expect((await putObject(data.upload_url, bytes, PDF, data.upload_headers)).status).toBe(200);
     const confirmed = await testApp.http.post(`/v1/files/${data.file_id}/confirm`).set(bearer(tenant.liveKey)).expect(200);
     expect(confirmed.body.data).toMatchObject({ upload_status: 'CONFIRMED', file_size: bytes.length });
 
@@ -89,7 +94,7 @@ describe('files on the S3 storage driver (against s3rver)', () => {
   it('a signed download URL issued more than 60 s ago is refused by the store (signing date from the clock)', async () => {
     const product = await fixtures.product(tenant.merchantId, 'live');
     const upload = await fixtures.uploadUrl(tenant.liveKey, { file_name: 'old.pdf', file_size: 3, mime_type: PDF, product_id: product.id });
-    await putObject(upload.uploadUrl, Buffer.from('old'), PDF);
+    await putObject(upload.uploadUrl, Buffer.from('old'), PDF, upload.uploadHeaders);
     await testApp.http.post(`/v1/files/${upload.fileId}/confirm`).set(bearer(tenant.liveKey)).expect(200);
     const customer = await fixtures.customer(tenant.merchantId, 'live');
     const entitlement = await fixtures.entitlement(tenant.merchantId, 'live', customer.id, product.id);
@@ -109,7 +114,7 @@ describe('files on the S3 storage driver (against s3rver)', () => {
     ['just over 10% less', 899, 409],
   ])('confirm tolerance: declared 1000, uploaded %s (%d bytes) → %d (outside: object deleted, file still PENDING)', async (_name, actual, status) => {
     const upload = await fixtures.uploadUrl(tenant.liveKey, { file_name: 'edge.pdf', file_size: 1000, mime_type: PDF });
-    expect((await putObject(upload.uploadUrl, Buffer.alloc(actual, 1), PDF)).status).toBe(200);
+    expect((await putObject(upload.uploadUrl, Buffer.alloc(actual, 1), PDF, upload.uploadHeaders)).status).toBe(200);
     const confirm = await testApp.http.post(`/v1/files/${upload.fileId}/confirm`).set(bearer(tenant.liveKey)).expect(status);
     if (status === 200) return;
     expect(confirm.body.error.code).toBe('UPLOAD_NOT_CONFIRMED');
@@ -118,7 +123,7 @@ describe('files on the S3 storage driver (against s3rver)', () => {
     const again = await testApp.http.post(`/v1/files/${upload.fileId}/confirm`).set(bearer(tenant.liveKey)).expect(409);
     expect(again.body.error.message).toMatch(/no object/);
     // The client may upload again while the URL is valid.
-    expect((await putObject(upload.uploadUrl, Buffer.alloc(1000, 1), PDF)).status).toBe(200);
+    expect((await putObject(upload.uploadUrl, Buffer.alloc(1000, 1), PDF, upload.uploadHeaders)).status).toBe(200);
     await testApp.http.post(`/v1/files/${upload.fileId}/confirm`).set(bearer(tenant.liveKey)).expect(200);
   });
 
@@ -130,5 +135,25 @@ describe('files on the S3 storage driver (against s3rver)', () => {
 
   it('the local storage routes are closed on the s3 driver', async () => {
     await testApp.http.get(`/storage/${tenant.merchantId}/live/file_01jd8x3k2m4n5p6q7r8s9t0v1w?token=x`).expect(404);
+  });
+
+  it('confirm reads the size and deletes a wrong-size object under the file row lock', async () => {
+    const upload = await fixtures.uploadUrl(tenant.liveKey, { file_name: 'locked.pdf', file_size: 1000, mime_type: PDF });
+    expect((await putObject(upload.uploadUrl, Buffer.alloc(1000, 1), PDF, upload.uploadHeaders)).status).toBe(200);
+    let confirm: Promise<Response> | null = null;
+    await withFileRowLocked(testApp, upload.fileId, async () => {
+      confirm = testApp.http.post(`/v1/files/${upload.fileId}/confirm`).set(bearer(tenant.liveKey)).then((response) => response);
+      // Confirm waits for the lock; meanwhile the object is replaced by one of the wrong size.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await s3.replaceObject(`${tenant.merchantId}/live/${upload.fileId}`, Buffer.alloc(2000, 2));
+    });
+    const outcome = await (confirm as unknown as Promise<Response>);
+    // Had confirm read the size before taking the lock, it would have confirmed 1000 bytes.
+    expect(outcome.status).toBe(409);
+    expect(outcome.body.error.message).toMatch(/2000 bytes/);
+    const file = await testApp.http.get(`/v1/files/${upload.fileId}`).set(bearer(tenant.liveKey)).expect(200);
+    expect(file.body.data.upload_status).toBe('PENDING');
+    const again = await testApp.http.post(`/v1/files/${upload.fileId}/confirm`).set(bearer(tenant.liveKey)).expect(409);
+    expect(again.body.error.message).toMatch(/no object/);
   });
 });

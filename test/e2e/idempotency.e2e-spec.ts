@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
-import { ApiError } from '../../src/errors/api-error';
+import { UnitOfWork } from '../../src/database/unit-of-work';
 import { IdempotencyService } from '../../src/idempotency/idempotency.service';
+import { eventually } from '../support/eventually';
 import { bearer, createTestApp, TestApp, TestTenant } from '../support/test-app';
 
 describe('idempotency (Idempotency-Key on POST /v1)', () => {
@@ -211,44 +212,70 @@ describe('idempotency (Idempotency-Key on POST /v1)', () => {
     });
   });
 
-  describe('service: waiting for and taking over an in-progress key', () => {
-    const request = (key: string) => ({ tenant: { merchantId: tenant.merchantId, mode: 'test' as const }, key, method: 'POST', path: '/v1/products', body: { name: 'x' } });
+  describe('the key is recorded inside the request\'s transaction', () => {
+    const body = { name: 'Held', entitlement_type: 'permanent' };
+    const idempotent = (key: string) => ({ tenant: { merchantId: tenant.merchantId, mode: 'test' as const }, key, method: 'POST', path: '/v1/products', body });
+    const storedKeys = async (key: string): Promise<number> => {
+      const [{ count }] = await dataSource().query('SELECT count(*)::int AS count FROM idempotency_keys WHERE merchant_id = $1 AND key = $2', [tenant.merchantId, key]);
+      return count;
+    };
 
-    it('answers 409 when the first request is still in progress after the wait', async () => {
-      const idempotency = testApp.app.get(IdempotencyService);
+    it('makes a concurrent request with the key wait for the first transaction, then replays what it stored', async () => {
       const key = newKey();
-      expect((await idempotency.begin(request(key))).kind).toBe('execute');
-      const waited = idempotency.begin(request(key), { waitMilliseconds: 50 });
-      await expect(waited).rejects.toBeInstanceOf(ApiError);
-      await expect(waited).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_CONFLICT', message: expect.stringContaining('still in progress') });
+      // What the held transaction answers with: a real product's shape, so the replay satisfies the contract.
+      const product = (await createProduct(tenant.testKey, null, { name: `Answer ${key}`, entitlement_type: 'permanent' }).expect(201)).body.data;
+      const claim = testApp.app.get(IdempotencyService).claim(idempotent(key), 'req_heldopen', 201);
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let keyTaken = false;
+      const first = testApp.app.get(UnitOfWork).run({ tenant: idempotent(key).tenant, idempotency: claim }, async () => {
+        // The work runs after the transaction's first statement took the key.
+        keyTaken = true;
+        await held;
+        return product;
+      });
+      await eventually(async () => keyTaken, 5_000, 10);
+      let settled = false;
+      const second = createProduct(tenant.testKey, key, body).then((response) => {
+        settled = true;
+        return response;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Still waiting: the first transaction holds the key and has not committed.
+      expect(settled).toBe(false);
+      release();
+      await first;
+      const replayed = await second;
+      expect(replayed.status).toBe(201);
+      expect(replayed.headers['idempotent-replayed']).toBe('true');
+      expect(replayed.body).toEqual(claim.response?.body);
+      expect(replayed.body.data).toEqual(product);
+      expect(replayed.body.meta.request_id).toBe('req_heldopen');
+      expect(await countProducts(tenant.merchantId, body.name)).toBe(0);
     });
 
-    it('replays to a waiting request once the first completes, and lets a released key be claimed again', async () => {
-      const idempotency = testApp.app.get(IdempotencyService);
+    it('leaves nothing behind when the transaction rolls back, so the key runs the next time', async () => {
       const key = newKey();
-      const first = await idempotency.begin(request(key));
-      if (first.kind !== 'execute') throw new Error('expected to own the key');
-      const waiting = idempotency.begin(request(key), { waitMilliseconds: 5_000 });
-      await idempotency.complete(request(key).tenant, key, first.lockToken, 201, { data: { id: 'prod_x' } });
-      await expect(waiting).resolves.toEqual({ kind: 'replay', status: 201, body: { data: { id: 'prod_x' } } });
-
-      const releasedKey = newKey();
-      const owner = await idempotency.begin(request(releasedKey));
-      if (owner.kind !== 'execute') throw new Error('expected to own the key');
-      const waiter = idempotency.begin(request(releasedKey), { waitMilliseconds: 5_000 });
-      await idempotency.release(request(releasedKey).tenant, releasedKey, owner.lockToken);
-      expect((await waiter).kind).toBe('execute');
+      const claim = testApp.app.get(IdempotencyService).claim(idempotent(key), 'req_rolledback', 201);
+      await expect(
+        testApp.app.get(UnitOfWork).run({ tenant: idempotent(key).tenant, idempotency: claim }, async () => {
+          throw new Error('the effect failed after the key was taken');
+        }),
+      ).rejects.toThrow('the effect failed');
+      expect(claim.response).toBeNull();
+      expect(await storedKeys(key)).toBe(0);
+      const retried = await createProduct(tenant.testKey, key, { ...body, name: `Retried ${key}` }).expect(201);
+      expect(retried.headers['idempotent-replayed']).toBeUndefined();
+      expect(await storedKeys(key)).toBe(1);
     });
 
-    it('lets a request take over a claim abandoned for over 2 minutes (crashed owner); the old owner cannot complete it', async () => {
-      const idempotency = testApp.app.get(IdempotencyService);
+    it('guards one transaction per request: a second one with the same claim is refused', async () => {
       const key = newKey();
-      const crashed = await idempotency.begin(request(key));
-      if (crashed.kind !== 'execute') throw new Error('expected to own the key');
-      const later = () => new Date(Date.now() + 3 * 60 * 1000);
-      const successor = await idempotency.begin(request(key), { now: later, waitMilliseconds: 0 });
-      expect(successor.kind).toBe('execute');
-      expect(await idempotency.complete(request(key).tenant, key, crashed.lockToken, 201, { stale: true })).toBe(false);
+      const claim = testApp.app.get(IdempotencyService).claim(idempotent(key), 'req_twice', 201);
+      const operation = { tenant: idempotent(key).tenant, idempotency: claim };
+      await testApp.app.get(UnitOfWork).run(operation, async () => ({ ok: true }));
+      await expect(testApp.app.get(UnitOfWork).run(operation, async () => ({ ok: true }))).rejects.toThrow('only one transaction');
+      expect(await storedKeys(key)).toBe(1);
     });
   });
 });

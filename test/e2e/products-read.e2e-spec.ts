@@ -19,7 +19,7 @@ describe('products (read side)', () => {
         name,
         store_product_id: `sku_${name}`,
         entitlement_type: 'permanent',
-        fulfillment_config: { delivery_method: 'URL', file_ids: [], access_url: 'https://example.com/a', access_instructions: null },
+        fulfillment_config: { delivery_method: 'URL', access_url: 'https://example.com/a', access_instructions: null },
       }),
     );
   }
@@ -65,7 +65,7 @@ describe('products (read side)', () => {
       store_variant_ids: [],
       metadata: {},
       status: 'active',
-      fulfillment_config: { delivery_method: 'URL', file_ids: [], access_url: 'https://example.com/a', access_instructions: null },
+      fulfillment_config: { delivery_method: 'URL', access_url: 'https://example.com/a', access_instructions: null },
     });
     expect(single.body.data.updated_at).toMatch(/Z$/);
   });

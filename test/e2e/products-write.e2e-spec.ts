@@ -56,6 +56,7 @@ describe('products (write side)', () => {
           id: expect.stringMatching(/^prod_/),
           store_product_id: null,
           store_variant_ids: [],
+          included_product_ids: [],
           name: `A ${fields.entitlement_type}`,
           description: '',
           ...fields,

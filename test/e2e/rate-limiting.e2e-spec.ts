@@ -2,6 +2,8 @@ import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { ApiKeyEntity } from '../../src/auth/api-key.entity';
 import { MerchantEntity } from '../../src/auth/merchant.entity';
+import { freePort } from '../support/free-port';
+import { randomLoopbackAddress, sendFrom } from '../support/raw-http';
 import { TestWriteModule } from '../support/test-write.controller';
 import { bearer, createTestApp, TestApp, TestTenant } from '../support/test-app';
 
@@ -137,6 +139,37 @@ describe('rate limiting with Redis storage', () => {
       }
       expectRateLimited(await second.http.get('/v1/products').set(bearer(key)));
       expectRateLimited(await first.http.get('/v1/products').set(bearer(key)));
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+
+  it('shares failed-authentication blocks between instances: an address blocked on one is refused on the other, before any lookup', async () => {
+    if (!reachable) {
+      if (process.env.CI === 'true') throw new Error(`Redis is not reachable at ${REDIS_URL}, and CI needs this test`);
+      console.warn(`Skipping the shared auth-failure test: no Redis at ${REDIS_URL}`);
+      return;
+    }
+    const first = await createTestApp({ AUTH_FAILURE_LIMIT_PER_MINUTE: '3', REDIS_URL });
+    const second = await createTestApp({ AUTH_FAILURE_LIMIT_PER_MINUTE: '3', REDIS_URL });
+    try {
+      const [firstPort, secondPort] = [await freePort(), await freePort()];
+      await first.app.listen(firstPort, '127.0.0.1');
+      await second.app.listen(secondPort, '127.0.0.1');
+      const tenant = await second.createTenant();
+      // An address of this run's own: counters in the shared Redis are per client address.
+      const localAddress = randomLoopbackAddress();
+      const unknownKey = { Authorization: 'Bearer eh_test_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' };
+      for (let attempt = 1; attempt <= 3; attempt += 1) {
+        expect((await sendFrom({ port: firstPort, localAddress }, 'GET', '/v1/products', unknownKey)).status).toBe(401);
+      }
+      expect((await sendFrom({ port: firstPort, localAddress }, 'GET', '/v1/products', unknownKey)).status).toBe(429);
+      const refused = await sendFrom({ port: secondPort, localAddress }, 'GET', '/v1/products', bearer(tenant.testKey));
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      // Another address is not affected.
+      expect((await sendFrom({ port: secondPort, localAddress: randomLoopbackAddress() }, 'GET', '/v1/products', bearer(tenant.testKey))).status).toBe(200);
     } finally {
       await first.close();
       await second.close();

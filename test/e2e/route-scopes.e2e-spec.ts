@@ -10,7 +10,7 @@ describe('route scopes', () => {
   });
   afterAll(() => testApp.close());
 
-  it('declares a scope, @Public() or admin access on every route (snapshot)', () => {
+  it('declares a scope, @Public(), admin or dashboard access on every route (snapshot)', () => {
     const routes = registeredRoutes(testApp.app);
     expect(routes.length).toBeGreaterThan(0);
     expect(routes.map((route) => `${route.method} ${route.path} → ${describeAccess(route)}`)).toMatchSnapshot();
@@ -18,7 +18,7 @@ describe('route scopes', () => {
 
   it('leaves no route without access metadata, and none with two kinds', () => {
     for (const route of registeredRoutes(testApp.app)) {
-      const kinds = [route.requiredScopes.length > 0, route.isPublic, route.isAdmin].filter(Boolean).length;
+      const kinds = [route.requiredScopes.length > 0, route.isPublic, route.isAdmin, route.isDashboard].filter(Boolean).length;
       expect({ route: `${route.method} ${route.path}`, kinds }).toEqual({ route: `${route.method} ${route.path}`, kinds: 1 });
     }
   });

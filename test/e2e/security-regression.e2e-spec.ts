@@ -29,6 +29,12 @@ const PATH_PARAMETER_RESOURCES: Record<string, keyof VictimIds> = {
   event_id: 'eventId',
   merchant_id: 'merchantId',
   api_key_id: 'apiKeyId',
+  rule_id: 'ruleId',
+  order_id: 'orderId',
+  store_order_id: 'storeOrderId',
+  subscription_id: 'subscriptionId',
+  store_subscription_id: 'storeSubscriptionId',
+  import_id: 'importId',
 };
 
 /** Required query parameters that carry ids (the download route names its entitlement and customer). */
@@ -48,6 +54,7 @@ const VALID_BODIES: Record<string, (ids: VictimIds) => Record<string, unknown>> 
   'POST /admin/v1/merchants': () => ({ name: 'Security suite', plan: 'free' }),
   'PATCH /admin/v1/merchants/{merchant_id}': () => ({ name: 'Renamed by the security suite' }),
   'POST /admin/v1/merchants/{merchant_id}/api-keys': () => ({ mode: 'test', scopes: ['products:read'] }),
+  'POST /admin/v1/merchants/{merchant_id}/users': () => ({ email: `security-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com` }),
   'POST /v1/products': () => ({ name: 'Security suite', entitlement_type: 'permanent', fulfillment_config: { delivery_method: 'URL', access_url: 'https://example.com/s' } }),
   'PATCH /v1/products/{product_id}': () => ({ name: 'Renamed by the security suite' }),
   'POST /v1/entitlements': (ids) => ({ store_customer_id: 'security_customer', product_id: ids.productId }),
@@ -56,6 +63,13 @@ const VALID_BODIES: Record<string, (ids: VictimIds) => Record<string, unknown>> 
   'POST /v1/events/{event_id}/redeliver': () => ({}),
   'POST /v1/webhook-endpoints': () => ({ url: 'http://127.0.0.1:9/security', enabled_events: ['*'] }),
   'PATCH /v1/webhook-endpoints/{endpoint_id}': () => ({ description: 'changed by the security suite' }),
+  'POST /v1/grant-rules': (ids) => ({ trigger_product_id: ids.productId, grant_product_id: ids.secondProductId }),
+  'PATCH /v1/grant-rules/{rule_id}': () => ({ enabled: false }),
+  'POST /v1/orders': (ids) => ({ store_order_id: 'security_order', store_customer_id: 'security_customer', line_items: [{ store_line_item_id: 'security_1', product_id: ids.productId }] }),
+  'POST /v1/orders/{order_id}/refund': () => ({}),
+  // An upsert by store id: another tenant's put names B's product, which it can't see (404).
+  'PUT /v1/subscriptions/store/{store_subscription_id}': (ids) => ({ store_customer_id: 'security_subscriber', product_id: ids.subscriptionProductId, status: 'active' }),
+  'POST /v1/entitlement-imports': (ids) => ({ rows: [{ store_customer_id: 'security_imported', product_id: ids.productId }] }),
 };
 
 interface VictimIds {
@@ -68,6 +82,14 @@ interface VictimIds {
   endpointId: string;
   eventId: string;
   apiKeyId: string;
+  secondProductId: string;
+  subscriptionProductId: string;
+  ruleId: string;
+  orderId: string;
+  storeOrderId: string;
+  subscriptionId: string;
+  storeSubscriptionId: string;
+  importId: string;
 }
 
 /** Patterns that must never appear in a response body. */
@@ -95,10 +117,15 @@ function withoutSignedUrls(value: unknown): unknown {
   );
 }
 
+/** The one public route outside /health: entitlement-token public keys (DESIGN §12). */
+const JWKS_PATH = '/.well-known/jwks.json';
+
 /** Query strings for the owner's reads of routes that need a filter to answer 200. */
 const OWN_READ_QUERIES: Record<string, (ids: VictimIds) => string> = {
   'GET /v1/entitlements/check': (ids) => `customer_id=${ids.customerId}&product_id=${ids.productId}`,
   'GET /v1/entitlements': (ids) => `customer_id=${ids.customerId}`,
+  'GET /v1/orders': (ids) => `customer_id=${ids.customerId}`,
+  'GET /v1/subscriptions': (ids) => `customer_id=${ids.customerId}`,
 };
 
 describe('security regression (every route of the OpenAPI document)', () => {
@@ -137,8 +164,10 @@ describe('security regression (every route of the OpenAPI document)', () => {
     const entitlement = created(await testApp.http.post('/v1/entitlements').set(key).send({ store_customer_id: ids.storeCustomerId, product_id: ids.productId }), 'an entitlement');
     ids.entitlementId = String(entitlement.id);
     ids.customerId = String(entitlement.customer_id);
+    // Files link to products that deliver by FILE.
+    const fileProduct = created(await testApp.http.post('/v1/products').set(key).send({ name: 'Victim download', entitlement_type: 'permanent' }), 'a FILE product');
     const file = created(
-      await testApp.http.post('/v1/files/upload-url').set(key).send({ file_name: 'victim.pdf', file_size: 1000, mime_type: 'application/pdf', product_id: ids.productId }),
+      await testApp.http.post('/v1/files/upload-url').set(key).send({ file_name: 'victim.pdf', file_size: 1000, mime_type: 'application/pdf', product_id: fileProduct.id }),
       'an upload URL',
     );
     ids.fileId = String(file.file_id ?? file.id);
@@ -150,6 +179,29 @@ describe('security regression (every route of the OpenAPI document)', () => {
     const keys = record(await testApp.http.get(`/admin/v1/merchants/${victim.merchantId}/api-keys`).set(bearer(TEST_ADMIN_TOKEN)));
     if (keys.status !== 200 || keys.body.data.length === 0) throw new Error(`Merchant B's keys could not be listed: ${describeResponse(keys)}`);
     ids.apiKeyId = String(keys.body.data[0].id);
+    // Sources of entitlements (DESIGN §10): a rule, an order, a subscription and an import of B's.
+    ids.secondProductId = String(fileProduct.id);
+    ids.ruleId = String(created(await testApp.http.post('/v1/grant-rules').set(key).send({ trigger_product_id: ids.productId, grant_product_id: ids.secondProductId }), 'a grant rule').id);
+    ids.storeOrderId = 'victim_order';
+    const order = created(
+      await testApp.http.post('/v1/orders').set(key).send({ store_order_id: ids.storeOrderId, store_customer_id: ids.storeCustomerId, line_items: [{ store_line_item_id: 'victim_li', product_id: ids.productId }] }),
+      'an order',
+    );
+    ids.orderId = String(order.id);
+    const plan = created(
+      await testApp.http.post('/v1/products').set(key).send({ name: 'Victim plan', entitlement_type: 'subscription_linked', fulfillment_config: { delivery_method: 'URL', access_url: 'https://example.com/plan' } }),
+      'a subscription_linked product',
+    );
+    ids.subscriptionProductId = String(plan.id);
+    ids.storeSubscriptionId = 'victim_subscription';
+    const subscription = created(
+      await testApp.http.put(`/v1/subscriptions/store/${ids.storeSubscriptionId}`).set(key).send({ store_customer_id: ids.storeCustomerId, product_id: ids.subscriptionProductId, status: 'active' }),
+      'a subscription',
+    );
+    ids.subscriptionId = String(subscription.id);
+    const imported = record(await testApp.http.post('/v1/entitlement-imports').set(key).send({ rows: [{ store_customer_id: ids.storeCustomerId, product_id: ids.secondProductId }] }));
+    if (imported.status !== 202) throw new Error(`Creating an import for merchant B failed: ${describeResponse(imported)}`);
+    ids.importId = String(imported.body.data.id);
     return ids as VictimIds;
   }
 
@@ -238,11 +290,19 @@ describe('security regression (every route of the OpenAPI document)', () => {
       if (!operation.isAdmin && !operation.isPublic && operation.requiredScopes.length === 0) {
         problems.push(`${operation.key}: an API-key route without x-required-scopes in the document`);
       }
-      if (operation.isPublic && !operation.template.startsWith('/health/')) {
+      if (operation.isPublic && !operation.template.startsWith('/health/') && operation.template !== JWKS_PATH) {
         problems.push(`${operation.key}: a public route outside /health; if that is intended, give it its own checks in this suite`);
       }
     }
     expect(problems).toEqual([]);
+  });
+
+  it('publishes only public key material in the JWKS, to anyone', async () => {
+    const response = record(await testApp.http.get(JWKS_PATH).expect(200));
+    const keys = (response.body as { keys: Array<Record<string, unknown>> }).keys;
+    expect(keys.length).toBeGreaterThan(0);
+    // RFC 7517/8037: `d` (and RSA's p, q, dp, dq, qi, or a symmetric `k`) would be the private key.
+    for (const key of keys) expect(Object.keys(key).sort()).toEqual(['alg', 'crv', 'kid', 'kty', 'use', 'x']);
   });
 
   it("lets merchant B read its own records through every read route (so the 404s below come from isolation, not from wrong ids)", async () => {
@@ -384,6 +444,30 @@ describe('security regression (every route of the OpenAPI document)', () => {
     });
   });
 
+  it('answers 404 to a 4 KB path segment on every route that takes an id, with and without a key', async () => {
+    const fourKilobytes = { plain: 'x'.repeat(4096), idShaped: `ent_${'0'.repeat(4092)}` };
+    await expectForEach(
+      operations.filter((operation) => operation.pathParameters.length > 0),
+      async (operation) => {
+        for (const [label, segment] of Object.entries(fourKilobytes)) {
+          const pathValues = Object.fromEntries(operation.pathParameters.map((parameter) => [parameter.name, segment]));
+          const url = fillPath(operation.template, pathValues);
+          const body = VALID_BODIES[operation.key]?.(victimIds);
+          for (const [who, headers] of [
+            ['with a key', operation.isAdmin ? bearer(TEST_ADMIN_TOKEN) : bearer(victim.testKey)],
+            ['without a key', {}],
+          ] as Array<[string, Record<string, string>]>) {
+            const test = testApp.http[operation.method](url).set(headers);
+            const response = record(await (body ? test.send(body) : test));
+            const problem = expectError(response, 404, /NOT_FOUND$/);
+            if (problem) return `${label} segment ${who}: ${problem}`;
+          }
+        }
+        return null;
+      },
+    );
+  });
+
   it("leaves merchant B's stored data unchanged after every refused request", async () => {
     expect(changedTables(victimDigest, await digest.of(victim.merchantId))).toEqual([]);
   });
@@ -395,9 +479,10 @@ describe('security regression (every route of the OpenAPI document)', () => {
     const fileColumns = (await dataSource.query(
       `SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'files' AND column_name = 'object_key'`,
     )) as unknown[];
-    const objectKeys =
-      fileColumns.length > 0 ? ((await dataSource.query('SELECT object_key FROM files')) as Array<{ object_key: string }>).map((row) => row.object_key) : [];
-    if (fileColumns.length > 0) expect(objectKeys.length).toBeGreaterThan(0);
+    // The probe must find the column: if the schema moved it, this check must be rewritten, not skipped.
+    expect(fileColumns).toHaveLength(1);
+    const objectKeys = ((await dataSource.query('SELECT object_key FROM files')) as Array<{ object_key: string }>).map((row) => row.object_key);
+    expect(objectKeys.length).toBeGreaterThan(0);
     const secrets: Array<[string, string]> = [
       ...keyHashes.map((hash): [string, string] => ['a key hash', hash]),
       ...objectKeys.map((key): [string, string] => ['a storage object key', key]),

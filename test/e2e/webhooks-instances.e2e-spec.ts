@@ -147,4 +147,37 @@ describeWithPostgres('webhooks: crash safety and several instances (PostgreSQL)'
       await first.close();
     }
   }, 180_000);
+
+  it('sends under the private-URL decision stored with the endpoint, whichever instance sends', async () => {
+    // The permissive instance registers a loopback URL; only the strict one runs a dispatcher.
+    const permissive = await createTestApp(WEBHOOK_SETTINGS);
+    const strict = await createTestApp({ ...WEBHOOK_SETTINGS, WEBHOOK_ALLOW_PRIVATE_URLS: 'false' });
+    try {
+      await permissive.app.get(WebhookDispatcher).stop();
+      const tenant = await permissive.createTenant('pro');
+      const created = await permissive.http
+        .post('/v1/webhook-endpoints')
+        .set(bearer(tenant.testKey))
+        .send({ url: receiver.url('/stored-decision'), enabled_events: ['product.created'] })
+        .expect(201);
+      const stored = await strict.app.get(DataSource).query('SELECT private_urls_allowed FROM webhook_endpoints WHERE id = $1', [created.body.data.id]);
+      expect(stored).toEqual([{ private_urls_allowed: true }]);
+      // The strict instance itself refuses the same URL for a new registration or a change.
+      await strict.http.post('/v1/webhook-endpoints').set(bearer(tenant.testKey)).send({ url: receiver.url('/refused'), enabled_events: ['*'] }).expect(400);
+      await strict.http.patch(`/v1/webhook-endpoints/${created.body.data.id}`).set(bearer(tenant.testKey)).send({ url: receiver.url('/changed') }).expect(400);
+
+      await permissive.http
+        .post('/v1/products')
+        .set(bearer(tenant.testKey))
+        .send({ name: 'Stored decision', entitlement_type: 'permanent', fulfillment_config: { delivery_method: 'INSTRUCTIONS', access_instructions: 'Enjoy' } })
+        .expect(201);
+      await receiver.until(() => receiver.at('/stored-decision').length >= 1);
+      await untilDeliveriesSettled(strict, [created.body.data.id]);
+      const attempts = await strict.http.get(`/v1/webhook-endpoints/${created.body.data.id}/deliveries`).set(bearer(tenant.testKey)).expect(200);
+      expect(attempts.body.data.map((attempt: { succeeded: boolean; error: string | null }) => [attempt.succeeded, attempt.error])).toEqual([[true, null]]);
+    } finally {
+      await strict.close();
+      await permissive.close();
+    }
+  }, 60_000);
 });

@@ -20,7 +20,8 @@ describe('webhooks: graceful shutdown', () => {
       closed = true;
       expect(receiver.received).toHaveLength(1);
       expect(record).toHaveBeenCalledTimes(1);
-      expect(record.mock.calls[0][1]).toMatchObject({ succeeded: true, statusCode: 200, responseBody: 'late ok' });
+      // recordAttempt(tx, delivery, attempt): the attempt is the third argument.
+      expect(record.mock.calls[0][2]).toMatchObject({ succeeded: true, statusCode: 200, responseBody: 'late ok' });
       await expect(record.mock.results[0].value).resolves.toBeUndefined();
     } finally {
       if (!closed) await testApp.close();

@@ -26,7 +26,7 @@ export async function insertProduct(
       name: `Product ${id}`,
       store_product_id: `sku_${id}`,
       entitlement_type: 'permanent',
-      fulfillment_config: { delivery_method: 'URL', file_ids: [], access_url: 'https://example.com/a', access_instructions: null },
+      fulfillment_config: { delivery_method: 'URL', access_url: 'https://example.com/a', access_instructions: null },
       ...overrides,
     }),
   );

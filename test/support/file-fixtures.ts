@@ -21,7 +21,7 @@ export class FileFixtures {
     return this.testApp.app.get(DataSource).manager;
   }
 
-  async product(merchantId: string, mode: ApiMode, options: { usageLimit?: number; fileIds?: string[] } = {}): Promise<ProductEntity> {
+  async product(merchantId: string, mode: ApiMode, options: { usageLimit?: number } = {}): Promise<ProductEntity> {
     return this.manager.save(
       ProductEntity,
       this.manager.create(ProductEntity, {
@@ -32,7 +32,7 @@ export class FileFixtures {
         store_product_id: null,
         entitlement_type: options.usageLimit ? 'usage_limited' : 'permanent',
         usage_limit: options.usageLimit ?? null,
-        fulfillment_config: { delivery_method: 'FILE', file_ids: options.fileIds ?? [], access_url: null, access_instructions: null },
+        fulfillment_config: { delivery_method: 'FILE', access_url: null, access_instructions: null },
       }),
     );
   }
@@ -82,7 +82,25 @@ export class FileFixtures {
   }
 }
 
-/** A plain HTTP PUT to a presigned URL, like `curl -X PUT --data-binary`. */
-export function putObject(url: string, body: Buffer, contentType: string): Promise<Response> {
-  return fetch(url, { method: 'PUT', headers: { 'Content-Type': contentType }, body });
+/** PUTs bytes to an upload URL; `headers` adds the rest of upload_headers (S3 signs If-None-Match too). */
+export function putObject(url: string, body: Buffer, contentType: string, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(url, { method: 'PUT', headers: { ...headers, 'Content-Type': contentType }, body });
+}
+
+/**
+ * Runs `work` while a separate database connection holds the file row's lock (SELECT … FOR
+ * UPDATE), and releases the lock once it is done: a request that `work` starts and leaves
+ * running waits for the lock until then.
+ */
+export async function withFileRowLocked(testApp: TestApp, fileId: string, work: () => Promise<void>): Promise<void> {
+  const runner = testApp.app.get(DataSource).createQueryRunner();
+  await runner.connect();
+  await runner.startTransaction();
+  try {
+    await runner.query('SELECT id FROM files WHERE id = $1 FOR UPDATE', [fileId]);
+    await work();
+  } finally {
+    await runner.commitTransaction();
+    await runner.release();
+  }
 }

@@ -233,9 +233,16 @@ const idLike: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom('ent_', 'prod_00000000000000000000000000', 'ent_01jd8x3k2m4n5p6q7r8s9t0v1w', 'x'.repeat(300)),
 );
 
+/**
+ * Segments longer than any id: the router must not fail on them (Fastify's maxParamLength once
+ * made them a 5xx); they name nothing, so 404 with or without a key.
+ */
+const OVERLONG_SEGMENTS = ['x'.repeat(4096), `ent_${'0'.repeat(4092)}`, percentEncode('é'.repeat(300))];
+
 /** A path segment nobody owns; dot-only segments are left out because clients normalise them away. */
 export const hostilePathSegment: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: idLike.map(percentEncode), weight: 3 },
+  { arbitrary: fc.constantFrom(...OVERLONG_SEGMENTS), weight: 1 },
   { arbitrary: hostileString.filter((value) => value.length > 0).map(percentEncode).filter((value) => value.length <= MAX_ENCODED_VALUE), weight: 3 },
   { arbitrary: fc.constantFrom(...MALFORMED_ENCODINGS), weight: 2 },
 ).filter((segment) => segment.length > 0 && !/^\.+$/.test(segment));

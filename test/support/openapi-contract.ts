@@ -1,18 +1,33 @@
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { INestApplication } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import jestOpenAPI from 'jest-openapi';
+import OpenAPIRequestCoercer from 'openapi-request-coercer';
+import OpenAPIRequestValidator from 'openapi-request-validator';
+import type { OpenAPIV3 } from 'openapi-types';
 import type { Response } from 'supertest';
 import { ERROR_CATALOGUE } from '../../src/errors/error-code.enum';
 import { buildOpenApiDocument } from '../../src/swagger/openapi';
 
 /**
- * Every response a test receives from an API route is checked against the OpenAPI document the
- * app serves (the same one `npm run openapi:check` keeps equal to the committed openapi.json),
- * so the document can't drift from behaviour. Routes outside the document (the local storage
- * server, unknown paths, /docs) are not checked.
+ * Both directions of the contract, on every request a suite sends through the test app:
+ * - every response is checked against the OpenAPI document the app serves (the same one
+ *   `npm run openapi:check` keeps equal to the committed openapi.json);
+ * - every request the service accepted (a 2xx or 3xx) must satisfy that document too: path and
+ *   query parameters, headers and body. A client generated from the document must be able to
+ *   send whatever the service accepts.
+ * Routes outside the document (the local storage server, unknown paths, /docs) are not checked.
  */
 let installedFor: OpenAPIObject | null = null;
-let templates: RegExp[] = [];
+
+interface DocumentedOperation {
+  pattern: RegExp;
+  method: string;
+  template: string;
+  validator: OpenAPIRequestValidator;
+  coercer: OpenAPIRequestCoercer;
+}
+let templates: Array<{ pattern: RegExp; methods: Set<string> }> = [];
+let operations: DocumentedOperation[] = [];
 
 /** Every status the error catalogue can answer with. */
 const CATALOGUE_STATUSES = [...new Set(Object.values(ERROR_CATALOGUE).map((entry) => entry.status))].map(String);
@@ -34,17 +49,91 @@ function withDefaultsSpelledOut(document: OpenAPIObject): OpenAPIObject {
   return copy;
 }
 
-export function installContract(app: NestFastifyApplication): void {
+export function installContract(app: INestApplication): void {
   if (installedFor) return;
   installedFor = buildOpenApiDocument(app);
   jestOpenAPI(withDefaultsSpelledOut(installedFor) as unknown as Parameters<typeof jestOpenAPI>[0]);
-  templates = Object.keys(installedFor.paths).map(
-    (template) => new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^/}]+\}/g, '[^/]+')}$`),
-  );
+  templates = Object.entries(installedFor.paths).map(([template, pathItem]) => ({
+    pattern: pathPattern(template),
+    methods: new Set(Object.keys(pathItem).map((method) => method.toUpperCase())),
+  }));
+  operations = requestValidators(installedFor);
 }
 
+/** A path template as a regular expression with one named group per path parameter. */
+function pathPattern(template: string): RegExp {
+  const escaped = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{([^/}]+)\}/g, (_match, name: string) => `(?<${name}>[^/]+)`);
+  return new RegExp(`^${escaped}$`);
+}
+
+function requestValidators(document: OpenAPIObject): DocumentedOperation[] {
+  const componentSchemas = (document.components?.schemas ?? {}) as unknown as ConstructorParameters<typeof OpenAPIRequestValidator>[0]['componentSchemas'];
+  const result: DocumentedOperation[] = [];
+  for (const [template, pathItem] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(pathItem) as Array<[string, OpenAPIV3.OperationObject]>) {
+      const parameters = (operation.parameters ?? []) as OpenAPIV3.ParameterObject[];
+      result.push({
+        pattern: pathPattern(template),
+        method: method.toUpperCase(),
+        template,
+        validator: new OpenAPIRequestValidator({
+          parameters,
+          requestBody: operation.requestBody as OpenAPIV3.RequestBodyObject | undefined,
+          componentSchemas,
+          // Query parameters the document doesn't list are refused (the service refuses them).
+          additionalQueryProperties: false,
+        }),
+        coercer: new OpenAPIRequestCoercer({ parameters }),
+      });
+    }
+  }
+  return result;
+}
+
+interface SentRequest {
+  method?: string;
+  path?: string;
+  getHeaders?: () => Record<string, unknown>;
+}
+
+/** The body supertest sent: an object, a JSON string (suites send raw JSON) parsed, or other text (CSV) as it is. */
+function sentBody(response: Response, contentType: string): unknown {
+  const data = (response as unknown as { request?: { _data?: unknown } }).request?._data;
+  if (typeof data !== 'string' || !contentType.includes('json')) return data;
+  try {
+    return JSON.parse(data);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The request of an accepted response must satisfy the document: parameters, headers, body. */
+function requestSatisfiesContract(response: Response): void {
+  const sent = (response as unknown as { req?: SentRequest }).req;
+  const [path, queryString = ''] = (sent?.path ?? '').split('?');
+  const operation = operations.find((candidate) => candidate.method === sent?.method && candidate.pattern.test(path));
+  if (!operation) return;
+  const query: Record<string, string | string[]> = {};
+  for (const [name, value] of new URLSearchParams(queryString)) {
+    const previous = query[name];
+    query[name] = previous === undefined ? value : ([] as string[]).concat(previous, value);
+  }
+  const headers = Object.fromEntries(Object.entries(sent?.getHeaders?.() ?? {}).map(([name, value]) => [name.toLowerCase(), String(value)]));
+  const params = Object.fromEntries(Object.entries(operation.pattern.exec(path)?.groups ?? {}).map(([name, value]) => [name, decodeURIComponent(value)]));
+  const request = { method: operation.method, path, headers, query, params, body: sentBody(response, headers['content-type'] ?? 'application/json') };
+  operation.coercer.coerce(request);
+  const errors = operation.validator.validateRequest(request) as { errors?: unknown[] } | undefined;
+  if (errors?.errors?.length) {
+    throw new Error(
+      `The service accepted (${response.status}) a request the OpenAPI document refuses: ${operation.method} ${operation.template}\n` +
+        `query ${JSON.stringify(query)}, body ${JSON.stringify(request.body)}\n${JSON.stringify(errors.errors, null, 2)}`,
+    );
+  }
+}
+
+/** Whether the document has an operation for the response's request (method and path). */
 function documentedPath(response: Response): boolean {
-  const request = (response as unknown as { req?: { path?: string } }).req;
+  const request = (response as unknown as { req?: { path?: string; method?: string } }).req;
   const path = request?.path?.split('?')[0] ?? '';
   // The validator decodes the path and throws on a malformed escape (the fuzzing suite sends
   // those on purpose, and checks those responses' error shape itself).
@@ -53,7 +142,8 @@ function documentedPath(response: Response): boolean {
   } catch {
     return false;
   }
-  return templates.some((template) => template.test(path));
+  const method = request?.method ?? '';
+  return templates.some((template) => template.pattern.test(path) && template.methods.has(method));
 }
 
 /** A supertest `.expect()` callback. */
@@ -62,4 +152,5 @@ export function satisfiesContract(response: Response): void {
   // A route the document has, answered by the unknown-route handler, is a path outside it.
   if (response.status === 404 && response.body?.error?.code === 'NOT_FOUND' && /^No route /.test(response.body.error.message ?? '')) return;
   expect(response).toSatisfyApiSpec();
+  if (response.status < 400) requestSatisfiesContract(response);
 }

@@ -1,4 +1,4 @@
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { INestApplication } from '@nestjs/common';
 import { ADMIN_TOKEN_SECURITY } from '../../src/auth/route-access.decorators';
 import { buildOpenApiDocument } from '../../src/swagger/openapi';
 
@@ -74,7 +74,7 @@ export function resolveSchema(schema: JsonSchema | undefined, components: Record
 }
 
 /** Every operation of the document the app serves, so a route added later is covered without edits. */
-export function documentOperations(app: NestFastifyApplication): ApiOperation[] {
+export function documentOperations(app: INestApplication): ApiOperation[] {
   const document = buildOpenApiDocument(app);
   const components = (document.components?.schemas ?? {}) as Record<string, JsonSchema>;
   const operations: ApiOperation[] = [];

@@ -1,8 +1,7 @@
-import { RequestMethod } from '@nestjs/common';
+import { INestApplication, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, ModulesContainer, Reflector } from '@nestjs/core';
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { IS_ADMIN_ROUTE, IS_PUBLIC, REQUIRED_SCOPES } from '../../src/auth/route-access.decorators';
+import { IS_ADMIN_ROUTE, IS_DASHBOARD_ROUTE, IS_PUBLIC, REQUIRED_SCOPES } from '../../src/auth/route-access.decorators';
 
 export interface RegisteredRoute {
   method: string;
@@ -10,6 +9,8 @@ export interface RegisteredRoute {
   requiredScopes: string[];
   isPublic: boolean;
   isAdmin: boolean;
+  /** The dashboard app's routes (/dashboard/api/): authorised by the session guard. */
+  isDashboard: boolean;
 }
 
 function joinPath(...parts: string[]): string {
@@ -29,7 +30,7 @@ function pathsOf(value: string | string[] | undefined): string[] {
  * Every controller route Nest registered, with the access metadata the global guards read
  * (the same Reflector lookups: handler first, then class).
  */
-export function registeredRoutes(app: NestFastifyApplication): RegisteredRoute[] {
+export function registeredRoutes(app: INestApplication): RegisteredRoute[] {
   const discovery = new DiscoveryService(app.get(ModulesContainer));
   const scanner = new MetadataScanner();
   const reflector = new Reflector();
@@ -48,9 +49,10 @@ export function registeredRoutes(app: NestFastifyApplication): RegisteredRoute[]
       const requiredScopes = reflector.getAllAndOverride<string[] | undefined>(REQUIRED_SCOPES, targets) ?? [];
       const isPublic = reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC, targets) === true;
       const isAdmin = reflector.getAllAndOverride<boolean | undefined>(IS_ADMIN_ROUTE, targets) === true;
+      const isDashboard = reflector.getAllAndOverride<boolean | undefined>(IS_DASHBOARD_ROUTE, targets) === true;
       for (const controllerPath of controllerPaths) {
         for (const handlerPath of pathsOf(routePath)) {
-          routes.push({ method, path: joinPath(controllerPath, handlerPath), requiredScopes, isPublic, isAdmin });
+          routes.push({ method, path: joinPath(controllerPath, handlerPath), requiredScopes, isPublic, isAdmin, isDashboard });
         }
       }
     }
@@ -63,5 +65,6 @@ export function describeAccess(route: RegisteredRoute): string {
   if (route.requiredScopes.length > 0) access.push(route.requiredScopes.join(' + '));
   if (route.isPublic) access.push('public');
   if (route.isAdmin) access.push('admin');
+  if (route.isDashboard) access.push('dashboard');
   return access.length > 0 ? access.join(' & ') : 'NONE (denied by default)';
 }

@@ -14,6 +14,8 @@ export interface RunningS3Server {
   bucket: string;
   accessKeyId: string;
   secretAccessKey: string;
+  /** Overwrites an object directly (no condition): what a client with an old URL could do on a store that ignores If-None-Match. */
+  replaceObject(key: string, body: Buffer): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -30,6 +32,20 @@ export async function startS3Server(bucket = 'files-test'): Promise<RunningS3Ser
     // s3rver's fixed credentials.
     accessKeyId: 'S3RVER',
     secretAccessKey: 'S3RVER',
+    async replaceObject(key: string, body: Buffer) {
+      const { S3Client, PutObjectCommand } = await import('@aws-sdk/client-s3');
+      const client = new S3Client({
+        region: 'us-east-1',
+        endpoint: `http://127.0.0.1:${port}`,
+        forcePathStyle: true,
+        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+      });
+      try {
+        await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: 'application/pdf' }));
+      } finally {
+        client.destroy();
+      }
+    },
     async close() {
       await server.close();
       rmSync(directory, { recursive: true, force: true });

@@ -1,18 +1,17 @@
-import { Module, Type } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { INestApplication, Module, Type } from '@nestjs/common';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import request from 'supertest';
 import TestAgent from 'supertest/lib/agent';
-import { configureApp, createApp, createHttpAdapter } from '../../src/app-setup';
+import { ApiApplication, createApiApplication } from '../../src/app-setup';
 import { AppModule } from '../../src/app.module';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { Plan } from '../../src/auth/merchant.entity';
 import { MerchantsService } from '../../src/auth/merchants.service';
 import type { ApiMode } from '../../src/auth/tenant';
 import { installContract, satisfiesContract } from './openapi-contract';
+import { testHttpAdapter } from './test-adapter';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 
@@ -25,8 +24,10 @@ export interface TestTenant {
 }
 
 export interface TestApp {
-  app: NestFastifyApplication;
-  /** Every route the HTTP server registered, as `METHOD /path` (Fastify's automatic HEAD routes aside). */
+  app: INestApplication;
+  /** The HTTP adapter it runs on (TEST_HTTP_ADAPTER). */
+  adapter: 'express' | 'fastify';
+  /** Every route the HTTP server registered, as `METHOD /path` (automatic HEAD routes aside). */
   servedRoutes: string[];
   http: TestAgent;
   /** The database URL this app uses (its own embedded one, or the run's PostgreSQL database). */
@@ -53,13 +54,11 @@ export interface TestAppOptions {
   imports?: Type[];
 }
 
-async function createAppWith(overrides: Record<string, string | undefined>, imports: Type[]): Promise<NestFastifyApplication> {
-  if (imports.length === 0) return createApp(overrides);
+async function createAppWith(overrides: Record<string, string | undefined>, imports: Type[]): Promise<ApiApplication> {
+  if (imports.length === 0) return createApiApplication(overrides);
   @Module({ imports: [AppModule.forRoot(overrides), ...imports] })
   class AppWithTestModules {}
-  const app = await NestFactory.create<NestFastifyApplication>(AppWithTestModules, createHttpAdapter(), { bodyParser: false, bufferLogs: true });
-  await configureApp(app);
-  return app;
+  return createApiApplication(overrides, AppWithTestModules);
 }
 
 /**
@@ -72,24 +71,18 @@ export async function createTestApp(
   options: TestAppOptions = {},
 ): Promise<TestApp> {
   const dataDirectory = mkdtempSync(path.join(tmpdir(), 'eh-test-'));
-  const app = await createAppWith(
+  const { app, platform } = await createAppWith(
     {
       ...TEST_DEFAULTS,
+      HTTP_ADAPTER: testHttpAdapter(),
       DATA_DIR: dataDirectory,
       DATABASE_URL: process.env.EH_TEST_DATABASE_URL,
       ...overrides,
     },
     options.imports ?? [],
   );
-  const servedRoutes: string[] = [];
-  app
-    .getHttpAdapter()
-    .getInstance()
-    .addHook('onRoute', (route) => {
-      for (const method of [route.method].flat()) if (method !== 'HEAD') servedRoutes.push(`${method} ${route.url}`);
-    });
   await app.init();
-  await app.getHttpAdapter().getInstance().ready();
+  await platform.ready();
   const merchants = app.get(MerchantsService);
   const apiKeys = app.get(ApiKeysService);
   const createKey = async (merchantId: string, mode: ApiMode, scopes: string[]) =>
@@ -98,7 +91,8 @@ export async function createTestApp(
   installContract(app);
   return {
     app,
-    servedRoutes,
+    adapter: platform.name,
+    servedRoutes: platform.servedRoutes(app),
     http: withContractCheck(request(app.getHttpServer())),
     databaseUrl: app.get(DatabaseConnection).url,
     dataDirectory,

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { ApiError } from '../../src/errors/api-error';
 import { ErrorCode } from '../../src/errors/error-code.enum';
-import { decodeCursor, encodeCursor } from '../../src/pagination/cursor';
+import { decodeCursor, encodeCursor, useCursorSecret } from '../../src/pagination/cursor';
 import { toPageRequest, toPageResult } from '../../src/pagination/page';
 
 function expectInvalidCursor(cursor: string): void {
@@ -40,21 +40,33 @@ describe('cursor', () => {
     expectInvalidCursor('not-a-cursor');
   });
 
-  it('refuses a correctly checksummed payload that is not a position', () => {
-    // Anyone can compute the checksum, so what is inside must be checked too (else a 500 from SQL).
+  it('refuses a payload signed with anything but the server secret (a public checksum, another secret)', () => {
+    const payload = Buffer.from(JSON.stringify([2, position.at, position.id])).toString('base64url');
+    const checksum = createHash('sha256').update(`cursor:v2:${payload}`).digest('base64url').slice(0, 12);
+    expectInvalidCursor(`${payload}.${checksum}`);
+    const otherSecret = createHmac('sha256', 'another-secret').update(`cursor:v2:${payload}`).digest().subarray(0, 16).toString('base64url');
+    expectInvalidCursor(`${payload}.${otherSecret}`);
+  });
+
+  it('refuses a payload that carries the right signature but is not a position (impossible dates included)', () => {
+    const secret = Buffer.from('unit-test-cursor-secret');
+    useCursorSecret(secret);
+    // Signed as encodeCursor signs, for payloads encodeCursor would never write.
     const forge = (value: unknown) => {
       const payload = Buffer.from(JSON.stringify(value)).toString('base64url');
-      return `${payload}.${createHash('sha256').update(`cursor:v1:${payload}`).digest('base64url').slice(0, 12)}`;
+      return `${payload}.${createHmac('sha256', secret).update(`cursor:v2:${payload}`).digest().subarray(0, 16).toString('base64url')}`;
     };
-    expect(decodeCursor(forge([1, position.at, position.id]))).toEqual(position);
-    expectInvalidCursor(forge([1, 'yesterday', 'x']));
-    expectInvalidCursor(forge([1, '1', 'x']));
-    expectInvalidCursor(forge([1, '2026-11-22', 'x']));
-    expectInvalidCursor(forge([1, '2026-13-45T99:99:99.999Z', 'x']));
-    expectInvalidCursor(forge([1, position.at, 'x'.repeat(65)]));
-    expectInvalidCursor(forge([2, position.at, position.id]));
+    expect(decodeCursor(forge([2, position.at, position.id]))).toEqual(position);
+    expectInvalidCursor(forge([2, 'yesterday', 'x']));
+    expectInvalidCursor(forge([2, '1', 'x']));
+    expectInvalidCursor(forge([2, '2026-11-22', 'x']));
+    expectInvalidCursor(forge([2, '2026-13-45T99:99:99.999Z', 'x']));
+    expectInvalidCursor(forge([2, '2024-02-30T00:00:00.000Z', 'x']));
+    expectInvalidCursor(forge([2, '0000-01-01T00:00:00.000Z', 'x']));
+    expectInvalidCursor(forge([2, position.at, 'x'.repeat(65)]));
+    expectInvalidCursor(forge([1, position.at, position.id]));
     expectInvalidCursor(forge({ at: position.at, id: position.id }));
-    expectInvalidCursor(forge([1, position.at, 42]));
+    expectInvalidCursor(forge([2, position.at, 42]));
   });
 
   it('builds page requests and results with has_more and next_cursor from the extra row', () => {

@@ -15,6 +15,8 @@ const ALLOWED: Record<string, string> = {
   'pending update': 'pending',
   'expired update': 'expired',
   'active use': 'active',
+  'active expire': 'expired',
+  'suspended expire': 'expired',
 };
 
 describe('entitlement state machine table', () => {

@@ -30,7 +30,20 @@ const EXPECTED_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.IDEMPOTENCY_KEY_CONFLICT]: 409,
   [ErrorCode.PRODUCT_ARCHIVED]: 409,
   [ErrorCode.DUPLICATE_STORE_ID]: 409,
+  [ErrorCode.ORDER_NOT_FOUND]: 404,
+  [ErrorCode.GRANT_RULE_NOT_FOUND]: 404,
+  [ErrorCode.ORDER_CUSTOMER_MISMATCH]: 409,
+  [ErrorCode.MANAGED_BY_PARENT]: 409,
+  [ErrorCode.SUBSCRIPTION_NOT_FOUND]: 404,
+  [ErrorCode.SUBSCRIPTION_CONFLICT]: 409,
+  [ErrorCode.IMPORT_NOT_FOUND]: 404,
+  [ErrorCode.INVALID_CREDENTIALS]: 401,
+  [ErrorCode.INVALID_SESSION]: 401,
+  [ErrorCode.CSRF_TOKEN_INVALID]: 403,
+  [ErrorCode.SETUP_LINK_INVALID]: 404,
+  [ErrorCode.DASHBOARD_USER_EXISTS]: 409,
   [ErrorCode.INTERNAL_ERROR]: 500,
+  [ErrorCode.SERVICE_UNAVAILABLE]: 503,
 };
 
 const TYPES = [
@@ -64,6 +77,7 @@ describe('error catalogue', () => {
     expect(errorTypeForStatus(409)).toBe('conflict_error');
     expect(errorTypeForStatus(429)).toBe('rate_limit_error');
     expect(errorTypeForStatus(500)).toBe('api_error');
+    expect(errorTypeForStatus(503)).toBe('api_error');
   });
 
   it('renders the download flavour of UPLOAD_NOT_CONFIRMED under the public code with 400', () => {

@@ -31,7 +31,8 @@ class DeclaredController {
 
 function auth(scopes: string[]): AuthContext {
   return {
-    apiKeyId: 'key_1',
+    credential: 'api-key',
+    credentialId: 'key_1',
     merchantId: 'mer_1',
     mode: 'test',
     scopes: new Set(scopes),

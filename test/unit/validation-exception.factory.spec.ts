@@ -2,6 +2,7 @@ import { ValidationError } from 'class-validator';
 import { CreateMerchantDto } from '../../src/admin/dto/admin-request.dto';
 import { ApiError } from '../../src/errors/api-error';
 import { ErrorCode } from '../../src/errors/error-code.enum';
+import { CreateProductDto, UpdateProductDto } from '../../src/products/dto/product-request.dto';
 import { createValidationPipe, validationExceptionFactory } from '../../src/validation/validation-exception.factory';
 
 function validationError(
@@ -80,6 +81,25 @@ describe('validationExceptionFactory', () => {
       expect(await refusal({ plan: 'free' })).toMatchObject({ code: ErrorCode.MISSING_REQUIRED_FIELD, param: 'name' });
       expect(await refusal({ name: 'Acme', plan: 'gold' })).toMatchObject({ code: ErrorCode.INVALID_PARAMETER, param: 'plan' });
       expect(await refusal({ name: 'Acme', plan: 'free', colour: 'red' })).toMatchObject({ code: ErrorCode.INVALID_PARAMETER, param: 'colour' });
+    });
+
+    it('treats null as missing for a required field and as invalid for an optional one (a PATCH body derived with PartialType)', async () => {
+      const refusalOf = async (metatype: new () => object, value: unknown): Promise<ApiError> => {
+        try {
+          await pipe.transform(value, { type: 'body', metatype });
+        } catch (error) {
+          return error as ApiError;
+        }
+        throw new Error('expected the pipe to refuse');
+      };
+      expect(await refusalOf(CreateProductDto, { name: null, entitlement_type: 'permanent' })).toMatchObject({ code: ErrorCode.MISSING_REQUIRED_FIELD, param: 'name' });
+      const patchNull = await refusalOf(UpdateProductDto, { name: null });
+      expect(patchNull).toMatchObject({ code: ErrorCode.INVALID_PARAMETER, param: 'name' });
+      expect(patchNull.message).toMatch(/^Invalid 'name': name must /);
+      expect(await refusalOf(UpdateProductDto, { entitlement_type: null })).toMatchObject({ code: ErrorCode.INVALID_PARAMETER, param: 'entitlement_type' });
+      // Absent fields of the PATCH body are simply not changed; nullable ones accept null.
+      await expect(pipe.transform({ store_product_id: null }, { type: 'body', metatype: UpdateProductDto })).resolves.toMatchObject({ store_product_id: null });
+      await expect(pipe.transform({}, { type: 'body', metatype: UpdateProductDto })).resolves.toEqual({});
     });
   });
 });

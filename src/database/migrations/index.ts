@@ -5,5 +5,13 @@ import { FilesAndUsage1795353435622 } from './1795353435622-FilesAndUsage';
 import { WebhookEndpointsAndDeliveries1795353493659 } from './1795353493659-WebhookEndpointsAndDeliveries';
 import { AddIdempotencyKeys1795353537714 } from './1795353537714-AddIdempotencyKeys';
 import { IdempotencyResponseBodyJson1795353865020 } from './1795353865020-IdempotencyResponseBodyJson';
+import { OneOwnerPerTable1795461964949 } from './1795461964949-OneOwnerPerTable';
+import { WebhookEndpointPrivateUrlDecision1795462246317 } from './1795462246317-WebhookEndpointPrivateUrlDecision';
+import { DashboardUsersAndSessions1795472890463 } from './1795472890463-DashboardUsersAndSessions';
+import { BundleItemsAndEntitlementParents1795472997159 } from './1795472997159-BundleItemsAndEntitlementParents';
+import { AddSubscriptions1795473147108 } from './1795473147108-AddSubscriptions';
+import { GrantRules1795473669788 } from './1795473669788-GrantRules';
+import { OrdersAndLineItems1795474086797 } from './1795474086797-OrdersAndLineItems';
+import { AddEntitlementImports1795475938186 } from './1795475938186-AddEntitlementImports';
 
-export const MIGRATIONS = [Initial1795353159306, AddCustomersAndEntitlements1795353422441, FilesAndUsage1795353435622, WebhookEndpointsAndDeliveries1795353493659, AddIdempotencyKeys1795353537714, IdempotencyResponseBodyJson1795353865020];
+export const MIGRATIONS = [Initial1795353159306, AddCustomersAndEntitlements1795353422441, FilesAndUsage1795353435622, WebhookEndpointsAndDeliveries1795353493659, AddIdempotencyKeys1795353537714, IdempotencyResponseBodyJson1795353865020, OneOwnerPerTable1795461964949, WebhookEndpointPrivateUrlDecision1795462246317, DashboardUsersAndSessions1795472890463, BundleItemsAndEntitlementParents1795472997159, AddSubscriptions1795473147108, GrantRules1795473669788, OrdersAndLineItems1795474086797, AddEntitlementImports1795475938186];

@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { IsIsoTimestamp, IsMetadataObject } from './entitlement-validators';
+import { IsIsoTimestamp } from '../../validation/iso-timestamp';
+import { IsMetadataObject } from '../../validation/metadata-object';
 import { IsOptionalNotNull } from '../../validation/is-optional-not-null.decorator';
 
 const MAX_ID_LENGTH = 255;

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { IsIsoTimestamp } from './entitlement-validators';
+import { IsIsoTimestamp } from '../../validation/iso-timestamp';
 
 /** Body of revoke and suspend. */
 export class EntitlementReasonDto {

@@ -3,7 +3,7 @@ import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PaginationQueryDto } from '../../pagination/pagination-query.dto';
 import { ENTITLEMENT_SOURCES, ENTITLEMENT_STATUSES, EntitlementSource, EntitlementStatus } from '../entitlement.entity';
-import { IsIsoTimestamp } from './entitlement-validators';
+import { IsIsoTimestamp } from '../../validation/iso-timestamp';
 
 const lowercase = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.toLowerCase() : value);
 
@@ -36,6 +36,16 @@ export class CheckEntitlementQueryDto {
   @IsString()
   @MaxLength(255)
   store_product_id?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'true adds `token` to the answer: a signed entitlement token when entitled (as POST /v1/entitlements/{id}/token ' +
+      'returns), null when not',
+    enum: ['true', 'false'],
+  })
+  @IsOptional()
+  @IsIn(['true', 'false'], { message: 'include_token must be true or false' })
+  include_token?: 'true' | 'false';
 }
 
 /** Query of GET /v1/entitlements: at least one filter is required (FILTER_REQUIRED). */
@@ -60,7 +70,8 @@ export class ListEntitlementsQueryDto extends PaginationQueryDto {
 
   @ApiPropertyOptional({
     description: 'Filter: effective status, upper or lower case (ACTIVE, EXPIRED, REVOKED, SUSPENDED, PENDING)',
-    enum: ENTITLEMENT_STATUSES.map((status) => status.toUpperCase()),
+    // The service lower-cases before checking, and returns lower case: both spellings are valid.
+    enum: [...ENTITLEMENT_STATUSES.map((status) => status.toUpperCase()), ...ENTITLEMENT_STATUSES],
   })
   @IsOptional()
   @Transform(lowercase)
@@ -69,7 +80,7 @@ export class ListEntitlementsQueryDto extends PaginationQueryDto {
 
   @ApiPropertyOptional({
     description: 'Filter: source, upper or lower case',
-    enum: ENTITLEMENT_SOURCES.map((source) => source.toUpperCase()),
+    enum: [...ENTITLEMENT_SOURCES.map((source) => source.toUpperCase()), ...ENTITLEMENT_SOURCES],
   })
   @IsOptional()
   @Transform(lowercase)

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ENTITLEMENT_SOURCES, ENTITLEMENT_STATUSES } from '../entitlement.entity';
 
 const EXAMPLE_METADATA = { order_note: 'gift' };
@@ -93,7 +93,7 @@ export class EntitlementCheckItemDto {
   @ApiProperty({ description: 'Arbitrary JSON object', type: 'object', additionalProperties: true, example: EXAMPLE_METADATA })
   metadata: Record<string, unknown>;
 
-  @ApiProperty({ description: 'How access is held', example: 'direct' })
+  @ApiProperty({ description: "How access is held: `bundle` through a bundle's child entitlement, `direct` otherwise", enum: ['direct', 'bundle'], example: 'direct' })
   access_type: string;
 }
 
@@ -115,8 +115,21 @@ export class EntitlementCheckResponseDto {
       granted_at: { type: 'string', description: 'When access was granted', example: '2026-01-15T10:30:00.000Z' },
       expires_at: { type: 'string', nullable: true, description: 'When access ends; null means no expiry', example: null },
       metadata: { type: 'object', additionalProperties: true, description: 'Arbitrary JSON object', example: EXAMPLE_METADATA },
-      access_type: { type: 'string', description: 'How access is held', example: 'direct' },
+      access_type: {
+        type: 'string',
+        enum: ['direct', 'bundle'],
+        description: "How access is held: `bundle` through a bundle's child entitlement, `direct` otherwise",
+        example: 'direct',
+      },
     },
   })
   entitlement: EntitlementCheckItemDto | null;
+
+  @ApiPropertyOptional({
+    description: 'Only with include_token=true: a signed entitlement token (verify it against /.well-known/jwks.json), null when not entitled',
+    type: String,
+    nullable: true,
+    example: null,
+  })
+  token?: string | null;
 }

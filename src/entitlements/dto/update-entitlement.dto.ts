@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional, Max, Min, ValidateIf } from 'class-validator';
-import { IsIsoTimestamp, IsMetadataObject } from './entitlement-validators';
+import { IsIsoTimestamp } from '../../validation/iso-timestamp';
+import { IsMetadataObject } from '../../validation/metadata-object';
 
 /** Body of PATCH /v1/entitlements/{id}: only the fields present change. */
 export class UpdateEntitlementDto {

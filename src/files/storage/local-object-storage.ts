@@ -74,11 +74,11 @@ export class LocalObjectStorage extends ObjectStorage {
   }
 
   /**
-   * Streams a body to a temporary file and renames it into place, so a half upload never exists
-   * under the key. More than `maxBytes` stops the write, removes the temporary file and rejects
-   * with ObjectTooLargeError.
+   * Streams a body to a temporary file and returns its path; placeObject then renames it into
+   * place, so a half upload never exists under the key. More than `maxBytes` stops the write,
+   * removes the temporary file and rejects with ObjectTooLargeError.
    */
-  async writeObject(objectKey: string, body: Readable, maxBytes: number): Promise<number> {
+  async receiveObject(body: Readable, maxBytes: number): Promise<string> {
     await mkdir(this.temporaryDirectory, { recursive: true });
     const temporaryPath = path.join(this.temporaryDirectory, randomUUID());
     let received = 0;
@@ -103,14 +103,23 @@ export class LocalObjectStorage extends ObjectStorage {
         output.on('finish', resolve);
         body.pipe(output);
       });
-      const finalPath = this.objectPath(objectKey);
-      await mkdir(path.dirname(finalPath), { recursive: true });
-      await rename(temporaryPath, finalPath);
-      return received;
+      return temporaryPath;
     } catch (error) {
       await rm(temporaryPath, { force: true });
       throw error;
     }
+  }
+
+  /** Moves a received object (receiveObject) under its key, replacing what was there. */
+  async placeObject(temporaryPath: string, objectKey: string): Promise<void> {
+    const finalPath = this.objectPath(objectKey);
+    await mkdir(path.dirname(finalPath), { recursive: true });
+    await rename(temporaryPath, finalPath);
+  }
+
+  /** Removes a received object that was not placed (a no-op once it was). */
+  async discard(temporaryPath: string): Promise<void> {
+    await rm(temporaryPath, { force: true });
   }
 
   /** The object's stream and size, or null when it does not exist. */

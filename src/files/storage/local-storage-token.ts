@@ -1,6 +1,5 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import * as path from 'node:path';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { loadServerSecret } from '../../config/server-secret';
 
 export type LocalStorageMethod = 'PUT' | 'GET';
 
@@ -18,21 +17,9 @@ export interface LocalStorageGrant {
 
 export type TokenCheck = { valid: true; grant: LocalStorageGrant } | { valid: false; reason: 'invalid' | 'expired' };
 
-const SECRET_FILE = 'local-storage.key';
-
 /** LOCAL_STORAGE_SECRET, or a random secret generated once into DATA_DIR/secrets (kept across restarts). */
 export function loadLocalStorageSecret(configured: string | undefined, dataDirectory: string): Buffer {
-  if (configured) return Buffer.from(configured, 'utf8');
-  const directory = path.join(dataDirectory, 'secrets');
-  const file = path.join(directory, SECRET_FILE);
-  mkdirSync(directory, { recursive: true, mode: 0o700 });
-  try {
-    // 'wx' fails if another process created it first; then everyone reads the same secret.
-    writeFileSync(file, randomBytes(32).toString('base64'), { flag: 'wx', mode: 0o600 });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
-  return Buffer.from(readFileSync(file, 'utf8').trim(), 'utf8');
+  return loadServerSecret(configured, dataDirectory, 'local-storage.key');
 }
 
 /** HMAC-SHA256 tokens of the local storage server: `base64url(grant).base64url(mac)`. */

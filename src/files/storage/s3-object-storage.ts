@@ -31,14 +31,20 @@ export class S3ObjectStorage extends ObjectStorage {
     });
   }
 
+  /**
+   * A presigned PUT that writes once: `If-None-Match: *` is signed, so the store refuses (412) a
+   * PUT once the object exists, and a confirmed file's bytes can't be swapped through its URL
+   * (S3, MinIO, R2 and GCS honour it). Confirm deletes an object of the wrong size, so the
+   * client can upload again.
+   */
   async createUploadUrl(request: UploadRequest): Promise<UploadTarget> {
-    const command = new PutObjectCommand({ Bucket: this.bucket, Key: request.objectKey, ContentType: request.contentType });
+    const command = new PutObjectCommand({ Bucket: this.bucket, Key: request.objectKey, ContentType: request.contentType, IfNoneMatch: '*' });
     const url = await getSignedUrl(this.client, command, {
       expiresIn: secondsBetween(request.issuedAt, request.expiresAt),
       signingDate: request.issuedAt,
-      signableHeaders: new Set(['content-type']),
+      signableHeaders: new Set(['content-type', 'if-none-match']),
     });
-    return { url, headers: { 'Content-Type': request.contentType } };
+    return { url, headers: { 'Content-Type': request.contentType, 'If-None-Match': '*' } };
   }
 
   async objectSize(objectKey: string): Promise<number | null> {

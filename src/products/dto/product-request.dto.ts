@@ -1,7 +1,8 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
+  ArrayUnique,
   IsArray,
   IsDefined,
   IsIn,
@@ -13,20 +14,18 @@ import {
   MaxLength,
   Min,
   MinLength,
-  ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { IsMetadataObject } from '../../entitlements/dto/entitlement-validators';
+import { IsOptionalNotNull } from '../../validation/is-optional-not-null.decorator';
+import { IsMetadataObject } from '../../validation/metadata-object';
 import { DELIVERY_METHODS, type DeliveryMethod, ENTITLEMENT_TYPES, type EntitlementType, PRODUCT_STATUSES, type ProductStatus } from '../product.entity';
 
 export const MAX_FILE_IDS = 100;
 export const MAX_STORE_VARIANT_IDS = 100;
+export const MAX_INCLUDED_PRODUCTS = 50;
 const MAX_STORE_ID_LENGTH = 255;
 const MAX_DURATION_DAYS = 36_500;
 const MAX_USAGE_LIMIT = 2_000_000_000;
-
-/** Optional, but not null: `null` fails the field's other rules (only some fields can be cleared). */
-const IsOptionalNotNull = () => ValidateIf((_object: object, value: unknown) => value !== undefined);
 
 /**
  * How access is delivered. Which fields apply depends on delivery_method: FILE → file_ids,
@@ -63,7 +62,73 @@ export class FulfillmentConfigRequestDto {
   access_instructions?: string | null;
 }
 
+/*
+ * The document's view of fulfillment_config: one shape per delivery_method, told apart by it, so
+ * a generated client builds only valid combinations. Validation runs on FulfillmentConfigRequestDto
+ * (one class, checked again by the product rules, merged with the stored config on PATCH).
+ */
+const OTHER_METHOD_FIELD = { description: "Another method's field: absent or null", type: String, nullable: true, enum: [null] } as const;
+
+export class FileFulfillmentConfigDto {
+  @ApiProperty({ description: 'Files the customer downloads', enum: ['FILE'], example: 'FILE' })
+  delivery_method: 'FILE';
+
+  @ApiPropertyOptional({ description: `Ids of this merchant's files (same mode), at most ${MAX_FILE_IDS}; default []`, type: [String], maxItems: MAX_FILE_IDS, example: [] })
+  file_ids?: string[] | null;
+
+  @ApiPropertyOptional(OTHER_METHOD_FIELD)
+  access_url?: null;
+
+  @ApiPropertyOptional(OTHER_METHOD_FIELD)
+  access_instructions?: null;
+}
+
+export class UrlFulfillmentConfigDto {
+  @ApiProperty({ description: 'The customer is sent to a URL', enum: ['URL'], example: 'URL' })
+  delivery_method: 'URL';
+
+  @ApiProperty({ description: 'Where the customer is sent; must be https', maxLength: 2048, pattern: '^https://', example: 'https://course.example.com/enroll' })
+  access_url: string;
+
+  @ApiPropertyOptional({ description: 'Must be absent, null or empty', type: [String], maxItems: 0, nullable: true, example: [] })
+  file_ids?: string[] | null;
+
+  @ApiPropertyOptional(OTHER_METHOD_FIELD)
+  access_instructions?: null;
+}
+
+export class InstructionsFulfillmentConfigDto {
+  @ApiProperty({ description: 'The customer is told what to do', enum: ['INSTRUCTIONS'], example: 'INSTRUCTIONS' })
+  delivery_method: 'INSTRUCTIONS';
+
+  @ApiProperty({ description: 'What the customer is told; non-empty', minLength: 1, maxLength: 10_000, example: 'Redeem your code at example.com/redeem' })
+  access_instructions: string;
+
+  @ApiPropertyOptional({ description: 'Must be absent, null or empty', type: [String], maxItems: 0, nullable: true, example: [] })
+  file_ids?: string[] | null;
+
+  @ApiPropertyOptional(OTHER_METHOD_FIELD)
+  access_url?: null;
+}
+
+const FULFILLMENT_CONFIG_UNION = {
+  oneOf: [
+    { $ref: getSchemaPath(FileFulfillmentConfigDto) },
+    { $ref: getSchemaPath(UrlFulfillmentConfigDto) },
+    { $ref: getSchemaPath(InstructionsFulfillmentConfigDto) },
+  ],
+  discriminator: {
+    propertyName: 'delivery_method',
+    mapping: {
+      FILE: getSchemaPath(FileFulfillmentConfigDto),
+      URL: getSchemaPath(UrlFulfillmentConfigDto),
+      INSTRUCTIONS: getSchemaPath(InstructionsFulfillmentConfigDto),
+    },
+  },
+};
+
 /** Body of POST /v1/products. */
+@ApiExtraModels(FileFulfillmentConfigDto, UrlFulfillmentConfigDto, InstructionsFulfillmentConfigDto)
 export class CreateProductDto {
   @ApiProperty({ description: 'Product name', minLength: 1, maxLength: 255, example: 'The Field Guide (ebook)' })
   @IsDefined()
@@ -72,25 +137,25 @@ export class CreateProductDto {
   @MaxLength(255)
   name: string;
 
-  @ApiProperty({ description: 'What a grant gives', enum: ENTITLEMENT_TYPES, example: 'time_limited' })
+  @ApiProperty({ description: 'What a grant gives (a later change affects future grants only; fields of the old type are cleared)', enum: ENTITLEMENT_TYPES, example: 'time_limited' })
   @IsDefined()
   @IsIn(ENTITLEMENT_TYPES)
   entitlement_type: EntitlementType;
 
-  @ApiPropertyOptional({ description: 'Description; default ""', maxLength: 5000, example: 'PDF and EPUB editions' })
+  @ApiPropertyOptional({ description: 'Description; default "" on create', maxLength: 5000, example: 'PDF and EPUB editions' })
   @IsOptionalNotNull()
   @IsString()
   @MaxLength(5000)
   description?: string;
 
-  @ApiPropertyOptional({ description: 'Product id in the e-commerce platform; unique per merchant and mode', type: String, nullable: true, example: 'sku_ebook_42' })
+  @ApiPropertyOptional({ description: 'Product id in the e-commerce platform; unique per merchant and mode; null for none (PATCH: clears it)', type: String, nullable: true, example: 'sku_ebook_42' })
   @IsOptional()
   @IsString()
   @MinLength(1)
   @MaxLength(MAX_STORE_ID_LENGTH)
   store_product_id?: string | null;
 
-  @ApiPropertyOptional({ description: 'Variant ids in the e-commerce platform; default []', type: [String], example: ['sku_ebook_42_pdf'] })
+  @ApiPropertyOptional({ description: 'Variant ids in the e-commerce platform; default [] on create; PATCH replaces the list', type: [String], example: ['sku_ebook_42_pdf'] })
   @IsOptionalNotNull()
   @IsArray()
   @ArrayMaxSize(MAX_STORE_VARIANT_IDS)
@@ -98,6 +163,21 @@ export class CreateProductDto {
   @MinLength(1, { each: true })
   @MaxLength(MAX_STORE_ID_LENGTH, { each: true })
   store_variant_ids?: string[];
+
+  @ApiPropertyOptional({
+    description:
+      `Makes the product a bundle: ids of up to ${MAX_INCLUDED_PRODUCTS} other products of this merchant and mode (not archived, not bundles ` +
+      'themselves, not this product) granted with it as child entitlements (source bundle). Default [] on create; PATCH replaces ' +
+      'the list and affects later grants only',
+    type: [String],
+    example: [],
+  })
+  @IsOptionalNotNull()
+  @IsArray()
+  @ArrayMaxSize(MAX_INCLUDED_PRODUCTS)
+  @ArrayUnique()
+  @IsString({ each: true })
+  included_product_ids?: string[];
 
   @ApiPropertyOptional({
     description: 'Days of access from the grant. Required (≥ 1) when entitlement_type is time_limited; must be absent or null otherwise',
@@ -125,14 +205,18 @@ export class CreateProductDto {
   @Max(MAX_USAGE_LIMIT)
   usage_limit?: number | null;
 
-  @ApiPropertyOptional({ description: 'Arbitrary JSON object, at most 16 KiB serialized; default {}', type: 'object', additionalProperties: true, example: { isbn: '978-0-00-000000-0' } })
+  @ApiPropertyOptional({ description: 'Arbitrary JSON object, at most 16 KiB serialized; default {} on create; PATCH replaces it', type: 'object', additionalProperties: true, example: { isbn: '978-0-00-000000-0' } })
   @IsOptionalNotNull()
   @IsMetadataObject()
   metadata?: Record<string, unknown>;
 
   @ApiPropertyOptional({
-    description: 'How access is delivered; default {"delivery_method": "FILE", "file_ids": []} (files can be linked later, e.g. by upload-url with product_id)',
-    type: FulfillmentConfigRequestDto,
+    description:
+      'How access is delivered, by delivery_method; default {"delivery_method": "FILE", "file_ids": []} on create (files can be linked later, e.g. by upload-url with product_id); PATCH replaces it, file_ids included',
+    // An explicit type, or Nest would add the validation class as an allOf beside the union.
+    type: 'object',
+    properties: {},
+    ...FULFILLMENT_CONFIG_UNION,
   })
   @IsOptionalNotNull()
   @IsObject()
@@ -142,74 +226,12 @@ export class CreateProductDto {
 }
 
 /**
- * Body of PATCH /v1/products/{id}: only the fields sent change. metadata, store_variant_ids and
- * fulfillment_config are replaced as a whole. Type-dependent fields are checked on the result.
+ * Body of PATCH /v1/products/{id}: the create body with every field optional (an absent field is
+ * kept; a null is refused where the create body refuses it), plus `status`. metadata,
+ * store_variant_ids and fulfillment_config are replaced as a whole. Type-dependent fields are
+ * checked on the result.
  */
-export class UpdateProductDto {
-  @ApiPropertyOptional({ description: 'Product name', minLength: 1, maxLength: 255, example: 'The Field Guide, 2nd edition (ebook)' })
-  @IsOptionalNotNull()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(255)
-  name?: string;
-
-  @ApiPropertyOptional({
-    description: 'What future grants give (existing entitlements keep their terms). Fields of the old type are cleared',
-    enum: ENTITLEMENT_TYPES,
-    example: 'permanent',
-  })
-  @IsOptionalNotNull()
-  @IsIn(ENTITLEMENT_TYPES)
-  entitlement_type?: EntitlementType;
-
-  @ApiPropertyOptional({ description: 'Description', maxLength: 5000, example: 'PDF, EPUB and audiobook editions' })
-  @IsOptionalNotNull()
-  @IsString()
-  @MaxLength(5000)
-  description?: string;
-
-  @ApiPropertyOptional({ description: 'Product id in the e-commerce platform; null clears it', type: String, nullable: true, example: 'sku_ebook_42' })
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(MAX_STORE_ID_LENGTH)
-  store_product_id?: string | null;
-
-  @ApiPropertyOptional({ description: 'Variant ids (replaces the list)', type: [String], example: ['sku_ebook_42_pdf', 'sku_ebook_42_epub'] })
-  @IsOptionalNotNull()
-  @IsArray()
-  @ArrayMaxSize(MAX_STORE_VARIANT_IDS)
-  @IsString({ each: true })
-  @MinLength(1, { each: true })
-  @MaxLength(MAX_STORE_ID_LENGTH, { each: true })
-  store_variant_ids?: string[];
-
-  @ApiPropertyOptional({ description: 'Days of access (time_limited only)', type: Number, nullable: true, minimum: 1, example: 30 })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(MAX_DURATION_DAYS)
-  access_duration_days?: number | null;
-
-  @ApiPropertyOptional({ description: 'Uses a grant allows (usage_limited only)', type: Number, nullable: true, minimum: 1, example: null })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(MAX_USAGE_LIMIT)
-  usage_limit?: number | null;
-
-  @ApiPropertyOptional({ description: 'Arbitrary JSON object, at most 16 KiB serialized (replaces the old one)', type: 'object', additionalProperties: true, example: { edition: 2 } })
-  @IsOptionalNotNull()
-  @IsMetadataObject()
-  metadata?: Record<string, unknown>;
-
-  @ApiPropertyOptional({ description: 'How access is delivered (replaces the old config, file_ids included)', type: FulfillmentConfigRequestDto })
-  @IsOptionalNotNull()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => FulfillmentConfigRequestDto)
-  fulfillment_config?: FulfillmentConfigRequestDto;
-
+export class UpdateProductDto extends PartialType(CreateProductDto, { skipNullProperties: false }) {
   @ApiPropertyOptional({ description: '`active` un-archives an archived product; `archived` is the same as DELETE', enum: PRODUCT_STATUSES, example: 'active' })
   @IsOptionalNotNull()
   @IsIn(PRODUCT_STATUSES)

@@ -50,6 +50,9 @@ export class ProductResponseDto extends ProductListItemDto {
   @ApiProperty({ description: 'Variant ids in the e-commerce platform', type: [String], example: [] })
   store_variant_ids: string[];
 
+  @ApiProperty({ description: 'Products this bundle grants with it, in order ([] when the product is not a bundle)', type: [String], example: [] })
+  included_product_ids: string[];
+
   @ApiProperty({ description: 'Arbitrary JSON object', type: 'object', additionalProperties: true, example: {} })
   metadata: Record<string, unknown>;
 

@@ -1,0 +1,121 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { AppConfig } from '../config/app-config';
+import { ApiError } from '../errors/api-error';
+import { ErrorCode } from '../errors/error-code.enum';
+import { AuthFailureLimiter } from '../rate-limiting/auth-failure-limiter';
+import { ApiKeysService } from './api-keys.service';
+import type { RequestCredential } from './auth-context';
+import { bearerToken } from './bearer-token';
+import { DASHBOARD_SESSION_LOOKUP, DashboardSessionLookup } from './dashboard-session-lookup';
+
+/** What authentication may look at: nothing of the body, which is not read before it succeeds. */
+export interface CredentialRequest {
+  method: string;
+  /** The path without the query string. */
+  path: string;
+  headers: IncomingHttpHeaders;
+  clientAddress: string;
+}
+
+const NONE: RequestCredential = { kind: 'none' };
+const API_PREFIX = '/v1/';
+const ADMIN_PREFIX = '/admin/';
+const DASHBOARD_API_PREFIX = '/dashboard/api/';
+/** Methods that change nothing: the only ones a session may send without its CSRF token. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/**
+ * The one place a request's credential is resolved, by path prefix, before its body is read
+ * (the request gate calls it from the adapter's earliest hook): `/v1/` needs an API key,
+ * `/admin/` the admin token, anything else none. A `/v1/` request without an Authorization header
+ * but with a dashboard session cookie acts as that session (DESIGN §11: a key with every scope in
+ * the session's mode); `/dashboard/api/` reads the session when there is one, and its routes decide
+ * whether they need it. A session's state-changing request needs X-CSRF-Token. While the client's address is over the failed-authentication limit, every request
+ * that carries a credential is refused (429) before the credential is looked up.
+ */
+@Injectable()
+export class RequestAuthenticator {
+  private readonly adminTokenDigest: Buffer | null;
+
+  constructor(
+    config: AppConfig,
+    private readonly apiKeys: ApiKeysService,
+    private readonly failures: AuthFailureLimiter,
+    @Optional() @Inject(DASHBOARD_SESSION_LOOKUP) private readonly sessions: DashboardSessionLookup | null = null,
+  ) {
+    this.adminTokenDigest = config.adminToken ? digest(config.adminToken) : null;
+  }
+
+  async authenticate(request: CredentialRequest): Promise<RequestCredential> {
+    if (request.path.startsWith(API_PREFIX)) {
+      const sessionToken = request.headers.authorization === undefined ? this.sessions?.tokenFrom(request.headers) : null;
+      return sessionToken ? this.session(request, sessionToken) : this.apiKey(request);
+    }
+    if (request.path.startsWith(ADMIN_PREFIX)) return this.adminToken(request);
+    if (request.path.startsWith(DASHBOARD_API_PREFIX)) return this.optionalSession(request);
+    return NONE;
+  }
+
+  /** A `/v1/` request from the dashboard: an unknown or ended session counts as a failed authentication. */
+  private async session(request: CredentialRequest, token: string): Promise<RequestCredential> {
+    await this.failures.refuseWhileBlocked(request.clientAddress);
+    const found = await this.sessions?.resolve(token);
+    if (!found) {
+      await this.failures.recordFailure(request.clientAddress);
+      throw new ApiError(ErrorCode.INVALID_SESSION, 'The dashboard session has ended; sign in again');
+    }
+    this.requireCsrfToken(request, found.session.csrfToken);
+    return { kind: 'dashboard-session', ...found };
+  }
+
+  /**
+   * Dashboard-only routes: the session when the cookie names a live one, else none (sign-in and
+   * password setup need none; the other routes refuse without it).
+   */
+  private async optionalSession(request: CredentialRequest): Promise<RequestCredential> {
+    const token = this.sessions?.tokenFrom(request.headers);
+    if (!token) return NONE;
+    const found = await this.sessions?.resolve(token);
+    if (!found) return NONE;
+    this.requireCsrfToken(request, found.session.csrfToken);
+    return { kind: 'dashboard-session', ...found };
+  }
+
+  /**
+   * A cookie travels with cross-site requests too; the CSRF token does not (another site can't
+   * read it), so a state-changing request proves it came from the dashboard by echoing it.
+   */
+  private requireCsrfToken(request: CredentialRequest, expected: string): void {
+    if (SAFE_METHODS.has(request.method)) return;
+    const sent = request.headers['x-csrf-token'];
+    if (typeof sent !== 'string' || !timingSafeEqual(digest(sent), digest(expected))) {
+      throw new ApiError(ErrorCode.CSRF_TOKEN_INVALID, "A dashboard session's state-changing request needs the X-CSRF-Token header with the session's token");
+    }
+  }
+
+  private async apiKey(request: CredentialRequest): Promise<RequestCredential> {
+    const token = bearerToken(request.headers);
+    if (token === null) throw new ApiError(ErrorCode.INVALID_API_KEY, 'No API key: send it as Authorization: Bearer <API_KEY>');
+    await this.failures.refuseWhileBlocked(request.clientAddress);
+    const auth = await this.apiKeys.authenticate(token);
+    if (auth) return { kind: 'api-key', auth };
+    await this.failures.recordFailure(request.clientAddress);
+    throw new ApiError(ErrorCode.INVALID_API_KEY, 'The API key is invalid or has been revoked');
+  }
+
+  /** Admin routes: off (404, as if absent) unless ADMIN_TOKEN is set; compared in constant time. */
+  private async adminToken(request: CredentialRequest): Promise<RequestCredential> {
+    if (!this.adminTokenDigest) throw new ApiError(ErrorCode.NOT_FOUND, `No route ${request.method} ${request.path}`);
+    const token = bearerToken(request.headers);
+    if (token === null) throw new ApiError(ErrorCode.INVALID_API_KEY, 'Invalid or missing admin token');
+    await this.failures.refuseWhileBlocked(request.clientAddress);
+    // Hashing both sides gives equal lengths, which timingSafeEqual needs.
+    if (timingSafeEqual(digest(token), this.adminTokenDigest)) return { kind: 'admin' };
+    await this.failures.recordFailure(request.clientAddress);
+    throw new ApiError(ErrorCode.INVALID_API_KEY, 'Invalid or missing admin token');
+  }
+}

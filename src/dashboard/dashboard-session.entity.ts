@@ -1,0 +1,47 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import type { ApiMode } from '../auth/tenant';
+import { TIMESTAMP } from '../database/columns';
+import { DashboardUserEntity } from './dashboard-user.entity';
+
+/**
+ * A signed-in browser. A database row, so every instance knows it and signing out ends it
+ * everywhere; only the cookie token's SHA-256 is stored.
+ */
+@Entity('dashboard_sessions')
+@Index('dashboard_sessions_user_idx', ['user_id'])
+export class DashboardSessionEntity {
+  @PrimaryColumn({ type: 'text' })
+  id: string;
+
+  @Index('dashboard_sessions_token_hash_key', { unique: true })
+  @Column({ type: 'text' })
+  token_hash: string;
+
+  @Column({ type: 'text' })
+  user_id: string;
+
+  @ManyToOne(() => DashboardUserEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id' })
+  user?: DashboardUserEntity;
+
+  @Column({ type: 'text' })
+  merchant_id: string;
+
+  /** The dashboard's test/live switch: the mode every /v1 call of this session acts in. */
+  @Column({ type: 'text' })
+  mode: ApiMode;
+
+  /** Sent back as X-CSRF-Token on every state-changing request. */
+  @Column({ type: 'text' })
+  csrf_token: string;
+
+  @CreateDateColumn(TIMESTAMP)
+  created_at: Date;
+
+  /** Idle expiry counts from here; refreshed at most once a minute. */
+  @Column(TIMESTAMP)
+  last_seen_at: Date;
+
+  @Column({ ...TIMESTAMP, nullable: true })
+  ended_at: Date | null;
+}

@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, IsNull } from 'typeorm';
+import type { ApiMode } from '../auth/tenant';
+import { generateId } from '../ids/id';
+import { DashboardSessionEntity } from './dashboard-session.entity';
+import { DashboardUserEntity } from './dashboard-user.entity';
+
+export type SessionWithUser = DashboardSessionEntity & { user: DashboardUserEntity };
+
+/** SQL of dashboard sessions. */
+@Injectable()
+export class DashboardSessionsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async create(input: { tokenHash: string; userId: string; merchantId: string; mode: ApiMode; csrfToken: string; now: Date }): Promise<DashboardSessionEntity> {
+    const manager = this.dataSource.manager;
+    return manager.save(
+      DashboardSessionEntity,
+      manager.create(DashboardSessionEntity, {
+        id: generateId('sess'),
+        token_hash: input.tokenHash,
+        user_id: input.userId,
+        merchant_id: input.merchantId,
+        mode: input.mode,
+        csrf_token: input.csrfToken,
+        last_seen_at: input.now,
+        ended_at: null,
+      }),
+    );
+  }
+
+  /** The session of a token unless it was ended; the caller decides about idleness. */
+  findOpenByTokenHash(tokenHash: string): Promise<SessionWithUser | null> {
+    return this.dataSource.manager.findOne(DashboardSessionEntity, {
+      where: { token_hash: tokenHash, ended_at: IsNull() },
+      relations: { user: true },
+    }) as Promise<SessionWithUser | null>;
+  }
+
+  async touch(sessionId: string, now: Date): Promise<void> {
+    await this.dataSource.manager.update(DashboardSessionEntity, { id: sessionId }, { last_seen_at: now });
+  }
+
+  async end(sessionId: string, now: Date): Promise<void> {
+    await this.dataSource.manager.update(DashboardSessionEntity, { id: sessionId, ended_at: IsNull() }, { ended_at: now });
+  }
+
+  async setMode(sessionId: string, mode: ApiMode): Promise<void> {
+    await this.dataSource.manager.update(DashboardSessionEntity, { id: sessionId }, { mode });
+  }
+}

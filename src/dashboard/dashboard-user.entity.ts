@@ -1,0 +1,29 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { MerchantEntity } from '../auth/merchant.entity';
+import { TIMESTAMP } from '../database/columns';
+
+/** A person who signs in to the merchant dashboard (DESIGN §11); belongs to one merchant. */
+@Entity('dashboard_users')
+export class DashboardUserEntity {
+  @PrimaryColumn({ type: 'text' })
+  id: string;
+
+  @Column({ type: 'text' })
+  merchant_id: string;
+
+  @ManyToOne(() => MerchantEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'merchant_id' })
+  merchant?: MerchantEntity;
+
+  /** Lower-cased, so sign-in is case-insensitive; unique across merchants (sign-in names no merchant). */
+  @Index('dashboard_users_email_key', { unique: true })
+  @Column({ type: 'text' })
+  email: string;
+
+  /** `scrypt$N$r$p$salt$hash`; null until the user follows the setup link. */
+  @Column({ type: 'text', nullable: true })
+  password_hash: string | null;
+
+  @CreateDateColumn(TIMESTAMP)
+  created_at: Date;
+}

@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, IsNull, MoreThan } from 'typeorm';
+import { generateId } from '../ids/id';
+import { DashboardSetupLinkEntity } from './dashboard-setup-link.entity';
+import { DashboardUserEntity } from './dashboard-user.entity';
+
+/** SQL of dashboard users and their setup links. Users are keyed by merchant or by email (sign-in names no merchant). */
+@Injectable()
+export class DashboardUsersRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  findByEmail(email: string): Promise<DashboardUserEntity | null> {
+    return this.dataSource.manager.findOne(DashboardUserEntity, { where: { email } });
+  }
+
+  findById(userId: string): Promise<DashboardUserEntity | null> {
+    return this.dataSource.manager.findOne(DashboardUserEntity, { where: { id: userId } });
+  }
+
+  /** The user with this email, created for the merchant when there is none (a concurrent twin loses to the unique index). */
+  async findOrCreate(merchantId: string, email: string): Promise<DashboardUserEntity> {
+    await this.dataSource
+      .createQueryBuilder()
+      .insert()
+      .into(DashboardUserEntity)
+      .values({ id: generateId('user'), merchant_id: merchantId, email, password_hash: null })
+      .orIgnore()
+      .execute();
+    return (await this.findByEmail(email)) as DashboardUserEntity;
+  }
+
+  async addSetupLink(userId: string, tokenHash: string, expiresAt: Date): Promise<void> {
+    await this.dataSource.manager.insert(DashboardSetupLinkEntity, { token_hash: tokenHash, user_id: userId, expires_at: expiresAt, used_at: null });
+  }
+
+  /** Marks an unused, unexpired link used and returns its user id; null for any other link. One statement, so a link works once. */
+  async claimSetupLink(tokenHash: string, now: Date): Promise<string | null> {
+    const result = await this.dataSource.manager.update(
+      DashboardSetupLinkEntity,
+      { token_hash: tokenHash, used_at: IsNull(), expires_at: MoreThan(now) },
+      { used_at: now },
+    );
+    if (!result.affected) return null;
+    const link = await this.dataSource.manager.findOne(DashboardSetupLinkEntity, { where: { token_hash: tokenHash } });
+    return link?.user_id ?? null;
+  }
+
+  async setPasswordHash(userId: string, passwordHash: string): Promise<void> {
+    await this.dataSource.manager.update(DashboardUserEntity, { id: userId }, { password_hash: passwordHash });
+  }
+}

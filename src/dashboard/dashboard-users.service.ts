@@ -1,0 +1,103 @@
+import { Injectable } from '@nestjs/common';
+import { createHash, randomBytes } from 'node:crypto';
+import { MerchantsService } from '../auth/merchants.service';
+import { Clock } from '../clock/clock';
+import { AppConfig } from '../config/app-config';
+import { ApiError } from '../errors/api-error';
+import { ErrorCode } from '../errors/error-code.enum';
+import { AuthFailureLimiter } from '../rate-limiting/auth-failure-limiter';
+import { DashboardSessionsService, StartedSession } from './dashboard-sessions.service';
+import { DashboardUsersRepository } from './dashboard-users.repository';
+import { DashboardUserCreatedResponseDto } from './dto/dashboard-response.dto';
+import { dummyPasswordHash, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './password-hash';
+
+/** DESIGN §11: a setup link works once, for 24 hours. */
+export const SETUP_LINK_VALIDITY_MILLISECONDS = 24 * 60 * 60 * 1000;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+
+export interface SignedIn extends StartedSession {
+  email: string;
+  merchantId: string;
+}
+
+/** Dashboard people: creation with a one-time setup link, choosing a password, signing in. */
+@Injectable()
+export class DashboardUsersService {
+  constructor(
+    private readonly users: DashboardUsersRepository,
+    private readonly sessions: DashboardSessionsService,
+    private readonly merchants: MerchantsService,
+    private readonly failures: AuthFailureLimiter,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * A user of the merchant (created, or the existing one: a new link then resets the password)
+   * and a setup link. The token travels in the URL's fragment, which browsers send to no server
+   * and no Referer carries.
+   */
+  async create(merchantId: string, rawEmail: string): Promise<DashboardUserCreatedResponseDto> {
+    const email = normaliseEmail(rawEmail);
+    await this.merchants.require(merchantId);
+    const user = await this.users.findOrCreate(merchantId, email);
+    if (user.merchant_id !== merchantId) {
+      throw new ApiError(ErrorCode.DASHBOARD_USER_EXISTS, `The email '${email}' already belongs to another merchant's dashboard user`, 'email');
+    }
+    const token = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(this.clock.now().getTime() + SETUP_LINK_VALIDITY_MILLISECONDS);
+    await this.users.addSetupLink(user.id, hashToken(token), expiresAt);
+    return {
+      id: user.id,
+      merchant_id: merchantId,
+      email,
+      setup_url: `${this.config.publicBaseUrl}/dashboard/setup#token=${token}`,
+      setup_url_expires_at: expiresAt.toISOString(),
+      created_at: user.created_at.toISOString(),
+    };
+  }
+
+  /** Sets the password through a setup link, which is used up whether or not sign-in follows. */
+  async completeSetup(token: string, password: string): Promise<{ email: string }> {
+    if (password.length < MIN_PASSWORD_LENGTH) {
+      throw new ApiError(ErrorCode.INVALID_PARAMETER, `password must be at least ${MIN_PASSWORD_LENGTH} characters`, 'password');
+    }
+    const passwordHash = await hashPassword(password);
+    const userId = await this.users.claimSetupLink(hashToken(token), this.clock.now());
+    if (!userId) throw new ApiError(ErrorCode.SETUP_LINK_INVALID, 'This setup link is unknown, already used or older than 24 hours; ask for a new one');
+    await this.users.setPasswordHash(userId, passwordHash);
+    const user = await this.users.findById(userId);
+    return { email: user?.email ?? '' };
+  }
+
+  /**
+   * Failures are limited per client address and per email with the API keys' rule: past the
+   * limit every attempt is a 429, right or wrong, decided before the password is checked.
+   */
+  async signIn(rawEmail: string, password: string, clientAddress: string): Promise<SignedIn> {
+    const email = normaliseEmail(rawEmail);
+    await this.failures.refuseWhileBlocked(clientAddress);
+    await this.failures.refuseWhileBlocked(email, 'email');
+    const user = await this.users.findByEmail(email);
+    // An unknown email costs a hash too, so timing does not tell which emails exist.
+    const matches = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()));
+    if (!user || !user.password_hash || !matches) {
+      await this.failures.recordFailure(email, 'email').catch(async (error: unknown) => {
+        await this.failures.recordFailure(clientAddress).catch(() => undefined);
+        throw error;
+      });
+      await this.failures.recordFailure(clientAddress);
+      throw new ApiError(ErrorCode.INVALID_CREDENTIALS, 'Unknown email or wrong password');
+    }
+    const session = await this.sessions.start(user.id, user.merchant_id);
+    return { ...session, email: user.email, merchantId: user.merchant_id };
+  }
+}
+
+function normaliseEmail(email: string): string {
+  const trimmed = email.trim().toLowerCase();
+  if (!EMAIL.test(trimmed) || trimmed.length > 254) throw new ApiError(ErrorCode.INVALID_PARAMETER, 'email must be an email address', 'email');
+  return trimmed;
+}

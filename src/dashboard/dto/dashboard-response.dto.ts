@@ -1,0 +1,59 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { API_MODES } from '../../auth/tenant';
+import { MerchantUsageResponseDto } from '../../billing/dto/merchant-usage-response.dto';
+
+/** POST /admin/v1/merchants/{id}/users and the CLI's users:create. */
+export class DashboardUserCreatedResponseDto {
+  @ApiProperty({ description: 'Dashboard user id', example: 'user_01jd8x3k2m4n5p6q7r8s9t0v1w' })
+  id: string;
+
+  @ApiProperty({ description: 'Merchant the user belongs to', example: 'mer_01jd8x3k2m4n5p6q7r8s9t0v1w' })
+  merchant_id: string;
+
+  @ApiProperty({ description: 'Email (lower-cased)', example: 'ada@example.com' })
+  email: string;
+
+  @ApiProperty({ description: 'One-time link where the user sets a password; shown only here', example: 'http://localhost:3000/dashboard/setup#token=mZ2x' })
+  setup_url: string;
+
+  @ApiProperty({ description: 'The link stops working at this time (24 hours)', example: '2026-11-23T13:04:41.123Z' })
+  setup_url_expires_at: string;
+
+  @ApiProperty({ description: 'Creation time of the user', example: '2026-11-22T13:04:41.123Z' })
+  created_at: string;
+}
+
+/** The signed-in session, as the dashboard app reads it. */
+export class DashboardSessionResponseDto {
+  @ApiProperty({ description: 'Email of the signed-in user', example: 'ada@example.com' })
+  email: string;
+
+  @ApiProperty({ description: 'Merchant id', example: 'mer_01jd8x3k2m4n5p6q7r8s9t0v1w' })
+  merchant_id: string;
+
+  @ApiProperty({ description: "Mode of the test/live switch: every /v1 call of the session acts in it", enum: API_MODES, example: 'test' })
+  mode: string;
+
+  @ApiProperty({ description: 'Send as X-CSRF-Token on every state-changing request', example: 'Zk3…' })
+  csrf_token: string;
+}
+
+export class DailyDownloadsResponseDto {
+  @ApiProperty({ description: 'UTC day', example: '2026-11-22' })
+  day: string;
+
+  @ApiProperty({ description: 'Download URLs issued that day', example: 12 })
+  downloads: number;
+
+  @ApiProperty({ description: 'Bytes counted against bandwidth that day', example: 10485760 })
+  bytes: number;
+}
+
+/** The Overview page: plan, limits, usage, and 30 days of downloads. */
+export class DashboardOverviewResponseDto {
+  @ApiProperty({ description: 'Plan, limits and usage of both modes', type: MerchantUsageResponseDto })
+  usage: MerchantUsageResponseDto;
+
+  @ApiProperty({ description: "The last 30 UTC days of the session's mode, oldest first", type: DailyDownloadsResponseDto, isArray: true })
+  daily: DailyDownloadsResponseDto[];
+}

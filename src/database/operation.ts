@@ -1,0 +1,32 @@
+import type { CredentialKind } from '../auth/auth-context';
+import type { Tenant } from '../auth/tenant';
+import type { Transaction } from './unit-of-work';
+
+/**
+ * The idempotency record of one request, written inside the request's transaction (DESIGN §13).
+ * Implemented by the idempotency module; UnitOfWork only calls it, so it needs no table of its own.
+ */
+export interface IdempotencyClaim {
+  /** The transaction's first statement: takes the key, or throws when another request has it. */
+  acquire(tx: Transaction): Promise<void>;
+  /** The transaction's last statement: stores the complete response built from the result. */
+  complete(tx: Transaction, result: unknown): Promise<void>;
+}
+
+/**
+ * What a write request runs as: its tenant and, when it carries an Idempotency-Key, the claim
+ * that records its response. Controllers get one from @CurrentOperation() and hand it to the
+ * service, which passes it to UnitOfWork.run; nothing travels implicitly (no AsyncLocalStorage,
+ * whose promise hooks would cost every request, the access check included).
+ */
+export interface Operation {
+  readonly tenant: Tenant;
+  readonly idempotency: IdempotencyClaim | null;
+  /** Who asked: a dashboard session's grants have source `manual` (DESIGN §10); absent for the CLI and background work. */
+  readonly credential?: CredentialKind;
+}
+
+/** An operation without an idempotency key (the CLI, background work, tests). */
+export function operationFor(tenant: Tenant): Operation {
+  return { tenant, idempotency: null };
+}

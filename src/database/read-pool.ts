@@ -1,0 +1,33 @@
+import { Pool } from 'pg';
+import type { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import type { DatabaseSettings } from '../config/app-config';
+import { buildPoolConfig } from './data-source-options';
+
+/**
+ * Connections of their own for the access check, the hot path: write transactions that wait on a
+ * row lock (one merchant's download burst behind its bandwidth row) hold the main pool's
+ * connections, and a check queued behind them waited seconds. The check is one short statement
+ * that takes no lock, so a few connections serve it. The embedded database is one session: there
+ * the check shares the main pool's only connection.
+ */
+export class ReadPool {
+  private constructor(
+    readonly pool: Pool,
+    private readonly owned: boolean,
+  ) {}
+
+  static create(dataSource: DataSource, url: string, embedded: boolean, settings: DatabaseSettings): ReadPool {
+    if (embedded || settings.checkPoolSize === 0) {
+      return new ReadPool((dataSource.driver as PostgresDriver).master as Pool, false);
+    }
+    const pool = new Pool(buildPoolConfig(url, false, settings.checkPoolSize, settings));
+    // pg-pool re-emits an idle client's error here; without a listener it would end the process.
+    pool.on('error', () => undefined);
+    return new ReadPool(pool, true);
+  }
+
+  async close(): Promise<void> {
+    if (this.owned) await this.pool.end();
+  }
+}

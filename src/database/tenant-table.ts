@@ -1,0 +1,137 @@
+import { EntityManager, EntityTarget, FindOptionsOrder, FindOptionsWhere, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { API_MODES, ApiMode, Tenant } from '../auth/tenant';
+
+/** The tenant columns of every merchant-owned table. */
+export interface TenantColumns {
+  merchant_id: string;
+  mode: ApiMode;
+}
+
+/** A row's fields without the tenant columns: the tenant is always the separate parameter. */
+export type WithoutTenant<T> = Omit<T, keyof TenantColumns>;
+
+/** Throws unless `tenant` names a merchant and a mode: no tenant-scoped statement runs without one. */
+export function assertTenant(tenant: unknown): asserts tenant is Tenant {
+  const candidate = tenant as Partial<Tenant> | null | undefined;
+  if (
+    !candidate ||
+    typeof candidate.merchantId !== 'string' ||
+    !candidate.merchantId.startsWith('mer_') ||
+    !API_MODES.includes(candidate.mode as ApiMode)
+  ) {
+    throw new Error('A tenant-scoped query needs the tenant (merchant id and mode)');
+  }
+}
+
+function refuseTenantColumns(fields: object): void {
+  if ('merchant_id' in fields || 'mode' in fields) {
+    throw new Error('merchant_id and mode come from the tenant parameter, never from the fields');
+  }
+}
+
+/**
+ * One merchant-owned table, seen through a tenant: every statement it builds carries
+ * `merchant_id = … AND mode = …`, written here once. Repositories hold one per table; the tenant
+ * is a required parameter of each method and the field arguments' types leave the tenant columns
+ * out, so a query without the tenant can't be written through it (test/unit/tenant-table.spec.ts
+ * checks both at runtime, test/unit/tenant-table.types.ts at compile time).
+ *
+ * `manager` is the transaction's (`tx.manager`) inside a transaction, or the pool's for a read
+ * outside one.
+ */
+export class TenantTable<Entity extends TenantColumns & ObjectLiteral> {
+  constructor(
+    private readonly target: EntityTarget<Entity>,
+    readonly alias: string,
+  ) {}
+
+  /**
+   * A SELECT limited to the tenant's rows. Conditions added with `where` or `andWhere` narrow it
+   * further (`where` would otherwise replace the tenant condition); `orWhere` would widen it past
+   * the tenant and throws.
+   */
+  select(manager: EntityManager, tenant: Tenant): SelectQueryBuilder<Entity> {
+    assertTenant(tenant);
+    const query = manager
+      .createQueryBuilder(this.target, this.alias)
+      .where(`${this.alias}.merchant_id = :tenantMerchantId AND ${this.alias}.mode = :tenantMode`, {
+        tenantMerchantId: tenant.merchantId,
+        tenantMode: tenant.mode,
+      });
+    const narrow = query.andWhere.bind(query);
+    const widen = () => {
+      throw new Error(`orWhere on a tenant-scoped query of ${this.alias} would reach other tenants' rows; use andWhere(new Brackets(…))`);
+    };
+    Object.assign(query, { where: narrow, orWhere: widen, orWhereInIds: widen });
+    return query;
+  }
+
+  async findOne(
+    manager: EntityManager,
+    tenant: Tenant,
+    where: WithoutTenant<FindOptionsWhere<Entity>>,
+    options: { lock?: boolean } = {},
+  ): Promise<Entity | null> {
+    return manager.findOne(this.target, {
+      where: this.scoped(tenant, where),
+      ...(options.lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+  }
+
+  async find(
+    manager: EntityManager,
+    tenant: Tenant,
+    where: WithoutTenant<FindOptionsWhere<Entity>>,
+    order?: FindOptionsOrder<Entity>,
+  ): Promise<Entity[]> {
+    return manager.find(this.target, { where: this.scoped(tenant, where), ...(order ? { order } : {}) });
+  }
+
+  /** The row with this id, locked (SELECT … FOR UPDATE) until the transaction ends. */
+  async lockById(manager: EntityManager, tenant: Tenant, id: string): Promise<Entity | null> {
+    return this.select(manager, tenant).andWhere(`${this.alias}.id = :lockedId`, { lockedId: id }).setLock('pessimistic_write').getOne();
+  }
+
+  /** Inserts a row of the tenant and returns it with its generated columns (created_at, …). */
+  async insert(manager: EntityManager, tenant: Tenant, fields: WithoutTenant<QueryDeepPartialEntity<Entity>>): Promise<Entity> {
+    assertTenant(tenant);
+    refuseTenantColumns(fields);
+    const row = manager.create(this.target, { ...fields, merchant_id: tenant.merchantId, mode: tenant.mode } as unknown as Entity);
+    await manager.insert(this.target, row as QueryDeepPartialEntity<Entity>);
+    return row;
+  }
+
+  /** Updates the tenant's rows matching `where`; returns how many changed. */
+  async update(
+    manager: EntityManager,
+    tenant: Tenant,
+    where: WithoutTenant<FindOptionsWhere<Entity>>,
+    changes: WithoutTenant<QueryDeepPartialEntity<Entity>>,
+  ): Promise<number> {
+    refuseTenantColumns(changes);
+    const result = await manager.update(this.target, this.scoped(tenant, where), changes as QueryDeepPartialEntity<Entity>);
+    return result.affected ?? 0;
+  }
+
+  async increment(
+    manager: EntityManager,
+    tenant: Tenant,
+    where: WithoutTenant<FindOptionsWhere<Entity>>,
+    column: Exclude<keyof Entity & string, keyof TenantColumns>,
+    by: number,
+  ): Promise<void> {
+    await manager.increment(this.target, this.scoped(tenant, where), column, by);
+  }
+
+  async delete(manager: EntityManager, tenant: Tenant, where: WithoutTenant<FindOptionsWhere<Entity>>): Promise<number> {
+    const result = await manager.delete(this.target, this.scoped(tenant, where));
+    return result.affected ?? 0;
+  }
+
+  private scoped(tenant: Tenant, where: WithoutTenant<FindOptionsWhere<Entity>>): FindOptionsWhere<Entity> {
+    assertTenant(tenant);
+    refuseTenantColumns(where);
+    return { ...where, merchant_id: tenant.merchantId, mode: tenant.mode } as FindOptionsWhere<Entity>;
+  }
+}

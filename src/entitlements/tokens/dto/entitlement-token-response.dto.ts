@@ -1,0 +1,52 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+const EXAMPLE_TOKEN =
+  'eyJhbGciOiJFZERTQSIsImtpZCI6IjNxR2pZRHZ0OUt0X0N4S0ZwQm1Da2ZqTXBsQVhrQ0M0Q3RnR0xPZkdkR0UiLCJ0eXAiOiJKV1QifQ.' +
+  'eyJpZCI6ImVudF8wMWpkOHgzazJtNG41cDZxN3I4czl0MHYxdyIsInN0YXR1cyI6ImFjdGl2ZSJ9.' +
+  'c2lnbmF0dXJlLW9mLXRoZS1leGFtcGxlLW5vdC1hLXJlYWwtb25l';
+
+export class EntitlementTokenResponseDto {
+  @ApiProperty({
+    description:
+      'Compact JWS (alg EdDSA, kid in the header). Claims: the check\'s entitlement (id, product_id, status, granted_at, expires_at, ' +
+      'metadata, access_type) plus merchant, livemode, customer_id, store_customer_id, product_id, store_product_id, iat, exp. ' +
+      'Verify it against GET /.well-known/jwks.json.',
+    example: EXAMPLE_TOKEN,
+  })
+  token: string;
+
+  @ApiProperty({
+    description: "When the token expires (its exp claim): the earlier of the entitlement's expires_at and now + ENTITLEMENT_TOKEN_TTL",
+    example: '2026-01-15T11:30:00.000Z',
+  })
+  expires_at: string;
+}
+
+/** One public key of the JWKS (RFC 7517), an Ed25519 key (RFC 8037). */
+export class JsonWebKeyDto {
+  @ApiProperty({ description: 'Key type', example: 'OKP' })
+  kty: string;
+
+  @ApiProperty({ description: 'Curve', example: 'Ed25519' })
+  crv: string;
+
+  @ApiProperty({ description: 'The public key, base64url', example: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' })
+  x: string;
+
+  @ApiProperty({ description: 'Key id (RFC 7638 thumbprint); a token names its key in its header', example: '3qGjYDvt9Kt_CxKFpBmCkfjMplAXkCC4CtgGLOfGdGE' })
+  kid: string;
+
+  @ApiProperty({ description: 'Algorithm', example: 'EdDSA' })
+  alg: string;
+
+  @ApiProperty({ description: 'Use: signatures', example: 'sig' })
+  use: string;
+}
+
+export class JsonWebKeySetDto {
+  @ApiProperty({
+    description: 'The signing key first, then keys retired less than ENTITLEMENT_TOKEN_TTL ago (tokens they signed are still valid)',
+    type: [JsonWebKeyDto],
+  })
+  keys: JsonWebKeyDto[];
+}

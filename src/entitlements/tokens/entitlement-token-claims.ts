@@ -1,0 +1,46 @@
+import type { ApiMode } from '../../auth/tenant';
+import type { EntitlementCheckItemDto } from '../dto/entitlement-response.dto';
+
+/** What a signed entitlement token says (DESIGN §12): the check's entitlement, who it is for, and its lifetime. */
+export interface EntitlementTokenClaims extends EntitlementCheckItemDto {
+  merchant: string;
+  livemode: boolean;
+  customer_id: string;
+  store_customer_id: string;
+  store_product_id: string | null;
+  /** Issued at, seconds since the epoch. */
+  iat: number;
+  /** Expiry, seconds since the epoch. */
+  exp: number;
+}
+
+export interface TokenSubject {
+  entitlement: EntitlementCheckItemDto;
+  merchantId: string;
+  mode: ApiMode;
+  customerId: string;
+  storeCustomerId: string;
+  storeProductId: string | null;
+}
+
+/**
+ * The claims of a token issued at `now`. It lasts `ttlMilliseconds`, but never past the
+ * entitlement's own expiry: `exp` is the earlier of the two, rounded down to the second (JWT
+ * times are whole seconds), so a token never outlives its entitlement.
+ */
+export function buildEntitlementTokenClaims(subject: TokenSubject, now: Date, ttlMilliseconds: number): EntitlementTokenClaims {
+  const issuedAt = Math.floor(now.getTime() / 1000);
+  const ttlEnd = Math.floor((now.getTime() + ttlMilliseconds) / 1000);
+  const entitlementEnd = subject.entitlement.expires_at === null ? Infinity : Math.floor(new Date(subject.entitlement.expires_at).getTime() / 1000);
+  return {
+    ...subject.entitlement,
+    merchant: subject.merchantId,
+    livemode: subject.mode === 'live',
+    customer_id: subject.customerId,
+    store_customer_id: subject.storeCustomerId,
+    product_id: subject.entitlement.product_id,
+    store_product_id: subject.storeProductId,
+    iat: issuedAt,
+    exp: Math.min(ttlEnd, entitlementEnd),
+  };
+}

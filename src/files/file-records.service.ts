@@ -1,0 +1,21 @@
+import { Injectable } from '@nestjs/common';
+import type { Tenant } from '../auth/tenant';
+import type { Reader } from '../database/unit-of-work';
+import { FileEntity } from './file.entity';
+import { FilesRepository } from './files.repository';
+
+/** The files table for other modules: which files a tenant has, and which are ready to deliver. */
+@Injectable()
+export class FileRecordsService {
+  constructor(private readonly files: FilesRepository) {}
+
+  /** Which of `fileIds` are files of this tenant (others' and unknown ids are left out). */
+  existingIds(db: Reader, tenant: Tenant, fileIds: string[]): Promise<string[]> {
+    return this.files.existingIds(db, tenant, fileIds);
+  }
+
+  /** The CONFIRMED files among `fileIds`, by id. */
+  async confirmedFiles(db: Reader, tenant: Tenant, fileIds: string[]): Promise<Map<string, FileEntity>> {
+    return new Map((await this.files.findConfirmed(db, tenant, [...new Set(fileIds)])).map((file) => [file.id, file]));
+  }
+}

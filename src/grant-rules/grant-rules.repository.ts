@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, In } from 'typeorm';
+import type { Tenant } from '../auth/tenant';
+import { TenantTable } from '../database/tenant-table';
+import type { Reader, Transaction } from '../database/unit-of-work';
+import { fetchPageWithTotal } from '../pagination/keyset';
+import { PageRequest } from '../pagination/page';
+import { GrantRuleEntity } from './grant-rule.entity';
+
+export type GrantRuleChanges = Partial<Pick<GrantRuleEntity, 'enabled' | 'access_duration_days'>>;
+
+/** SQL of grant_rules. */
+@Injectable()
+export class GrantRulesRepository {
+  private readonly table = new TenantTable(GrantRuleEntity, 'rule');
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  findById(db: Reader, tenant: Tenant, ruleId: string): Promise<GrantRuleEntity | null> {
+    return this.table.findOne(db.manager, tenant, { id: ruleId });
+  }
+
+  lockById(tx: Transaction, tenant: Tenant, ruleId: string): Promise<GrantRuleEntity | null> {
+    return this.table.lockById(tx.manager, tenant, ruleId);
+  }
+
+  /** The enabled rules any of these products triggers, oldest first (the order their grants are made in). */
+  enabledForTriggers(db: Reader, tenant: Tenant, productIds: string[]): Promise<GrantRuleEntity[]> {
+    if (productIds.length === 0) return Promise.resolve([]);
+    return this.table.find(db.manager, tenant, { trigger_product_id: In(productIds), enabled: true }, { created_at: 'ASC', id: 'ASC' });
+  }
+
+  async insert(tx: Transaction, tenant: Tenant, rule: Pick<GrantRuleEntity, 'id' | 'trigger_product_id' | 'grant_product_id' | 'access_duration_days' | 'enabled'>): Promise<GrantRuleEntity> {
+    await this.table.insert(tx.manager, tenant, rule);
+    return this.require(tx, tenant, rule.id);
+  }
+
+  async update(tx: Transaction, tenant: Tenant, ruleId: string, changes: GrantRuleChanges): Promise<GrantRuleEntity> {
+    await this.table.update(tx.manager, tenant, { id: ruleId }, changes);
+    return this.require(tx, tenant, ruleId);
+  }
+
+  async delete(tx: Transaction, tenant: Tenant, ruleId: string): Promise<void> {
+    await this.table.delete(tx.manager, tenant, { id: ruleId });
+  }
+
+  /** One keyset page (limit + 1 rows) and the total, newest first. */
+  list(tenant: Tenant, page: PageRequest): Promise<{ rows: GrantRuleEntity[]; total: number }> {
+    return fetchPageWithTotal(() => this.table.select(this.dataSource.manager, tenant), 'rule', page);
+  }
+
+  private async require(tx: Transaction, tenant: Tenant, ruleId: string): Promise<GrantRuleEntity> {
+    const rule = await this.findById(tx, tenant, ruleId);
+    if (!rule) throw new Error(`Grant rule ${ruleId} vanished inside its own transaction`);
+    return rule;
+  }
+}

@@ -1,0 +1,46 @@
+import type { INestApplication } from '@nestjs/common';
+import type { AbstractHttpAdapter } from '@nestjs/core';
+import type { Logger } from 'pino';
+import type { HttpTimeouts } from '../config/app-config';
+import type { ErrorReplier } from '../errors/all-exceptions.filter';
+import type { DashboardAssets } from './dashboard-assets';
+import type { RequestGate } from './request-gate';
+
+export type HttpAdapterName = 'express' | 'fastify';
+
+/** What the platform wires into the server's earliest hook. */
+export interface PlatformServices {
+  gate: RequestGate;
+  /** The request log's logger. */
+  logger: Logger;
+  /** The dashboard's built pages at /dashboard; null when DASHBOARD_ENABLED=false. */
+  dashboard: DashboardAssets | null;
+}
+
+/**
+ * Everything that differs between Express and Fastify, behind one interface with one
+ * implementation per adapter (HTTP_ADAPTER). Nothing outside src/http/ imports either framework;
+ * the rest of the code reads requests and writes responses through http-exchange.ts.
+ *
+ * Both implementations give the same answers, down to status codes, headers and error bodies:
+ * they run the same request gate (path rules, authentication before the body, the JSON body
+ * rules, deadlines) on the same Node server (node-server.ts) with the same routing rules
+ * (case-sensitive; a trailing slash ignored; the same query-string parser).
+ */
+export interface HttpPlatform extends ErrorReplier {
+  readonly name: HttpAdapterName;
+  /** The Nest adapter the application is created with. */
+  readonly adapter: AbstractHttpAdapter;
+  /** Registers the request gate, the security headers, the request id and the request log, before any route. */
+  install(app: INestApplication, services: PlatformServices): void;
+  /** Every route the server serves, as `METHOD /path` (`:name` parameters), HEAD aside: for tests. */
+  servedRoutes(app: INestApplication): string[];
+  /** Completes route registration for a server that is driven without listen() (supertest). */
+  ready(): Promise<void>;
+}
+
+/** The platform for HTTP_ADAPTER; only the chosen framework is loaded. */
+export async function createHttpPlatform(name: HttpAdapterName, timeouts: HttpTimeouts): Promise<HttpPlatform> {
+  if (name === 'fastify') return new (await import('./fastify-platform')).FastifyPlatform(timeouts);
+  return new (await import('./express-platform')).ExpressPlatform(timeouts);
+}

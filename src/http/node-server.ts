@@ -1,0 +1,22 @@
+import { createServer, RequestListener, Server } from 'node:http';
+import type { HttpTimeouts } from '../config/app-config';
+
+/**
+ * The Node HTTP server both adapters run on, so slow clients meet the same limits whichever
+ * adapter serves: headers within HTTP_HEADERS_TIMEOUT (Node answers 408 and closes), bodies
+ * within HTTP_REQUEST_TIMEOUT (request-deadline.ts, armed by the request gate).
+ */
+export function createNodeServer(listener: RequestListener | undefined, timeouts: HttpTimeouts): Server {
+  const server = createServer({
+    headersTimeout: timeouts.headersMilliseconds,
+    // The body deadline is armed per request (uploads get a longer one); 0 turns Node's off.
+    requestTimeout: 0,
+    // How often Node looks for expired headers; its default (30 s) would let a trickler live
+    // three times the headers timeout.
+    connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(timeouts.headersMilliseconds / 4))),
+  });
+  if (listener) server.on('request', listener);
+  // Node's default, set explicitly: Fastify would otherwise apply its own 72 s.
+  server.keepAliveTimeout = 5_000;
+  return server;
+}

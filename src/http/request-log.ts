@@ -1,0 +1,44 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import type { AuthContext } from '../auth/auth-context';
+import { requestIdOf } from '../envelope/request-id';
+import { pathOf } from './request-path';
+
+/** What the adapter knows only once the response is sent: the matched route template and the tenant. */
+export interface RequestLogDetails {
+  route(): string | undefined;
+  auth(): AuthContext | undefined;
+}
+
+/**
+ * One line per request, when the response has been sent: request id, merchant, mode, route,
+ * status and duration. Only the path is logged (never headers or the query string), so keys and
+ * signed-URL tokens can't end up in logs. Liveness probes are not logged.
+ *
+ * A listener on the Node response rather than pino-http middleware: no per-request child logger
+ * and no AsyncLocalStorage (whose promise hooks cost every promise of every request).
+ */
+export function logWhenSent(logger: Logger, request: IncomingMessage, response: ServerResponse, details: RequestLogDetails): void {
+  const url = request.url ?? '/';
+  if (url === '/health/live') return;
+  const startedAt = performance.now();
+  response.once('finish', () => {
+    const status = response.statusCode;
+    const level = status >= 500 ? 'error' : 'info';
+    if (!logger.isLevelEnabled(level)) return;
+    const auth = details.auth();
+    const path = pathOf(url);
+    const route = details.route();
+    logger[level](
+      {
+        req: { id: requestIdOf(request), method: request.method, path },
+        res: { status },
+        responseTime: Math.round((performance.now() - startedAt) * 1000) / 1000,
+        merchant_id: auth?.merchantId,
+        mode: auth?.mode,
+        route,
+      },
+      `${request.method} ${route ?? path} ${status}`,
+    );
+  });
+}

@@ -1,0 +1,62 @@
+import type { Tenant } from '../auth/tenant';
+import type { IdempotencyClaim } from '../database/operation';
+import type { Transaction } from '../database/unit-of-work';
+import { envelopeOf } from '../envelope/envelope';
+import { StatusResult } from '../envelope/status-result';
+import type { IdempotencyKeysRepository } from './idempotency-keys.repository';
+
+/** The key was taken by another request that committed first: roll back and replay its response. */
+export class IdempotencyKeyTakenError extends Error {
+  constructor(readonly key: string) {
+    super(`Idempotency key '${key}' was taken by a concurrent request`);
+  }
+}
+
+export interface ClaimedRequest {
+  tenant: Tenant;
+  key: string;
+  requestHash: string;
+  /** The request id, for the stored envelope's meta. */
+  requestId: string;
+  /** The route's success status (201 for POST unless the route says otherwise). */
+  status: number;
+}
+
+/**
+ * One request's claim on its Idempotency-Key, written inside the transaction UnitOfWork opens for
+ * the request: the key row is the first statement, the complete response (status and the enveloped
+ * body) the last. A crash before the commit leaves nothing, so a retry runs once; after it, the
+ * retry replays.
+ */
+export class RequestIdempotencyClaim implements IdempotencyClaim {
+  private used = false;
+  /** The stored response, once the transaction's last statement wrote it; what the client gets. */
+  response: { status: number; body: unknown } | null = null;
+
+  constructor(
+    private readonly keys: IdempotencyKeysRepository,
+    readonly request: ClaimedRequest,
+    private readonly now: () => Date,
+  ) {}
+
+  /** True once a transaction took (or tried to take) the key. */
+  get acquired(): boolean {
+    return this.used;
+  }
+
+  async acquire(tx: Transaction): Promise<void> {
+    // One request is one transaction: a second one would find its own key taken.
+    if (this.used) throw new Error('An idempotent request may open only one transaction with its claim');
+    this.used = true;
+    const { tenant, key, requestHash, status } = this.request;
+    if (!(await this.keys.claim(tx, tenant, key, requestHash, status, this.now()))) throw new IdempotencyKeyTakenError(key);
+  }
+
+  async complete(tx: Transaction, result: unknown): Promise<void> {
+    const body = envelopeOf(result, this.request.requestId);
+    // An upsert decides its status as it runs: the replay must answer with that one.
+    const status = result instanceof StatusResult ? result.status : this.request.status;
+    await this.keys.storeResponse(tx, this.request.tenant, this.request.key, body, status);
+    this.response = { status, body };
+  }
+}

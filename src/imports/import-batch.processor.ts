@@ -1,0 +1,156 @@
+import { Injectable } from '@nestjs/common';
+import type { Tenant } from '../auth/tenant';
+import { Clock } from '../clock/clock';
+import { CustomerRecordsService } from '../customers/customer-records.service';
+import { Transaction, UnitOfWork } from '../database/unit-of-work';
+import { EntitlementLifecycleService } from '../entitlements/entitlement-lifecycle.service';
+import { EntitlementsService } from '../entitlements/entitlements.service';
+import { ApiError } from '../errors/api-error';
+import { ErrorCode } from '../errors/error-code.enum';
+import { isValidId } from '../ids/id';
+import { ProductEntity } from '../products/product.entity';
+import { ProductsService } from '../products/products.service';
+import { ImportRowError } from './entitlement-import.entity';
+import { ImportGrantRow, isRowProblem, parseImportRow } from './import-row-parser';
+import { toImportResponse } from './import.mapper';
+import { ImportsRepository, RowOutcome } from './imports.repository';
+
+/** Rows per batch: each batch is one transaction. */
+export const IMPORT_BATCH_SIZE = 500;
+/** The import shows the first this many row errors; every failed row keeps its own in import_rows. */
+export const MAX_SHOWN_ERRORS = 1_000;
+
+const referenceKey = (reference: { id?: string; storeId?: string }) => (reference.id !== undefined ? `id:${reference.id}` : `store:${reference.storeId}`);
+
+/**
+ * One batch of an import, in one transaction: claims up to IMPORT_BATCH_SIZE pending rows (SKIP
+ * LOCKED), grants the good ones through the entitlements' lifecycle (source import; each publishes
+ * entitlement.created), records every row's outcome and moves the import's counters. A crash rolls
+ * the whole batch back, so its rows are claimed again and none is granted twice. Customers and
+ * products are looked up once per batch, not per row.
+ */
+@Injectable()
+export class ImportBatchProcessor {
+  constructor(
+    private readonly imports: ImportsRepository,
+    private readonly lifecycle: EntitlementLifecycleService,
+    private readonly entitlements: EntitlementsService,
+    private readonly customers: CustomerRecordsService,
+    private readonly products: ProductsService,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Processes one batch; false when no row was pending. */
+  processNextBatch(): Promise<boolean> {
+    return this.unitOfWork.run(async (tx) => {
+      const batch = await this.imports.claimBatchAcrossTenants(tx, IMPORT_BATCH_SIZE);
+      if (!batch || batch.rows.length === 0) return false;
+      const outcomes = await this.grantRows(tx, batch.tenant, batch.rows);
+      await this.imports.saveOutcomes(tx, batch.tenant, batch.importId, outcomes);
+      await this.recordProgress(tx, batch.tenant, batch.importId, outcomes);
+      return true;
+    });
+  }
+
+  private async grantRows(tx: Transaction, tenant: Tenant, rows: Array<{ row_number: number; data: unknown }>): Promise<RowOutcome[]> {
+    const now = this.clock.now();
+    const outcomes: RowOutcome[] = [];
+    const failed = (rowNumber: number, code: string, message: string) =>
+      outcomes.push({ rowNumber, status: 'failed', entitlementId: null, errorCode: code, errorMessage: message });
+    const parsed: Array<{ rowNumber: number; row: ImportGrantRow }> = [];
+    for (const { row_number: rowNumber, data } of rows) {
+      const result = parseImportRow(data, now);
+      if (isRowProblem(result)) failed(rowNumber, result.code, result.message);
+      else parsed.push({ rowNumber, row: result });
+    }
+
+    const customerIds = await this.resolveCustomers(tx, tenant, parsed.map(({ row }) => row));
+    const products = await this.resolveProducts(tx, tenant, parsed.map(({ row }) => row));
+    const held = await this.entitlements.activePairs(
+      tx,
+      tenant,
+      [...customerIds.values()],
+      [...products.values()].flatMap((product) => (product ? [product.id] : [])),
+    );
+
+    for (const { rowNumber, row } of parsed) {
+      const customerId = customerIds.get(referenceKey(row.customer));
+      const product = products.get(referenceKey(row.product));
+      if (customerId === undefined) {
+        failed(rowNumber, ErrorCode.CUSTOMER_NOT_FOUND, `No customer with id '${row.customer.id}'`);
+      } else if (!product) {
+        const named = row.product.id !== undefined ? `id '${row.product.id}'` : `store_product_id '${row.product.storeId}'`;
+        failed(rowNumber, ErrorCode.PRODUCT_NOT_FOUND, `No product with ${named}`);
+      } else if (product.status === 'archived') {
+        failed(rowNumber, ErrorCode.PRODUCT_ARCHIVED, `Product '${product.id}' is archived and cannot be granted`);
+      } else if (held.has(`${customerId}/${product.id}`)) {
+        outcomes.push({ rowNumber, status: 'skipped', entitlementId: null, errorCode: null, errorMessage: null });
+      } else {
+        try {
+          const granted = await this.lifecycle.grant(tx, tenant, {
+            customer: { id: customerId },
+            product: { id: product.id },
+            source: 'import',
+            expiresAt: row.expiresAt,
+            usageLimit: row.usageLimit,
+            storeOrderId: row.storeOrderId,
+            metadata: row.metadata,
+          });
+          // A later row of the same customer and product is skipped: it holds it now.
+          held.add(`${customerId}/${product.id}`);
+          outcomes.push({ rowNumber, status: 'granted', entitlementId: granted.id, errorCode: null, errorMessage: null });
+        } catch (error) {
+          // The rules of a grant refuse before writing anything; any other failure rolls the batch back.
+          if (!(error instanceof ApiError)) throw error;
+          failed(rowNumber, error.renderedCode, error.message);
+        }
+      }
+    }
+    return outcomes.sort((left, right) => left.rowNumber - right.rowNumber);
+  }
+
+  /** Customer id of each row's customer reference; store ids are created where new, unknown ids are left out. */
+  private async resolveCustomers(tx: Transaction, tenant: Tenant, rows: ImportGrantRow[]): Promise<Map<string, string>> {
+    const resolved = new Map<string, string>();
+    const storeIds = rows.flatMap(({ customer }) => (customer.storeId !== undefined ? [customer.storeId] : []));
+    for (const [storeId, customer] of await this.customers.findOrCreateManyByStoreIds(tx, tenant, storeIds)) resolved.set(`store:${storeId}`, customer.id);
+    const ids = [...new Set(rows.flatMap(({ customer }) => (customer.id !== undefined && isValidId('cus', customer.id) ? [customer.id] : [])))];
+    for (const id of (await this.customers.storeIdsOf(tx, tenant, ids)).keys()) resolved.set(`id:${id}`, id);
+    return resolved;
+  }
+
+  /** Each distinct product reference of the batch, looked up once (null when the tenant has none). */
+  private async resolveProducts(tx: Transaction, tenant: Tenant, rows: ImportGrantRow[]): Promise<Map<string, ProductEntity | null>> {
+    const resolved = new Map<string, ProductEntity | null>();
+    for (const { product } of rows) {
+      const key = referenceKey(product);
+      if (!resolved.has(key)) resolved.set(key, await this.products.findForGrant(tx, tenant, product));
+    }
+    return resolved;
+  }
+
+  /** Moves the counters under the import's row lock; the batch that processes the last row completes it. */
+  private async recordProgress(tx: Transaction, tenant: Tenant, importId: string, outcomes: RowOutcome[]): Promise<void> {
+    const entitlementImport = await this.imports.lockById(tx, tenant, importId);
+    if (!entitlementImport) throw new Error(`Import ${importId} has rows but no record`);
+    const count = (status: RowOutcome['status']) => outcomes.filter((outcome) => outcome.status === status).length;
+    const errors: ImportRowError[] = [...entitlementImport.errors];
+    for (const outcome of outcomes) {
+      if (outcome.status !== 'failed' || errors.length >= MAX_SHOWN_ERRORS) continue;
+      errors.push({ row: outcome.rowNumber, code: outcome.errorCode ?? ErrorCode.INVALID_PARAMETER, message: outcome.errorMessage ?? '' });
+    }
+    const processed = entitlementImport.processed_rows + outcomes.length;
+    const completed = processed >= entitlementImport.total_rows;
+    const saved = await this.imports.saveProgress(tx, tenant, importId, {
+      status: completed ? 'completed' : 'running',
+      processed_rows: processed,
+      granted: entitlementImport.granted + count('granted'),
+      skipped: entitlementImport.skipped + count('skipped'),
+      failed: entitlementImport.failed + count('failed'),
+      errors,
+      completed_at: completed ? this.clock.now() : null,
+    });
+    if (completed) await tx.publish('import.completed', tenant, { ...toImportResponse(saved) });
+  }
+}

@@ -1,0 +1,64 @@
+import { Injectable } from '@nestjs/common';
+import type { Tenant } from '../auth/tenant';
+import type { Operation } from '../database/operation';
+import { UnitOfWork } from '../database/unit-of-work';
+import { PageResult } from '../envelope/page-result';
+import { ApiError } from '../errors/api-error';
+import { ErrorCode } from '../errors/error-code.enum';
+import { generateId, isValidId } from '../ids/id';
+import { toPageRequest, toPageResult } from '../pagination/page';
+import { PaginationQueryDto } from '../pagination/pagination-query.dto';
+import { ImportResponseDto } from './dto/import-response.dto';
+import { rowsOfImportBody } from './import-body';
+import { ImportWorker } from './import-worker';
+import { toImportResponse } from './import.mapper';
+import { ImportsRepository } from './imports.repository';
+
+/** An import this large changes import_rows enough to refresh its statistics before the batches run. */
+const STATISTICS_REFRESH_ROWS = 1_000;
+
+/** Entitlement imports (DESIGN §10): stored with their rows in one transaction, processed by ImportWorker. */
+@Injectable()
+export class ImportsService {
+  constructor(
+    private readonly imports: ImportsRepository,
+    private readonly worker: ImportWorker,
+    private readonly unitOfWork: UnitOfWork,
+  ) {}
+
+  /** Stores the import (queued) and every row (pending), then wakes the worker. */
+  async create(operation: Operation, body: unknown): Promise<ImportResponseDto> {
+    const rows = rowsOfImportBody(body);
+    const tenant = operation.tenant;
+    const created = await this.unitOfWork.run(operation, async (tx) => {
+      const entitlementImport = await this.imports.insert(tx, tenant, {
+        id: generateId('imp'),
+        status: 'queued',
+        total_rows: rows.length,
+        processed_rows: 0,
+        granted: 0,
+        skipped: 0,
+        failed: 0,
+        errors: [],
+        completed_at: null,
+      });
+      await this.imports.insertRows(tx, tenant, entitlementImport.id, rows);
+      return toImportResponse(entitlementImport);
+    });
+    if (rows.length >= STATISTICS_REFRESH_ROWS) await this.imports.refreshStatistics(this.unitOfWork.pool);
+    this.worker.wake();
+    return created;
+  }
+
+  async get(tenant: Tenant, importId: string): Promise<ImportResponseDto> {
+    const entitlementImport = isValidId('imp', importId) ? await this.imports.findById(this.unitOfWork.pool, tenant, importId) : null;
+    if (!entitlementImport) throw new ApiError(ErrorCode.IMPORT_NOT_FOUND, `No entitlement import with id '${importId}'`);
+    return toImportResponse(entitlementImport);
+  }
+
+  async list(tenant: Tenant, query: PaginationQueryDto): Promise<PageResult<ImportResponseDto>> {
+    const page = toPageRequest(query);
+    const { rows, total } = await this.imports.list(this.unitOfWork.pool, tenant, page);
+    return toPageResult(rows, page, (row) => row.created_at, toImportResponse, total);
+  }
+}

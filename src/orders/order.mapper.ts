@@ -1,0 +1,25 @@
+import { OrderResponseDto } from './dto/order-response.dto';
+import { OrderLineItemEntity } from './order-line-item.entity';
+import { OrderEntity } from './order.entity';
+
+export function toOrderResponse(order: OrderEntity, lineItems: OrderLineItemEntity[], storeCustomerId: string): OrderResponseDto {
+  return {
+    id: order.id,
+    store_order_id: order.store_order_id,
+    customer_id: order.customer_id,
+    store_customer_id: storeCustomerId,
+    status: order.status,
+    line_items: lineItems.map((item) => ({
+      store_line_item_id: item.store_line_item_id,
+      product_id: item.product_id,
+      quantity: item.quantity,
+      status: item.status,
+      skipped_reason: item.skipped_reason,
+      entitlement_id: item.entitlement_id,
+    })),
+    placed_at: order.placed_at ? order.placed_at.toISOString() : null,
+    metadata: order.metadata,
+    created_at: order.created_at.toISOString(),
+    updated_at: order.updated_at.toISOString(),
+  };
+}

@@ -1,0 +1,99 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, In } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import type { Tenant } from '../auth/tenant';
+import { TenantTable } from '../database/tenant-table';
+import type { Reader, Transaction } from '../database/unit-of-work';
+import { fetchPageWithTotal } from '../pagination/keyset';
+import { PageRequest } from '../pagination/page';
+import { OrderLineItemEntity } from './order-line-item.entity';
+import { OrderEntity } from './order.entity';
+
+export type OrderChanges = Partial<Pick<OrderEntity, 'status' | 'placed_at' | 'metadata'>>;
+export type NewLineItem = Pick<OrderLineItemEntity, 'store_line_item_id' | 'product_id' | 'quantity' | 'status' | 'skipped_reason' | 'entitlement_id' | 'position'>;
+
+// A CTE, so the driver returns the row (a bare INSERT … RETURNING may come back as [rows, count]).
+const INSERT_IF_NEW_SQL = `WITH inserted AS (
+    INSERT INTO orders (id, merchant_id, mode, store_order_id, customer_id, status, placed_at, metadata)
+    VALUES ($1, $2, $3, $4, $5, 'active', $6, $7::jsonb)
+    ON CONFLICT (merchant_id, mode, store_order_id) DO NOTHING
+    RETURNING id
+  )
+  SELECT id FROM inserted`;
+
+/** SQL of orders and order_line_items. */
+@Injectable()
+export class OrdersRepository {
+  private readonly orders = new TenantTable(OrderEntity, 'ord');
+  private readonly lineItems = new TenantTable(OrderLineItemEntity, 'item');
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * Inserts the order unless the tenant has one with this store id (a concurrent post's insert
+   * waits on the unique index until the first commits, then inserts nothing); true when it inserted.
+   */
+  async insertIfNew(
+    tx: Transaction,
+    tenant: Tenant,
+    order: Pick<OrderEntity, 'id' | 'store_order_id' | 'customer_id' | 'placed_at' | 'metadata'>,
+  ): Promise<boolean> {
+    const rows: { id: string }[] = await tx.manager.query(INSERT_IF_NEW_SQL, [
+      order.id,
+      tenant.merchantId,
+      tenant.mode,
+      order.store_order_id,
+      order.customer_id,
+      order.placed_at?.toISOString() ?? null,
+      JSON.stringify(order.metadata),
+    ]);
+    return rows.length === 1;
+  }
+
+  /** The order with this store id, locked until the transaction ends: posts and refunds of one order run one at a time. */
+  lockByStoreId(tx: Transaction, tenant: Tenant, storeOrderId: string): Promise<OrderEntity | null> {
+    return this.orders.select(tx.manager, tenant).andWhere('ord.store_order_id = :storeOrderId', { storeOrderId }).setLock('pessimistic_write').getOne();
+  }
+
+  lockById(tx: Transaction, tenant: Tenant, orderId: string): Promise<OrderEntity | null> {
+    return this.orders.lockById(tx.manager, tenant, orderId);
+  }
+
+  findById(db: Reader, tenant: Tenant, orderId: string): Promise<OrderEntity | null> {
+    return this.orders.findOne(db.manager, tenant, { id: orderId });
+  }
+
+  findByStoreId(db: Reader, tenant: Tenant, storeOrderId: string): Promise<OrderEntity | null> {
+    return this.orders.findOne(db.manager, tenant, { store_order_id: storeOrderId });
+  }
+
+  async update(tx: Transaction, tenant: Tenant, orderId: string, changes: OrderChanges): Promise<OrderEntity> {
+    await this.orders.update(tx.manager, tenant, { id: orderId }, { ...changes, updated_at: () => 'now()' } as QueryDeepPartialEntity<OrderEntity>);
+    const order = await this.findById(tx, tenant, orderId);
+    if (!order) throw new Error(`Order ${orderId} vanished inside its own transaction`);
+    return order;
+  }
+
+  /** Each order's line items, in position order. */
+  async lineItemsOf(db: Reader, tenant: Tenant, orderIds: string[]): Promise<Map<string, OrderLineItemEntity[]>> {
+    const result = new Map<string, OrderLineItemEntity[]>(orderIds.map((orderId) => [orderId, []]));
+    if (orderIds.length === 0) return result;
+    const items = await this.lineItems.find(db.manager, tenant, { order_id: In(orderIds) }, { order_id: 'ASC', position: 'ASC' });
+    for (const item of items) result.get(item.order_id)?.push(item);
+    return result;
+  }
+
+  async insertLineItem(tx: Transaction, tenant: Tenant, orderId: string, item: NewLineItem): Promise<void> {
+    await this.lineItems.insert(tx.manager, tenant, { ...item, order_id: orderId });
+  }
+
+  async markRefunded(tx: Transaction, tenant: Tenant, orderId: string, storeLineItemIds: string[]): Promise<void> {
+    if (storeLineItemIds.length === 0) return;
+    await this.lineItems.update(tx.manager, tenant, { order_id: orderId, store_line_item_id: In(storeLineItemIds) }, { status: 'refunded' });
+  }
+
+  /** One keyset page (limit + 1 rows) of the customer's orders and the total, newest first. */
+  listByCustomer(tenant: Tenant, customerId: string, page: PageRequest): Promise<{ rows: OrderEntity[]; total: number }> {
+    return fetchPageWithTotal(() => this.orders.select(this.dataSource.manager, tenant).andWhere('ord.customer_id = :customerId', { customerId }), 'ord', page);
+  }
+}

@@ -1,0 +1,232 @@
+import { Injectable } from '@nestjs/common';
+import type { Tenant } from '../auth/tenant';
+import { CustomerRecordsService } from '../customers/customer-records.service';
+import type { Operation } from '../database/operation';
+import { Reader, Transaction, UnitOfWork } from '../database/unit-of-work';
+import { PageResult } from '../envelope/page-result';
+import { StatusResult } from '../envelope/status-result';
+import { EntitlementLifecycleService } from '../entitlements/entitlement-lifecycle.service';
+import { ApiError } from '../errors/api-error';
+import { ErrorCode } from '../errors/error-code.enum';
+import { generateId, isValidId } from '../ids/id';
+import { toPageRequest, toPageResult } from '../pagination/page';
+import type { ProductEntity } from '../products/product.entity';
+import { ProductsService } from '../products/products.service';
+import { CreateOrderDto, OrderLineItemRequestDto, RefundOrderDto } from './dto/order-request.dto';
+import { ListOrdersQueryDto } from './dto/order-query.dto';
+import { OrderResponseDto } from './dto/order-response.dto';
+import { OrderLineItemEntity } from './order-line-item.entity';
+import { OrderEntity } from './order.entity';
+import { lineItemOutcome, orderedUsageLimit, orderStatusOf } from './order-status';
+import { toOrderResponse } from './order.mapper';
+import { OrderChanges, OrdersRepository } from './orders.repository';
+
+/** The largest usage_limit its int4 column holds. */
+const USAGE_LIMIT_MAX = 2_147_483_647;
+/** Line item states whose entitlement a refund revokes (the others can't be revoked). */
+const REVOCABLE = new Set(['active', 'suspended', 'pending']);
+const PRODUCT_FIELDS = ['product_id', 'store_product_id', 'store_variant_id'] as const;
+
+/**
+ * Store orders and refunds (DESIGN §10). A post is one transaction: the order row is inserted if
+ * new and then locked, so concurrent posts of one order run one after the other and each grants
+ * only the line items the previous ones left; the (order, line item) primary key backs that up.
+ * Grants go through EntitlementLifecycleService (bundle children and grant rules included).
+ */
+@Injectable()
+export class OrdersService {
+  constructor(
+    private readonly orders: OrdersRepository,
+    private readonly customers: CustomerRecordsService,
+    private readonly products: ProductsService,
+    private readonly lifecycle: EntitlementLifecycleService,
+    private readonly unitOfWork: UnitOfWork,
+  ) {}
+
+  /** Upsert by store_order_id: 201 when the order is new, 200 after. All or nothing. */
+  post(operation: Operation, input: CreateOrderDto): Promise<StatusResult<OrderResponseDto>> {
+    const { tenant } = operation;
+    checkBody(input);
+    return this.unitOfWork.run(operation, async (tx) => {
+      const customer =
+        input.customer_id !== undefined
+          ? await this.customers.require(tx, tenant, input.customer_id)
+          : await this.customers.findOrCreateByStoreId(tx, tenant, input.store_customer_id as string);
+      const placedAt = input.placed_at === undefined ? undefined : new Date(input.placed_at);
+      const created = await this.orders.insertIfNew(tx, tenant, {
+        id: generateId('ord'),
+        store_order_id: input.store_order_id,
+        customer_id: customer.id,
+        placed_at: placedAt ?? null,
+        metadata: input.metadata ?? {},
+      });
+      let order = (await this.orders.lockByStoreId(tx, tenant, input.store_order_id)) as OrderEntity;
+      if (order.customer_id !== customer.id) {
+        throw new ApiError(
+          ErrorCode.ORDER_CUSTOMER_MISMATCH,
+          `Order '${input.store_order_id}' belongs to another customer ('${order.customer_id}'); an order's customer cannot change`,
+          input.customer_id !== undefined ? 'customer_id' : 'store_customer_id',
+        );
+      }
+      const known = (await this.orders.lineItemsOf(tx, tenant, [order.id])).get(order.id) ?? [];
+      const knownIds = new Set(known.map((item) => item.store_line_item_id));
+      const fresh = input.line_items.map((item, index) => ({ item, index })).filter(({ item }) => !knownIds.has(item.store_line_item_id));
+      // Every product first: a refused line item refuses the post before anything is granted.
+      const matched = [];
+      for (const { item, index } of fresh) matched.push({ item, index, product: await this.matchProduct(tx, tenant, item, index) });
+      for (const [offset, { item, index, product }] of matched.entries()) {
+        const quantity = item.quantity ?? 1;
+        const outcome = lineItemOutcome(product);
+        let entitlementId: string | null = null;
+        if (outcome.status === 'granted' && product) {
+          const usageLimit = orderedUsageLimit(product, quantity);
+          if (usageLimit !== undefined && usageLimit > USAGE_LIMIT_MAX) {
+            throw new ApiError(ErrorCode.INVALID_PARAMETER, `Invalid 'line_items[${index}].quantity': usage_limit × quantity may not pass ${USAGE_LIMIT_MAX}`, `line_items[${index}].quantity`);
+          }
+          const entitlement = await this.lifecycle.grant(tx, tenant, {
+            customer: { id: customer.id },
+            product: { id: product.id },
+            source: 'order',
+            usageLimit,
+            storeOrderId: order.store_order_id,
+            storeLineItemId: item.store_line_item_id,
+          });
+          entitlementId = entitlement.id;
+        }
+        await this.orders.insertLineItem(tx, tenant, order.id, {
+          store_line_item_id: item.store_line_item_id,
+          product_id: product?.id ?? null,
+          quantity,
+          status: outcome.status,
+          skipped_reason: outcome.skippedReason,
+          entitlement_id: entitlementId,
+          position: known.length + offset,
+        });
+      }
+      const lineItems = (await this.orders.lineItemsOf(tx, tenant, [order.id])).get(order.id) ?? [];
+      const changes: OrderChanges = {};
+      if (!created && placedAt !== undefined && placedAt.getTime() !== order.placed_at?.getTime()) changes.placed_at = placedAt;
+      if (!created && input.metadata !== undefined && JSON.stringify(input.metadata) !== JSON.stringify(order.metadata)) changes.metadata = input.metadata;
+      const status = orderStatusOf(lineItems);
+      if (status !== order.status) changes.status = status;
+      if (Object.keys(changes).length > 0 || fresh.length > 0) order = await this.orders.update(tx, tenant, order.id, changes);
+      const response = toOrderResponse(order, lineItems, customer.store_customer_id);
+      if (created) await tx.publish('order.created', tenant, { ...response });
+      else if (Object.keys(changes).length > 0 || fresh.length > 0) await tx.publish('order.updated', tenant, { ...response });
+      return new StatusResult(created ? 201 : 200, response);
+    });
+  }
+
+  /**
+   * Revokes the entitlements of these line items (all when none are named) and their bundle
+   * children; a refunded line item is left alone, so a repeat is a no-op. An entitlement that is
+   * already revoked or expired stays as it is; its line item is refunded all the same.
+   */
+  refund(operation: Operation, orderId: string, input: RefundOrderDto): Promise<OrderResponseDto> {
+    const { tenant } = operation;
+    return this.unitOfWork.run(operation, async (tx) => {
+      let order = isValidId('ord', orderId) ? await this.orders.lockById(tx, tenant, orderId) : null;
+      if (!order) throw notFound(`id '${orderId}'`);
+      const lineItems = (await this.orders.lineItemsOf(tx, tenant, [order.id])).get(order.id) ?? [];
+      const named = input.store_line_item_ids ?? lineItems.map((item) => item.store_line_item_id);
+      const unknown = named.filter((storeLineItemId) => !lineItems.some((item) => item.store_line_item_id === storeLineItemId));
+      if (unknown.length > 0) {
+        throw new ApiError(
+          ErrorCode.INVALID_PARAMETER,
+          `Invalid 'store_line_item_ids': order '${order.id}' has no line item ${unknown.map((id) => `'${id}'`).join(', ')}`,
+          'store_line_item_ids',
+        );
+      }
+      const refunded = lineItems.filter((item) => named.includes(item.store_line_item_id) && item.status === 'granted');
+      for (const item of refunded) {
+        const entitlement = item.entitlement_id ? await this.lifecycle.lock(tx, tenant, item.entitlement_id) : null;
+        if (entitlement && REVOCABLE.has(entitlement.status)) await this.lifecycle.revoke(tx, tenant, entitlement.id, input.reason ?? 'refunded');
+      }
+      if (refunded.length === 0) return this.respond(tx, tenant, order, lineItems);
+      await this.orders.markRefunded(tx, tenant, order.id, refunded.map((item) => item.store_line_item_id));
+      const after = (await this.orders.lineItemsOf(tx, tenant, [order.id])).get(order.id) ?? [];
+      order = await this.orders.update(tx, tenant, order.id, { status: orderStatusOf(after) });
+      const response = await this.respond(tx, tenant, order, after);
+      await tx.publish('order.refunded', tenant, { ...response });
+      return response;
+    });
+  }
+
+  async get(tenant: Tenant, orderId: string): Promise<OrderResponseDto> {
+    const db = this.unitOfWork.pool;
+    const order = isValidId('ord', orderId) ? await this.orders.findById(db, tenant, orderId) : null;
+    if (!order) throw notFound(`id '${orderId}'`);
+    return this.respond(db, tenant, order);
+  }
+
+  async getByStoreId(tenant: Tenant, storeOrderId: string): Promise<OrderResponseDto> {
+    const db = this.unitOfWork.pool;
+    const order = await this.orders.findByStoreId(db, tenant, storeOrderId);
+    if (!order) throw notFound(`store_order_id '${storeOrderId}'`);
+    return this.respond(db, tenant, order);
+  }
+
+  /** A customer's orders, newest first; an unknown customer has none (not a 404: it's a filter). */
+  async list(tenant: Tenant, query: ListOrdersQueryDto): Promise<PageResult<OrderResponseDto>> {
+    const present = (value: string | undefined): value is string => value !== undefined && value !== '';
+    if (!present(query.customer_id) && !present(query.store_customer_id)) {
+      throw new ApiError(ErrorCode.FILTER_REQUIRED, 'Pass customer_id or store_customer_id');
+    }
+    const page = toPageRequest(query);
+    const db = this.unitOfWork.pool;
+    const byStoreId = present(query.store_customer_id) ? await this.customers.findByStoreId(db, tenant, query.store_customer_id) : undefined;
+    // Both filters given must name the same customer (an unknown store id names nobody).
+    const named = [present(query.customer_id) ? query.customer_id : undefined, byStoreId === undefined ? undefined : (byStoreId?.id ?? null)].filter((id) => id !== undefined);
+    const customerId = named.every((id) => id === named[0]) ? named[0] : null;
+    if (!customerId || !isValidId('cus', customerId)) return new PageResult([], { total: 0, limit: page.limit, has_more: false, next_cursor: null });
+    const { rows, total } = await this.orders.listByCustomer(tenant, customerId, page);
+    const lineItems = await this.orders.lineItemsOf(db, tenant, rows.map((row) => row.id));
+    const storeIds = await this.customers.storeIdsOf(db, tenant, [customerId]);
+    return toPageResult(rows, page, (row) => row.created_at, (row) => toOrderResponse(row, lineItems.get(row.id) ?? [], storeIds.get(row.customer_id) ?? ''), total);
+  }
+
+  /** A line item's product: by our id (must exist), by store product id or by store variant id (null: unmatched). */
+  private async matchProduct(tx: Transaction, tenant: Tenant, item: OrderLineItemRequestDto, index: number): Promise<ProductEntity | null> {
+    if (item.product_id !== undefined) {
+      const product = await this.products.findForGrant(tx, tenant, { id: item.product_id });
+      if (!product) throw new ApiError(ErrorCode.PRODUCT_NOT_FOUND, `No product with id '${item.product_id}'`, `line_items[${index}].product_id`);
+      return product;
+    }
+    if (item.store_product_id !== undefined) return this.products.findForGrant(tx, tenant, { storeId: item.store_product_id });
+    return this.products.findByStoreVariantId(tx, tenant, item.store_variant_id as string);
+  }
+
+  private async respond(db: Reader, tenant: Tenant, order: OrderEntity, lineItems?: OrderLineItemEntity[]): Promise<OrderResponseDto> {
+    const items = lineItems ?? (await this.orders.lineItemsOf(db, tenant, [order.id])).get(order.id) ?? [];
+    const storeIds = await this.customers.storeIdsOf(db, tenant, [order.customer_id]);
+    return toOrderResponse(order, items, storeIds.get(order.customer_id) ?? '');
+  }
+}
+
+/** Exactly one customer reference and, per line item, exactly one product reference; line item ids unique. */
+function checkBody(input: CreateOrderDto): void {
+  if (input.customer_id !== undefined && input.store_customer_id !== undefined) {
+    throw new ApiError(ErrorCode.INVALID_PARAMETER, `Pass exactly one of 'customer_id' and 'store_customer_id', not both`, 'store_customer_id');
+  }
+  if (input.customer_id === undefined && input.store_customer_id === undefined) {
+    throw new ApiError(ErrorCode.MISSING_REQUIRED_FIELD, `Pass one of 'customer_id' or 'store_customer_id'`, 'customer_id');
+  }
+  const seen = new Set<string>();
+  for (const [index, item] of input.line_items.entries()) {
+    const given = PRODUCT_FIELDS.filter((field) => item[field] !== undefined);
+    if (given.length === 0) {
+      throw new ApiError(ErrorCode.MISSING_REQUIRED_FIELD, `Line item ${index} needs one of ${PRODUCT_FIELDS.join(', ')}`, `line_items[${index}].product_id`);
+    }
+    if (given.length > 1) {
+      throw new ApiError(ErrorCode.INVALID_PARAMETER, `Line item ${index}: pass exactly one of ${PRODUCT_FIELDS.join(', ')}`, `line_items[${index}].${given[1]}`);
+    }
+    if (seen.has(item.store_line_item_id)) {
+      throw new ApiError(ErrorCode.INVALID_PARAMETER, `Line item ${index}: store_line_item_id '${item.store_line_item_id}' appears twice`, `line_items[${index}].store_line_item_id`);
+    }
+    seen.add(item.store_line_item_id);
+  }
+}
+
+function notFound(named: string): ApiError {
+  return new ApiError(ErrorCode.ORDER_NOT_FOUND, `No order with ${named}`);
+}

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { ClockModule } from '../clock/clock.module';
+import { CustomerRecordsModule } from '../customers/customer-records.module';
+import { EntitlementsModule } from '../entitlements/entitlements.module';
+import { ProductsModule } from '../products/products.module';
+import { SubscriptionsController } from './subscriptions.controller';
+import { SubscriptionsRepository } from './subscriptions.repository';
+import { SubscriptionsService } from './subscriptions.service';
+
+/** Store subscriptions driving subscription_linked entitlements (DESIGN §10). */
+@Module({
+  imports: [ClockModule, CustomerRecordsModule, ProductsModule, EntitlementsModule],
+  controllers: [SubscriptionsController],
+  providers: [SubscriptionsRepository, SubscriptionsService],
+})
+export class SubscriptionsModule {}

@@ -1,0 +1,64 @@
+import { Injectable } from '@nestjs/common';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { assertTenant, TenantTable, WithoutTenant } from '../database/tenant-table';
+import type { Tenant } from '../auth/tenant';
+import type { Reader, Transaction } from '../database/unit-of-work';
+import { fetchPageWithTotal } from '../pagination/keyset';
+import { PageRequest } from '../pagination/page';
+import { SubscriptionEntity } from './subscription.entity';
+
+export type NewSubscription = WithoutTenant<Omit<SubscriptionEntity, 'merchant' | 'customer' | 'product' | 'created_at' | 'updated_at'>>;
+
+/** What a put may change on a stored subscription. */
+export type SubscriptionState = Pick<
+  SubscriptionEntity,
+  'status' | 'current_period_end' | 'cancel_at_period_end' | 'store_updated_at' | 'entitlement_id'
+>;
+
+@Injectable()
+export class SubscriptionsRepository {
+  private readonly table = new TenantTable(SubscriptionEntity, 'subscription');
+
+  findById(db: Reader, tenant: Tenant, subscriptionId: string): Promise<SubscriptionEntity | null> {
+    return this.table.findOne(db.manager, tenant, { id: subscriptionId });
+  }
+
+  findByStoreId(db: Reader, tenant: Tenant, storeSubscriptionId: string): Promise<SubscriptionEntity | null> {
+    return this.table.findOne(db.manager, tenant, { store_subscription_id: storeSubscriptionId });
+  }
+
+  /** The subscription, locked until the transaction ends: puts of one subscription run one after the other. */
+  lockByStoreId(tx: Transaction, tenant: Tenant, storeSubscriptionId: string): Promise<SubscriptionEntity | null> {
+    return this.table.findOne(tx.manager, tenant, { store_subscription_id: storeSubscriptionId }, { lock: true });
+  }
+
+  /**
+   * Inserts the subscription unless a concurrent first put inserted it (then waits for that one to
+   * commit and returns false; the caller locks and updates the row it made).
+   */
+  async insertIfAbsent(tx: Transaction, tenant: Tenant, subscription: NewSubscription): Promise<boolean> {
+    assertTenant(tenant);
+    const result = await tx.manager
+      .createQueryBuilder()
+      .insert()
+      .into(SubscriptionEntity)
+      .values({ ...subscription, merchant_id: tenant.merchantId, mode: tenant.mode } as QueryDeepPartialEntity<SubscriptionEntity>)
+      .orIgnore()
+      .returning(['id'])
+      .execute();
+    return (result.raw as unknown[]).length > 0;
+  }
+
+  async saveState(tx: Transaction, tenant: Tenant, subscriptionId: string, state: SubscriptionState): Promise<SubscriptionEntity> {
+    await this.table.update(tx.manager, tenant, { id: subscriptionId }, state as QueryDeepPartialEntity<SubscriptionEntity>);
+    const saved = await this.findById(tx, tenant, subscriptionId);
+    if (!saved) throw new Error(`Subscription ${subscriptionId} vanished inside its own transaction`);
+    return saved;
+  }
+
+  /** One keyset page (limit + 1 rows) of a customer's subscriptions, newest first, and the total. */
+  listByCustomer(db: Reader, tenant: Tenant, customerId: string, page: PageRequest): Promise<{ rows: SubscriptionEntity[]; total: number }> {
+    const base = () => this.table.select(db.manager, tenant).andWhere('subscription.customer_id = :customerId', { customerId });
+    return fetchPageWithTotal(base, 'subscription', page);
+  }
+}

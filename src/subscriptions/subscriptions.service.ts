@@ -1,0 +1,292 @@
+import { Injectable } from '@nestjs/common';
+import type { Tenant } from '../auth/tenant';
+import { Clock } from '../clock/clock';
+import { CustomerEntity } from '../customers/customer.entity';
+import { CustomerRecordsService } from '../customers/customer-records.service';
+import type { Operation } from '../database/operation';
+import { Reader, Transaction, UnitOfWork } from '../database/unit-of-work';
+import { PageResult } from '../envelope/page-result';
+import { EntitlementLifecycleService } from '../entitlements/entitlement-lifecycle.service';
+import type { EntitlementStatus } from '../entitlements/entitlement.entity';
+import { EntitlementsService } from '../entitlements/entitlements.service';
+import { ApiError } from '../errors/api-error';
+import { ErrorCode } from '../errors/error-code.enum';
+import { generateId, isValidId } from '../ids/id';
+import { toPageRequest, toPageResult } from '../pagination/page';
+import { ProductEntity } from '../products/product.entity';
+import { ProductsService } from '../products/products.service';
+import { PutSubscriptionDto } from './dto/put-subscription.dto';
+import { ListSubscriptionsQueryDto } from './dto/subscription-query.dto';
+import { SubscriptionResponseDto } from './dto/subscription-response.dto';
+import { SubscriptionEntity, SubscriptionStatus } from './subscription.entity';
+import { SubscriptionsRepository } from './subscriptions.repository';
+
+/** What a put answers: the subscription, and whether this put created it (201) or not (200). */
+export interface PutResult {
+  subscription: SubscriptionResponseDto;
+  created: boolean;
+}
+
+/** The entitlement a subscription's status calls for. */
+const ENTITLEMENT_TARGET: Record<SubscriptionStatus, 'active' | 'suspended' | 'expired'> = {
+  active: 'active',
+  trialing: 'active',
+  past_due: 'active',
+  paused: 'suspended',
+  canceled: 'expired',
+};
+
+const PAUSED_REASON = 'subscription_paused';
+
+const present = (value: string | undefined): value is string => value !== undefined && value !== '';
+const iso = (value: Date | null): string | null => (value ? value.toISOString() : null);
+
+/** The named customer, when the put names one. */
+type CustomerName = { id: string } | { storeId: string };
+/** The named product, when the put names one. */
+type ProductName = { id: string } | { storeId: string } | { variantId: string };
+
+function onlyOne<T>(names: Array<[string, string | undefined, (value: string) => T]>): T | null {
+  const given = names.filter(([, value]) => present(value));
+  if (given.length > 1) {
+    throw new ApiError(ErrorCode.INVALID_PARAMETER, `Pass only one of ${names.map(([name]) => `'${name}'`).join(', ')}`, given[1][0]);
+  }
+  const [first] = given;
+  return first ? first[2](first[1] as string) : null;
+}
+
+/**
+ * Store subscriptions (DESIGN §10): each put records the store's state and keeps one
+ * subscription_linked entitlement in step with it, through the entitlements' lifecycle, in the
+ * put's transaction. The subscription row is locked first, so puts of one subscription serialize.
+ */
+@Injectable()
+export class SubscriptionsService {
+  constructor(
+    private readonly subscriptions: SubscriptionsRepository,
+    private readonly lifecycle: EntitlementLifecycleService,
+    private readonly entitlements: EntitlementsService,
+    private readonly customers: CustomerRecordsService,
+    private readonly products: ProductsService,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  async put(operation: Operation, storeSubscriptionId: string, body: PutSubscriptionDto): Promise<PutResult> {
+    const customerName = onlyOne<CustomerName>([
+      ['customer_id', body.customer_id, (id) => ({ id })],
+      ['store_customer_id', body.store_customer_id, (storeId) => ({ storeId })],
+    ]);
+    const productName = onlyOne<ProductName>([
+      ['product_id', body.product_id, (id) => ({ id })],
+      ['store_product_id', body.store_product_id, (storeId) => ({ storeId })],
+      ['store_variant_id', body.store_variant_id, (variantId) => ({ variantId })],
+    ]);
+    const storeUpdatedAt = body.store_updated_at !== undefined ? new Date(body.store_updated_at) : null;
+    const tenant = operation.tenant;
+    return this.unitOfWork.run(operation, async (tx) => {
+      let subscription = await this.subscriptions.lockByStoreId(tx, tenant, storeSubscriptionId);
+      let created = false;
+      if (!subscription) {
+        if (!customerName) throw new ApiError(ErrorCode.MISSING_REQUIRED_FIELD, "The first put needs 'customer_id' or 'store_customer_id'", 'customer_id');
+        if (!productName) throw new ApiError(ErrorCode.MISSING_REQUIRED_FIELD, "The first put needs 'product_id', 'store_product_id' or 'store_variant_id'", 'product_id');
+        const customer = await this.resolveCustomer(tx, tenant, customerName);
+        const product = await this.resolveProduct(tx, tenant, productName);
+        created = await this.subscriptions.insertIfAbsent(tx, tenant, {
+          id: generateId('sub'),
+          store_subscription_id: storeSubscriptionId,
+          customer_id: customer.id,
+          product_id: product.id,
+          status: body.status,
+          current_period_end: null,
+          cancel_at_period_end: false,
+          store_updated_at: null,
+          entitlement_id: null,
+        });
+        // Not created: a concurrent first put inserted it and committed; this put follows it.
+        subscription = await this.subscriptions.lockByStoreId(tx, tenant, storeSubscriptionId);
+        if (!subscription) throw new Error(`Subscription ${storeSubscriptionId} vanished after its insert`);
+      }
+      const customer = await this.customers.require(tx, tenant, subscription.customer_id);
+      if (!created) await this.refuseChanges(tx, tenant, subscription, customer, customerName, productName);
+      if (!created && storeUpdatedAt && subscription.store_updated_at && storeUpdatedAt.getTime() < subscription.store_updated_at.getTime()) {
+        // Store webhooks arrive out of order: an older state changes nothing.
+        return { subscription: await this.response(tx, tenant, subscription, customer, false), created: false };
+      }
+      const state = {
+        status: body.status,
+        current_period_end: body.current_period_end === undefined ? subscription.current_period_end : body.current_period_end === null ? null : new Date(body.current_period_end),
+        cancel_at_period_end: body.cancel_at_period_end ?? subscription.cancel_at_period_end,
+        store_updated_at: storeUpdatedAt ?? subscription.store_updated_at,
+        entitlement_id: subscription.entitlement_id,
+      };
+      state.entitlement_id = await this.keepEntitlementInStep(tx, tenant, { ...subscription, ...state });
+      const saved = await this.subscriptions.saveState(tx, tenant, subscription.id, state);
+      const response = await this.response(tx, tenant, saved, customer, true);
+      await tx.publish(created ? 'subscription.created' : 'subscription.updated', tenant, { ...response });
+      return { subscription: response, created };
+    });
+  }
+
+  async get(tenant: Tenant, subscriptionId: string): Promise<SubscriptionResponseDto> {
+    const subscription = isValidId('sub', subscriptionId) ? await this.subscriptions.findById(this.unitOfWork.pool, tenant, subscriptionId) : null;
+    if (!subscription) throw new ApiError(ErrorCode.SUBSCRIPTION_NOT_FOUND, `No subscription with id '${subscriptionId}'`);
+    return this.read(tenant, subscription);
+  }
+
+  async getByStoreId(tenant: Tenant, storeSubscriptionId: string): Promise<SubscriptionResponseDto> {
+    const subscription = await this.subscriptions.findByStoreId(this.unitOfWork.pool, tenant, storeSubscriptionId);
+    if (!subscription) throw new ApiError(ErrorCode.SUBSCRIPTION_NOT_FOUND, `No subscription with store_subscription_id '${storeSubscriptionId}'`);
+    return this.read(tenant, subscription);
+  }
+
+  /** A customer's subscriptions, newest first; an unknown customer has none. */
+  async list(tenant: Tenant, query: ListSubscriptionsQueryDto): Promise<PageResult<SubscriptionResponseDto>> {
+    const customerName = onlyOne<CustomerName>([
+      ['customer_id', query.customer_id, (id) => ({ id })],
+      ['store_customer_id', query.store_customer_id, (storeId) => ({ storeId })],
+    ]);
+    if (!customerName) throw new ApiError(ErrorCode.FILTER_REQUIRED, "Filter by 'customer_id' or 'store_customer_id'", 'customer_id');
+    const page = toPageRequest(query);
+    const db = this.unitOfWork.pool;
+    const customer =
+      'id' in customerName
+        ? isValidId('cus', customerName.id)
+          ? await this.customers.findByIdOrNull(db, tenant, customerName.id)
+          : null
+        : await this.customers.findByStoreId(db, tenant, customerName.storeId);
+    const { rows, total } = customer ? await this.subscriptions.listByCustomer(db, tenant, customer.id, page) : { rows: [], total: 0 };
+    const items: SubscriptionResponseDto[] = [];
+    for (const row of rows.slice(0, page.limit)) items.push(await this.read(tenant, row, customer ?? undefined));
+    const result = toPageResult(rows, page, (row) => row.created_at, (row) => row.id, total);
+    return new PageResult(items, result.pagination);
+  }
+
+  private async read(tenant: Tenant, subscription: SubscriptionEntity, customer?: CustomerEntity): Promise<SubscriptionResponseDto> {
+    const db = this.unitOfWork.pool;
+    return this.response(db, tenant, subscription, customer ?? (await this.customers.require(db, tenant, subscription.customer_id)), true);
+  }
+
+  private async response(db: Reader, tenant: Tenant, subscription: SubscriptionEntity, customer: CustomerEntity, applied: boolean): Promise<SubscriptionResponseDto> {
+    const entitlementStatus = subscription.entitlement_id ? (await this.entitlements.statusOf(db, tenant, subscription.entitlement_id)) : null;
+    return {
+      id: subscription.id,
+      store_subscription_id: subscription.store_subscription_id,
+      customer_id: subscription.customer_id,
+      store_customer_id: customer.store_customer_id,
+      product_id: subscription.product_id,
+      status: subscription.status,
+      current_period_end: iso(subscription.current_period_end),
+      cancel_at_period_end: subscription.cancel_at_period_end,
+      store_updated_at: iso(subscription.store_updated_at),
+      entitlement_id: subscription.entitlement_id,
+      entitlement_status: entitlementStatus,
+      applied,
+      created_at: subscription.created_at.toISOString(),
+      updated_at: subscription.updated_at.toISOString(),
+    };
+  }
+
+  private resolveCustomer(tx: Transaction, tenant: Tenant, name: CustomerName): Promise<CustomerEntity> {
+    return 'id' in name ? this.customers.require(tx, tenant, name.id) : this.customers.findOrCreateByStoreId(tx, tenant, name.storeId);
+  }
+
+  private async resolveProduct(tx: Transaction, tenant: Tenant, name: ProductName): Promise<ProductEntity> {
+    let product: ProductEntity | null;
+    let param: string;
+    if ('variantId' in name) {
+      product = await this.products.findByStoreVariantId(tx, tenant, name.variantId);
+      param = 'store_variant_id';
+    } else {
+      product = await this.products.findForGrant(tx, tenant, name);
+      param = 'id' in name ? 'product_id' : 'store_product_id';
+    }
+    const value = 'id' in name ? name.id : 'storeId' in name ? name.storeId : name.variantId;
+    if (!product) throw new ApiError(ErrorCode.PRODUCT_NOT_FOUND, `No product with ${param} '${value}'`, param);
+    if (product.entitlement_type !== 'subscription_linked') {
+      throw new ApiError(
+        ErrorCode.INVALID_PARAMETER,
+        `Product '${product.id}' is ${product.entitlement_type}; subscriptions drive subscription_linked products only`,
+        param,
+      );
+    }
+    return product;
+  }
+
+  /** A later put may repeat the customer and product, never change them. */
+  private async refuseChanges(
+    tx: Transaction,
+    tenant: Tenant,
+    subscription: SubscriptionEntity,
+    customer: CustomerEntity,
+    customerName: CustomerName | null,
+    productName: ProductName | null,
+  ): Promise<void> {
+    if (customerName && ('id' in customerName ? customerName.id !== customer.id : customerName.storeId !== customer.store_customer_id)) {
+      throw new ApiError(
+        ErrorCode.SUBSCRIPTION_CONFLICT,
+        `Subscription '${subscription.store_subscription_id}' belongs to customer '${customer.id}'; its customer cannot change`,
+        'id' in customerName ? 'customer_id' : 'store_customer_id',
+      );
+    }
+    if (productName) {
+      const product = await this.resolveProduct(tx, tenant, productName);
+      if (product.id !== subscription.product_id) {
+        throw new ApiError(
+          ErrorCode.SUBSCRIPTION_CONFLICT,
+          `Subscription '${subscription.store_subscription_id}' is for product '${subscription.product_id}'; its product cannot change`,
+          'id' in productName ? 'product_id' : 'storeId' in productName ? 'store_product_id' : 'store_variant_id',
+        );
+      }
+    }
+  }
+
+  /**
+   * Brings the entitlement to what the subscription's status calls for, through the lifecycle
+   * (each step publishes its own entitlement.* event); returns the entitlement's id. A revoked
+   * entitlement stays revoked whatever the store says.
+   */
+  private async keepEntitlementInStep(tx: Transaction, tenant: Tenant, subscription: SubscriptionEntity): Promise<string | null> {
+    const now = this.clock.now();
+    const target = ENTITLEMENT_TARGET[subscription.status];
+    const endsAt = subscription.cancel_at_period_end ? subscription.current_period_end : null;
+    const ended = endsAt !== null && endsAt.getTime() <= now.getTime();
+    const current = subscription.entitlement_id ? await this.lifecycle.lock(tx, tenant, subscription.entitlement_id) : null;
+    if (!current) {
+      if (target === 'expired') return subscription.entitlement_id;
+      const granted = await this.lifecycle.grant(tx, tenant, {
+        customer: { id: subscription.customer_id },
+        product: { id: subscription.product_id },
+        source: 'subscription',
+        expiresAt: ended ? null : endsAt,
+      });
+      if (target === 'active' && ended) await this.lifecycle.expire(tx, tenant, granted.id);
+      else if (target === 'suspended') await this.lifecycle.suspend(tx, tenant, granted.id, PAUSED_REASON);
+      return granted.id;
+    }
+    await this.step(tx, tenant, current.id, current.status, current.expiresAt, target === 'active' && ended ? 'expired' : target, endsAt);
+    return current.id;
+  }
+
+  private async step(
+    tx: Transaction,
+    tenant: Tenant,
+    entitlementId: string,
+    status: EntitlementStatus,
+    expiresAt: Date | null,
+    target: 'active' | 'suspended' | 'expired',
+    endsAt: Date | null,
+  ): Promise<void> {
+    if (status === 'revoked' || status === 'pending') return;
+    if (target === 'expired') {
+      if (status !== 'expired') await this.lifecycle.expire(tx, tenant, entitlementId);
+    } else if (target === 'suspended') {
+      if (status === 'active') await this.lifecycle.suspend(tx, tenant, entitlementId, PAUSED_REASON);
+    } else if (status === 'active') {
+      // cancel_at_period_end sets the expiry (the sweeper and the check take it from there); undoing it removes it.
+      if ((expiresAt?.getTime() ?? null) !== (endsAt?.getTime() ?? null)) await this.lifecycle.update(tx, tenant, entitlementId, { expiresAt: endsAt });
+    } else {
+      await this.lifecycle.reactivate(tx, tenant, entitlementId, { expiresAt: endsAt });
+    }
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * operationIds a person would choose: `<group>.<verb>`, grouped as the SDK exposes them
+ * (`entitlements.check`, `customers.listEntitlements`). A client generator turns these into method
+ * names, so they are part of the contract: renaming one breaks every generated client.
+ *
+ * By default the group is the controller's name in lower camel case and the verb its method's name
+ * (ProductsController.list → `products.list`); the map below names the routes whose controller or
+ * method name reads badly from outside.
+ */
+const EXPLICIT_OPERATION_IDS: Record<string, string> = {
+  'AdminUsageController.usage': 'admin.getUsage',
+  'EntitlementTokensController.issue': 'entitlements.issueToken',
+  'JwksController.jwks': 'entitlements.getSigningKeys',
+  'CustomersController.list': 'customers.listEntitlements',
+  'CustomersController.listByStoreId': 'customers.listEntitlementsByStoreId',
+  'CustomersController.downloads': 'customers.listDownloads',
+  'WebhookEndpointsController.deliveries': 'webhookEndpoints.listDeliveries',
+};
+
+function lowerCamelCase(name: string): string {
+  return name.charAt(0).toLowerCase() + name.slice(1);
+}
+
+/** `operationIdFactory` for SwaggerModule.createDocument. */
+export function operationIdFor(controllerKey: string, methodKey: string): string {
+  return EXPLICIT_OPERATION_IDS[`${controllerKey}.${methodKey}`] ?? `${lowerCamelCase(controllerKey.replace(/Controller$/, ''))}.${methodKey}`;
+}
