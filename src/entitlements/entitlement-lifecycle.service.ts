@@ -1,150 +1,404 @@
 import { Injectable } from '@nestjs/common';
 import type { Tenant } from '../auth/tenant';
 import { Clock } from '../clock/clock';
-import { UnitOfWork } from '../database/unit-of-work';
+import { CustomerRecordsService } from '../customers/customer-records.service';
+import type { Transaction } from '../database/unit-of-work';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { EventType } from '../events/domain-event';
-import { isValidId } from '../ids/id';
-import { EntitlementReasonDto, ReactivateEntitlementDto, RecordUsageDto } from './dto/entitlement-operation.dto';
+import { generateId, isValidId } from '../ids/id';
+import type { ProductEntity } from '../products/product.entity';
+import { GrantRulesService } from '../grant-rules/grant-rules.service';
+import { ProductsService } from '../products/products.service';
 import { EntitlementResponseDto } from './dto/entitlement-response.dto';
-import { UpdateEntitlementDto } from './dto/update-entitlement.dto';
 import { effectiveStatus } from './effective-status';
-import { EntitlementOperation, transition } from './entitlement-state-machine';
-import { EntitlementWithCustomer, toEntitlementResponse } from './entitlement.mapper';
-import { EntitlementsRepository } from './entitlements.repository';
+import { Reference } from './entitlement-check.query';
+import { EntitlementOperation, nextStatus, transition } from './entitlement-state-machine';
+import { EntitlementEntity, EntitlementSource, EntitlementStatus } from './entitlement.entity';
+import { toEntitlementResponse } from './entitlement.mapper';
+import { refuseIfExpiredAtOnce, stateOf } from './entitlement-state';
+import { EntitlementsRepository, EntitlementState, NewEntitlement } from './entitlements.repository';
 
-/** Applies an allowed operation's other effects; may refuse with an ApiError (the transaction rolls back). */
-type Apply = (entitlement: EntitlementWithCustomer, now: Date) => void;
+const DAY_MILLISECONDS = 24 * 60 * 60 * 1000;
 
-const parseNullableTime = (value: string | null | undefined): Date | null | undefined =>
-  value === undefined ? undefined : value === null ? null : new Date(value);
+/** A grant, from any source (DESIGN §10): the product's defaults apply where a field is left out. */
+export interface GrantInput {
+  customer: Reference;
+  product: Reference;
+  source: EntitlementSource;
+  /** Default active; `pending` waits for activate. */
+  status?: Extract<EntitlementStatus, 'active' | 'pending'>;
+  /** Default from a time_limited product; must be in the future. */
+  expiresAt?: Date | null;
+  /** Default from a usage_limited product. */
+  usageLimit?: number | null;
+  storeOrderId?: string | null;
+  storeLineItemId?: string | null;
+  metadata?: Record<string, unknown>;
+}
+
+/** The changes reactivate may bring (undefined = keep, null = remove the bound). */
+export interface ReactivateChanges {
+  expiresAt?: Date | null;
+  usageLimit?: number | null;
+}
+
+/** The changes of an update (PATCH); undefined = keep. */
+export interface UpdateChanges {
+  expiresAt?: Date | null;
+  usageLimit?: number | null;
+  metadata?: Record<string, unknown>;
+}
+
+/** An entitlement locked for a use by another module (downloads), with its effective status. */
+export interface LockedEntitlement {
+  id: string;
+  customerId: string;
+  productId: string;
+  status: EntitlementStatus;
+  expiresAt: Date | null;
+}
 
 /**
- * Every lifecycle operation: lock the row, read its effective status, ask the state machine, apply,
- * publish one event, all in one transaction. Of N concurrent operations on one entitlement each
- * sees the result of the previous, so only valid ones succeed.
+ * Applies an allowed operation's other effects to the state; may refuse with an ApiError (the
+ * transaction rolls back; a bundle child that refuses is left as it is). `parent` is the bundle
+ * parent as saved, when applying to one of its children.
+ */
+type Apply = (state: EntitlementState, now: Date, parent?: EntitlementEntity) => void;
+
+/** The largest usage_count its int4 column holds. */
+const USAGE_COUNT_MAX = 2_147_483_647;
+
+/**
+ * The entitlements' rules, each inside the caller's transaction (`tx`): grants, every lifecycle
+ * operation and uses. Exported for the other modules that create or use entitlements (downloads,
+ * and the sources of DESIGN §10), so a rule and its event live in one place. An operation locks
+ * the row, reads its effective status, asks the state machine, applies and publishes one event;
+ * of N concurrent operations on one entitlement each sees the result of the previous.
  */
 @Injectable()
 export class EntitlementLifecycleService {
   constructor(
     private readonly entitlements: EntitlementsRepository,
-    private readonly unitOfWork: UnitOfWork,
+    private readonly customers: CustomerRecordsService,
+    private readonly products: ProductsService,
+    private readonly grantRules: GrantRulesService,
     private readonly clock: Clock,
   ) {}
 
-  suspend(tenant: Tenant, entitlementId: string, body: EntitlementReasonDto): Promise<EntitlementResponseDto> {
-    return this.operate(tenant, entitlementId, 'suspend', 'entitlement.suspended', (entitlement, now) => {
-      entitlement.suspended_at = now;
-      entitlement.suspension_reason = body.reason ?? null;
+  /**
+   * Grants a product and publishes entitlement.created. In the same transaction, whatever the
+   * source (DESIGN §10): a bundle's included products are granted as its children, then the grant
+   * rules of the product and of those children fire, unless this grant is a rule's own (rules never
+   * chain).
+   */
+  async grant(tx: Transaction, tenant: Tenant, input: GrantInput): Promise<EntitlementResponseDto> {
+    const now = this.clock.now();
+    if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) {
+      throw new ApiError(ErrorCode.INVALID_PARAMETER, `'expires_at' must be in the future`, 'expires_at');
+    }
+    const customer =
+      input.customer.id !== undefined
+        ? await this.customers.require(tx, tenant, input.customer.id)
+        : await this.customers.findOrCreateByStoreId(tx, tenant, input.customer.storeId);
+    const product = await this.products.findForGrant(tx, tenant, input.product);
+    if (!product) {
+      const named = input.product.id !== undefined ? `id '${input.product.id}'` : `store_product_id '${input.product.storeId}'`;
+      throw new ApiError(ErrorCode.PRODUCT_NOT_FOUND, `No product with ${named}`, input.product.id !== undefined ? 'product_id' : 'store_product_id');
+    }
+    if (product.status === 'archived') {
+      throw new ApiError(ErrorCode.PRODUCT_ARCHIVED, `Product '${product.id}' is archived and cannot be granted`);
+    }
+    const defaultExpiry =
+      product.entitlement_type === 'time_limited' && product.access_duration_days !== null
+        ? new Date(now.getTime() + product.access_duration_days * DAY_MILLISECONDS)
+        : null;
+    const entitlement = await this.insertAndPublish(tx, tenant, customer.store_customer_id, now, {
+      id: generateId('ent'),
+      customer_id: customer.id,
+      product_id: product.id,
+      status: input.status ?? 'active',
+      expires_at: input.expiresAt ?? defaultExpiry,
+      usage_limit: input.usageLimit ?? defaultUsageLimit(product),
+      source: input.source,
+      store_order_id: input.storeOrderId ?? null,
+      store_line_item_id: input.storeLineItemId ?? null,
+      parent_entitlement_id: null,
+      metadata: input.metadata ?? {},
     });
+    const children = await this.grantBundleChildren(tx, tenant, entitlement, customer.store_customer_id, now);
+    if (input.source !== 'rule') {
+      await this.fireGrantRules(tx, tenant, customer.id, [entitlement.product_id, ...children.map((child) => child.product_id)], now);
+    }
+    return toEntitlementResponse(entitlement, customer.store_customer_id, now);
   }
 
-  revoke(tenant: Tenant, entitlementId: string, body: EntitlementReasonDto): Promise<EntitlementResponseDto> {
-    return this.operate(tenant, entitlementId, 'revoke', 'entitlement.revoked', (entitlement, now) => {
-      entitlement.revoked_at = now;
-      entitlement.revocation_reason = body.reason ?? null;
-    });
+  suspend(tx: Transaction, tenant: Tenant, entitlementId: string, reason: string | null): Promise<EntitlementResponseDto> {
+    const apply: Apply = (state, now) => {
+      state.suspended_at = now;
+      state.suspension_reason = reason;
+    };
+    return this.operate(tx, tenant, entitlementId, 'suspend', 'entitlement.suspended', apply, apply);
   }
 
-  reactivate(tenant: Tenant, entitlementId: string, body: ReactivateEntitlementDto): Promise<EntitlementResponseDto> {
-    return this.operate(tenant, entitlementId, 'reactivate', 'entitlement.reactivated', (entitlement, now) => {
-      const expiresAt = parseNullableTime(body.expires_at);
-      if (expiresAt !== undefined) entitlement.expires_at = expiresAt;
-      if (body.usage_limit !== undefined) entitlement.usage_limit = body.usage_limit;
-      this.refuseIfExpiredAtOnce(entitlement, now, 'Reactivating', 'pass a later expires_at (or null) in the reactivate body', 'pass a higher usage_limit (or null) in the reactivate body');
-      entitlement.suspended_at = null;
-      entitlement.suspension_reason = null;
-    });
+  revoke(tx: Transaction, tenant: Tenant, entitlementId: string, reason: string | null): Promise<EntitlementResponseDto> {
+    const apply: Apply = (state, now) => {
+      state.revoked_at = now;
+      state.revocation_reason = reason;
+    };
+    return this.operate(tx, tenant, entitlementId, 'revoke', 'entitlement.revoked', apply, apply);
   }
 
-  activate(tenant: Tenant, entitlementId: string): Promise<EntitlementResponseDto> {
-    return this.operate(tenant, entitlementId, 'activate', 'entitlement.activated', (entitlement, now) => {
-      this.refuseIfExpiredAtOnce(entitlement, now, 'Activating', 'extend expires_at with PATCH first', 'raise usage_limit with PATCH first');
-    });
+  reactivate(tx: Transaction, tenant: Tenant, entitlementId: string, changes: ReactivateChanges): Promise<EntitlementResponseDto> {
+    const apply: Apply = (state, now) => {
+      if (changes.expiresAt !== undefined) state.expires_at = changes.expiresAt;
+      if (changes.usageLimit !== undefined) state.usage_limit = changes.usageLimit;
+      refuseIfExpiredAtOnce(state, now, 'Reactivating', 'pass a later expires_at (or null) in the reactivate body', 'pass a higher usage_limit (or null) in the reactivate body');
+      state.suspended_at = null;
+      state.suspension_reason = null;
+    };
+    // Children take the parent's new expiry; a child whose own uses have run out stays expired.
+    const applyToChild: Apply = (state, now, parent) => {
+      state.expires_at = parent?.expires_at ?? state.expires_at;
+      refuseIfExpiredAtOnce(state, now, 'Reactivating', '', '');
+      state.suspended_at = null;
+      state.suspension_reason = null;
+    };
+    return this.operate(tx, tenant, entitlementId, 'reactivate', 'entitlement.reactivated', apply, applyToChild);
   }
 
-  update(tenant: Tenant, entitlementId: string, body: UpdateEntitlementDto): Promise<EntitlementResponseDto> {
-    return this.operate(tenant, entitlementId, 'update', 'entitlement.updated', (entitlement, now) => {
-      const expiresAt = parseNullableTime(body.expires_at);
-      if (expiresAt && expiresAt.getTime() <= now.getTime()) {
+  activate(tx: Transaction, tenant: Tenant, entitlementId: string): Promise<EntitlementResponseDto> {
+    const apply: Apply = (state, now) => {
+      refuseIfExpiredAtOnce(state, now, 'Activating', 'extend expires_at with PATCH first', 'raise usage_limit with PATCH first');
+    };
+    const applyToChild: Apply = (state, now, parent) => {
+      state.expires_at = parent?.expires_at ?? state.expires_at;
+      apply(state, now);
+    };
+    return this.operate(tx, tenant, entitlementId, 'activate', 'entitlement.activated', apply, applyToChild);
+  }
+
+  /** A bundle parent's new expires_at is its children's too (they last as long as the parent). */
+  update(tx: Transaction, tenant: Tenant, entitlementId: string, changes: UpdateChanges): Promise<EntitlementResponseDto> {
+    const applyToChild: Apply | undefined =
+      changes.expiresAt === undefined
+        ? undefined
+        : (state, _now, parent) => {
+            state.expires_at = parent?.expires_at ?? state.expires_at;
+          };
+    return this.operate(tx, tenant, entitlementId, 'update', 'entitlement.updated', (state, now) => {
+      if (changes.expiresAt && changes.expiresAt.getTime() <= now.getTime()) {
         throw new ApiError(ErrorCode.INVALID_PARAMETER, `'expires_at' must be in the future (or null for no expiry)`, 'expires_at');
       }
-      if (body.usage_limit !== undefined && body.usage_limit !== null && body.usage_limit < entitlement.usage_count) {
+      if (changes.usageLimit !== undefined && changes.usageLimit !== null && changes.usageLimit < state.usage_count) {
         throw new ApiError(
           ErrorCode.INVALID_PARAMETER,
-          `'usage_limit' must be at least usage_count (${entitlement.usage_count}), or null for unlimited`,
+          `'usage_limit' must be at least usage_count (${state.usage_count}), or null for unlimited`,
           'usage_limit',
         );
       }
-      if (expiresAt !== undefined) entitlement.expires_at = expiresAt;
-      if (body.usage_limit !== undefined) entitlement.usage_limit = body.usage_limit;
-      if (body.metadata !== undefined) entitlement.metadata = body.metadata;
-    });
+      if (changes.expiresAt !== undefined) state.expires_at = changes.expiresAt;
+      if (changes.usageLimit !== undefined) state.usage_limit = changes.usageLimit;
+      if (changes.metadata !== undefined) state.metadata = changes.metadata;
+    }, applyToChild);
   }
 
-  /** Records uses (non-file products). The use that reaches the limit succeeds; the next is refused. */
-  recordUsage(tenant: Tenant, entitlementId: string, body: RecordUsageDto): Promise<EntitlementResponseDto> {
-    const quantity = body.quantity ?? 1;
-    return this.operate(tenant, entitlementId, 'use', 'entitlement.updated', (entitlement) => {
-      if (entitlement.usage_limit !== null && entitlement.usage_count + quantity > entitlement.usage_limit) {
-        const left = entitlement.usage_limit - entitlement.usage_count;
+  /**
+   * Ends the entitlement now (active or suspended → expired, e.g. a canceled subscription), or
+   * persists an expiry its time or uses already brought (the sweeper). Publishes
+   * entitlement.expired exactly once: an entitlement already stored as expired is returned as it
+   * is, with no event. `expires_at` becomes now unless it was earlier.
+   */
+  expire(tx: Transaction, tenant: Tenant, entitlementId: string): Promise<EntitlementResponseDto> {
+    const endNow: Apply = (state, now) => {
+      if (state.expires_at === null || state.expires_at.getTime() > now.getTime()) state.expires_at = now;
+    };
+    // A bundle parent's expiry is its children's too, each with its own event (DESIGN §10).
+    return this.operate(tx, tenant, entitlementId, 'expire', 'entitlement.expired', endNow, endNow);
+  }
+
+  /**
+   * Records `quantity` uses and publishes entitlement.updated: POST /usage and every download. The
+   * use that reaches the limit succeeds (the entitlement reads as expired from then on); the next
+   * is refused.
+   */
+  recordUse(tx: Transaction, tenant: Tenant, entitlementId: string, quantity: number): Promise<EntitlementResponseDto> {
+    return this.operate(tx, tenant, entitlementId, 'use', 'entitlement.updated', (state) => {
+      if (state.usage_limit !== null && state.usage_count + quantity > state.usage_limit) {
+        const left = state.usage_limit - state.usage_count;
         throw new ApiError(
           ErrorCode.INVALID_STATUS_TRANSITION,
-          `Cannot use the entitlement ${quantity} more time(s): usage_limit is ${entitlement.usage_limit} and ${left} use(s) are left`,
+          `Cannot use the entitlement ${quantity} more time(s): usage_limit is ${state.usage_limit} and ${left} use(s) are left`,
           'quantity',
         );
       }
-      entitlement.usage_count += quantity;
+      if (state.usage_count + quantity > USAGE_COUNT_MAX) {
+        // usage_count is an int4 column: past its range the UPDATE would fail (a 500).
+        throw new ApiError(
+          ErrorCode.INVALID_PARAMETER,
+          `Invalid 'quantity': usage_count (${state.usage_count}) may not pass ${USAGE_COUNT_MAX}`,
+          'quantity',
+        );
+      }
+      state.usage_count += quantity;
     });
   }
 
+  /** Locks the entitlement for the rest of the transaction and reads its effective status; null when the tenant has none. */
+  async lock(tx: Transaction, tenant: Tenant, entitlementId: string): Promise<LockedEntitlement | null> {
+    const entitlement = isValidId('ent', entitlementId) ? await this.entitlements.lockById(tx, tenant, entitlementId) : null;
+    if (!entitlement) return null;
+    return {
+      id: entitlement.id,
+      customerId: entitlement.customer_id,
+      productId: entitlement.product_id,
+      status: effectiveStatus(entitlement, this.clock.now()),
+      expiresAt: entitlement.expires_at,
+    };
+  }
+
+  /**
+   * Locks the entitlement, applies the operation (the state machine decides) and publishes its
+   * event; then, when `applyToChildren` is given, applies the operation to the bundle children in
+   * the same transaction, each publishing its own event; a child the operation does not fit (a
+   * revoked one on suspend, say) is left as it is. A child alone can't be operated on (uses can:
+   * downloads go through the child).
+   */
   private async operate(
+    tx: Transaction,
     tenant: Tenant,
     entitlementId: string,
     operation: EntitlementOperation,
     eventType: EventType,
     apply: Apply,
+    applyToChildren?: Apply,
   ): Promise<EntitlementResponseDto> {
-    const notFound = () => new ApiError(ErrorCode.ENTITLEMENT_NOT_FOUND, `No entitlement with id '${entitlementId}'`);
-    if (!isValidId('ent', entitlementId)) throw notFound();
-    return this.unitOfWork.run(async ({ manager, publish }) => {
-      const entitlement = await this.entitlements.lockById(manager, tenant, entitlementId);
-      if (!entitlement) throw notFound();
-      const now = this.clock.now();
-      const from = effectiveStatus(entitlement, now);
-      const to = transition(operation, from);
-      if (entitlement.status !== from) {
-        // Expired by time or usage but not swept yet: record the expiry (and its one event) first,
-        // so the operation acts on what every read already reports.
-        entitlement.status = from;
-        await this.entitlements.save(manager, entitlement);
-        await publish('entitlement.expired', tenant, { ...toEntitlementResponse(entitlement, now) });
+    // No format check here: internal callers (the sweeper, a canceled subscription) pass ids read from
+    // the table, whatever their shape; a malformed id from a request simply finds no row.
+    const entitlement = await this.entitlements.lockById(tx, tenant, entitlementId);
+    if (!entitlement) throw new ApiError(ErrorCode.ENTITLEMENT_NOT_FOUND, `No entitlement with id '${entitlementId}'`);
+    // Uses go through a child (downloads); expiry comes to a child by its own time or uses (the sweeper).
+    if (entitlement.parent_entitlement_id !== null && operation !== 'use' && operation !== 'expire') {
+      throw new ApiError(
+        ErrorCode.MANAGED_BY_PARENT,
+        `Entitlement '${entitlement.id}' was granted by the bundle entitlement '${entitlement.parent_entitlement_id}' and follows it: ${operation} the parent instead`,
+      );
+    }
+    const storeCustomerId = (await this.customers.require(tx, tenant, entitlement.customer_id)).store_customer_id;
+    const now = this.clock.now();
+    const saved = (await this.applyOperation(tx, tenant, entitlement, operation, eventType, apply, { storeCustomerId, now, strict: true })) as EntitlementEntity;
+    if (applyToChildren) {
+      for (const child of await this.entitlements.lockChildren(tx, tenant, saved.id)) {
+        const applyToChild: Apply = (state, at) => applyToChildren(state, at, saved);
+        await this.applyOperation(tx, tenant, child, operation, eventType, applyToChild, { storeCustomerId, now, strict: false });
       }
-      apply(entitlement, now);
-      entitlement.status = to;
-      await this.entitlements.save(manager, entitlement);
-      const response = toEntitlementResponse(entitlement, now);
-      await publish(eventType, tenant, { ...response });
-      return response;
-    });
+    }
+    return toEntitlementResponse(saved, storeCustomerId, now);
   }
 
-  /** Reactivate/activate must not produce an entitlement that is expired the moment it is active. */
-  private refuseIfExpiredAtOnce(entitlement: EntitlementWithCustomer, now: Date, doing: string, extendTime: string, extendUsage: string): void {
-    if (entitlement.expires_at !== null && entitlement.expires_at.getTime() <= now.getTime()) {
-      throw new ApiError(
-        ErrorCode.INVALID_STATUS_TRANSITION,
-        `${doing} would leave the entitlement expired at once: expires_at (${entitlement.expires_at.toISOString()}) has passed; ${extendTime}`,
-        'expires_at',
+  /**
+   * Applies the operation to one locked entitlement and publishes `eventType`; returns it as saved.
+   * `strict`: a forbidden transition or a refusal throws; otherwise (a bundle child) it returns null
+   * and changes nothing.
+   */
+  private async applyOperation(
+    tx: Transaction,
+    tenant: Tenant,
+    entitlement: EntitlementEntity,
+    operation: EntitlementOperation,
+    eventType: EventType,
+    apply: Apply,
+    context: { storeCustomerId: string; now: Date; strict: boolean },
+  ): Promise<EntitlementEntity | null> {
+    const { storeCustomerId, now, strict } = context;
+    const from = effectiveStatus(entitlement, now);
+    // expire of an expired entitlement is the one pair that is neither applied nor refused.
+    const alreadyExpired = operation === 'expire' && from === 'expired';
+    const to = alreadyExpired ? from : strict ? transition(operation, from) : nextStatus(operation, from);
+    if (to === null) return null;
+    const state = { ...stateOf(entitlement), status: from };
+    if (!alreadyExpired) {
+      try {
+        apply(state, now);
+      } catch (error) {
+        if (strict || !(error instanceof ApiError)) throw error;
+        return null;
+      }
+    }
+    let current = entitlement;
+    if (entitlement.status !== from) {
+      // Expired by time or usage but not stored yet: record the expiry (and its one event) first,
+      // so the operation acts on what every read already reports.
+      current = await this.entitlements.saveState(tx, tenant, entitlement.id, { ...stateOf(entitlement), status: from });
+      await tx.publish('entitlement.expired', tenant, { ...toEntitlementResponse(current, storeCustomerId, now) });
+    }
+    // Nothing more to change and no second event: the expiry was recorded before (or just above).
+    if (alreadyExpired) return current;
+    state.status = to;
+    const saved = await this.entitlements.saveState(tx, tenant, entitlement.id, state);
+    await tx.publish(eventType, tenant, { ...toEntitlementResponse(saved, storeCustomerId, now) });
+    return saved;
+  }
+
+  /** One child per product the bundle includes: the parent's status and expiry, the child product's usage limit (DESIGN §10). */
+  private async grantBundleChildren(tx: Transaction, tenant: Tenant, parent: EntitlementEntity, storeCustomerId: string, now: Date): Promise<EntitlementEntity[]> {
+    const children: EntitlementEntity[] = [];
+    for (const product of await this.products.includedProductsForGrant(tx, tenant, parent.product_id)) {
+      children.push(
+        await this.insertAndPublish(tx, tenant, storeCustomerId, now, {
+          id: generateId('ent'),
+          customer_id: parent.customer_id,
+          product_id: product.id,
+          status: parent.status,
+          expires_at: parent.expires_at,
+          usage_limit: defaultUsageLimit(product),
+          source: 'bundle',
+          store_order_id: parent.store_order_id,
+          store_line_item_id: parent.store_line_item_id,
+          parent_entitlement_id: parent.id,
+          metadata: {},
+        }),
       );
     }
-    if (entitlement.usage_limit !== null && entitlement.usage_count >= entitlement.usage_limit) {
-      throw new ApiError(
-        ErrorCode.INVALID_STATUS_TRANSITION,
-        `${doing} would leave the entitlement expired at once: usage_count (${entitlement.usage_count}) has reached usage_limit (${entitlement.usage_limit}); ${extendUsage}`,
-        'usage_limit',
-      );
+    return children;
+  }
+
+  /**
+   * Each enabled rule triggered by these products grants its product (source rule), unless the
+   * customer already holds an active entitlement for it (a grant of an earlier rule included). A
+   * rule whose product has been archived is skipped: the trigger's grant still succeeds.
+   */
+  private async fireGrantRules(tx: Transaction, tenant: Tenant, customerId: string, productIds: string[], now: Date): Promise<void> {
+    for (const triggered of await this.grantRules.triggeredBy(tx, tenant, productIds)) {
+      if (await this.entitlements.hasActive(tx, tenant, customerId, triggered.grantProductId, now)) continue;
+      const product = await this.products.findForGrant(tx, tenant, { id: triggered.grantProductId });
+      if (!product || product.status === 'archived') continue;
+      const expiresAt = triggered.accessDurationDays === null ? undefined : new Date(now.getTime() + triggered.accessDurationDays * DAY_MILLISECONDS);
+      await this.grant(tx, tenant, { customer: { id: customerId }, product: { id: product.id }, source: 'rule', expiresAt });
     }
   }
+
+  private async insertAndPublish(tx: Transaction, tenant: Tenant, storeCustomerId: string, now: Date, fields: GrantedFields): Promise<EntitlementEntity> {
+    const entitlement = await this.entitlements.insert(tx, tenant, {
+      ...fields,
+      granted_at: now,
+      revoked_at: null,
+      revocation_reason: null,
+      suspended_at: null,
+      suspension_reason: null,
+      usage_count: 0,
+    });
+    await tx.publish('entitlement.created', tenant, { ...toEntitlementResponse(entitlement, storeCustomerId, now) });
+    return entitlement;
+  }
+}
+
+/** What a grant decides; the rest of a new entitlement is the same for every grant. */
+type GrantedFields = Pick<
+  NewEntitlement,
+  'id' | 'customer_id' | 'product_id' | 'status' | 'expires_at' | 'usage_limit' | 'source' | 'store_order_id' | 'store_line_item_id' | 'parent_entitlement_id' | 'metadata'
+>;
+
+function defaultUsageLimit(product: ProductEntity): number | null {
+  return product.entitlement_type === 'usage_limited' ? product.usage_limit : null;
 }

@@ -25,7 +25,14 @@ describe('access check query plan', () => {
     testApp = await createTestApp(ENTITLEMENT_TEST_OVERRIDES);
     tenant = await testApp.createTenant();
   });
-  afterAll(() => testApp.close());
+  afterAll(async () => {
+    // Its 20k rows would otherwise sit in the shared database for every later suite (a sweeper that
+    // runs with a clock in the future expires them all).
+    const dataSource = testApp.app.get(DataSource);
+    await dataSource.query(`DELETE FROM entitlements WHERE merchant_id = $1 AND id LIKE 'ent_bulk_%'`, [tenant.merchantId]);
+    await dataSource.query(`DELETE FROM customers WHERE merchant_id = $1 AND id LIKE 'cus_bulk_%'`, [tenant.merchantId]);
+    await testApp.close();
+  });
 
   it('uses indexes, never a Seq Scan, over 20k entitlements', async () => {
     const dataSource = testApp.app.get(DataSource);
@@ -50,13 +57,17 @@ describe('access check query plan', () => {
     await dataSource.query('ANALYZE entitlements');
 
     const tenantOf = { merchantId: tenant.merchantId, mode: 'test' as const };
-    const combinations: [Reference, Reference][] = [
-      [{ id: entitlement.customer_id as string }, { id: products[0].id }],
-      [{ storeId: 'cust_plan' }, { storeId: products[0].store_product_id as string }],
-      [{ id: entitlement.customer_id as string }, { storeId: products[0].store_product_id as string }],
-      [{ storeId: 'bulk_2' }, { id: products[1].id }],
+    // bulk_2 is cus_bulk_2 (test mode), customer of n = 1, 4001, 8001, 12001, 16001 (1 + n % 4000 = 2), all to
+    // products[1] (n % 5 = 1), none revoked (n % 10 ≠ 0); 8001 expires in 30 days (n % 3 = 0), the other four never.
+    // Never-expiring wins, all granted in one statement, so the highest id decides: 'ent_bulk_4001'.
+    const bulkAnswer = 'ent_bulk_4001';
+    const combinations: [Reference, Reference, string][] = [
+      [{ id: entitlement.customer_id as string }, { id: products[0].id }, entitlement.id],
+      [{ storeId: 'cust_plan' }, { storeId: products[0].store_product_id as string }, entitlement.id],
+      [{ id: entitlement.customer_id as string }, { storeId: products[0].store_product_id as string }, entitlement.id],
+      [{ storeId: 'bulk_2' }, { id: products[1].id }, bulkAnswer],
     ];
-    for (const [customer, product] of combinations) {
+    for (const [customer, product, expectedId] of combinations) {
       const { sql, parameters } = buildCheckQuery(tenantOf, customer, product, new Date());
       const [{ 'QUERY PLAN': plan }] = (await dataSource.query(`EXPLAIN (FORMAT JSON) ${sql}`, parameters)) as {
         'QUERY PLAN': [{ Plan: PlanNode }];
@@ -65,8 +76,9 @@ describe('access check query plan', () => {
       const sequential = nodes.filter((node) => node['Node Type'] === 'Seq Scan' && ['entitlements', 'customers'].includes(node['Relation Name'] ?? ''));
       expect({ customer, product, sequential }).toEqual({ customer, product, sequential: [] });
       expect(nodes.some((node) => node['Relation Name'] === 'entitlements' && /Index/.test(node['Node Type']))).toBe(true);
-      // The statement itself still answers correctly.
-      expect(await dataSource.query(sql, parameters)).toBeDefined();
+      // The statement itself answers correctly: exactly the entitlement that lasts longest.
+      const rows = (await dataSource.query(sql, parameters)) as { id: string }[];
+      expect({ customer, product, ids: rows.map((row) => row.id) }).toEqual({ customer, product, ids: [expectedId] });
     }
   });
 });
