@@ -2,6 +2,9 @@ import { EntityManager, EntityTarget, FindOptionsOrder, FindOptionsWhere, Object
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { API_MODES, ApiMode, Tenant } from '../auth/tenant';
 
+/** Rows per multi-row INSERT: PostgreSQL takes at most 65,535 parameters in one statement. */
+export const INSERT_CHUNK_ROWS = 1_000;
+
 /** The tenant columns of every merchant-owned table. */
 export interface TenantColumns {
   merchant_id: string;
@@ -100,6 +103,17 @@ export class TenantTable<Entity extends TenantColumns & ObjectLiteral> {
     const row = manager.create(this.target, { ...fields, merchant_id: tenant.merchantId, mode: tenant.mode } as unknown as Entity);
     await manager.insert(this.target, row as QueryDeepPartialEntity<Entity>);
     return row;
+  }
+
+  /** Inserts rows of the tenant in multi-row statements (in order) and returns them as inserted. */
+  async insertMany(manager: EntityManager, tenant: Tenant, fields: ReadonlyArray<WithoutTenant<QueryDeepPartialEntity<Entity>>>): Promise<Entity[]> {
+    assertTenant(tenant);
+    fields.forEach(refuseTenantColumns);
+    const rows = fields.map((row) => manager.create(this.target, { ...row, merchant_id: tenant.merchantId, mode: tenant.mode } as unknown as Entity));
+    for (let start = 0; start < rows.length; start += INSERT_CHUNK_ROWS) {
+      await manager.insert(this.target, rows.slice(start, start + INSERT_CHUNK_ROWS) as QueryDeepPartialEntity<Entity>[]);
+    }
+    return rows;
   }
 
   /** Updates the tenant's rows matching `where`; returns how many changed. */

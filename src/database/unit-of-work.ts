@@ -23,6 +23,8 @@ export interface Reader {
 export interface Transaction extends Reader {
   /** Records the event in this transaction (the outbox); it commits or rolls back with the change. */
   publish(type: EventType, tenant: Tenant, object: Record<string, unknown>): Promise<void>;
+  /** One event per object, recorded together (bulk writes); nothing is recorded for none. */
+  publishMany(type: EventType, tenant: Tenant, objects: ReadonlyArray<Record<string, unknown>>): Promise<void>;
 }
 
 export type TransactionWork<T> = (tx: Transaction) => Promise<T>;
@@ -61,14 +63,13 @@ export class UnitOfWork {
     let published = 0;
     // A request's transaction counts against its merchant's share of the pool; background work doesn't.
     const result = await this.limiter.run(operation?.tenant.merchantId ?? null, () => this.dataSource.transaction(async (manager) => {
-      const tx: Transaction = {
-        manager,
-        publish: async (type, tenant, object) => {
-          const results = await this.emitter.emitAsync(DOMAIN_EVENT, new DomainEvent(type, tenant, object, tx));
-          if (results.length === 0) throw new Error(`No outbox listener recorded ${type}`);
-          published += 1;
-        },
+      const publishMany: Transaction['publishMany'] = async (type, tenant, objects) => {
+        if (objects.length === 0) return;
+        const results = await this.emitter.emitAsync(DOMAIN_EVENT, new DomainEvent(type, tenant, objects, tx));
+        if (results.length === 0) throw new Error(`No outbox listener recorded ${type}`);
+        published += objects.length;
       };
+      const tx: Transaction = { manager, publishMany, publish: (type, tenant, object) => publishMany(type, tenant, [object]) };
       await claim?.acquire(tx);
       const value = await work(tx);
       await claim?.complete(tx, value);

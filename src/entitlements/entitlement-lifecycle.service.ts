@@ -6,20 +6,17 @@ import type { Transaction } from '../database/unit-of-work';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { EventType } from '../events/domain-event';
-import { generateId, isValidId } from '../ids/id';
-import type { ProductEntity } from '../products/product.entity';
-import { GrantRulesService } from '../grant-rules/grant-rules.service';
+import { isValidId } from '../ids/id';
 import { ProductsService } from '../products/products.service';
 import { EntitlementResponseDto } from './dto/entitlement-response.dto';
 import { effectiveStatus } from './effective-status';
 import { Reference } from './entitlement-check.query';
 import { EntitlementOperation, nextStatus, transition } from './entitlement-state-machine';
 import { EntitlementEntity, EntitlementSource, EntitlementStatus } from './entitlement.entity';
+import { EntitlementGrantsService, ResolvedGrant } from './entitlement-grants.service';
 import { toEntitlementResponse } from './entitlement.mapper';
 import { refuseIfExpiredAtOnce, stateOf } from './entitlement-state';
-import { EntitlementsRepository, EntitlementState, NewEntitlement } from './entitlements.repository';
-
-const DAY_MILLISECONDS = 24 * 60 * 60 * 1000;
+import { EntitlementsRepository, EntitlementState } from './entitlements.repository';
 
 /** A grant, from any source (DESIGN §10): the product's defaults apply where a field is left out. */
 export interface GrantInput {
@@ -82,7 +79,7 @@ export class EntitlementLifecycleService {
     private readonly entitlements: EntitlementsRepository,
     private readonly customers: CustomerRecordsService,
     private readonly products: ProductsService,
-    private readonly grantRules: GrantRulesService,
+    private readonly grants: EntitlementGrantsService,
     private readonly clock: Clock,
   ) {}
 
@@ -109,28 +106,31 @@ export class EntitlementLifecycleService {
     if (product.status === 'archived') {
       throw new ApiError(ErrorCode.PRODUCT_ARCHIVED, `Product '${product.id}' is archived and cannot be granted`);
     }
-    const defaultExpiry =
-      product.entitlement_type === 'time_limited' && product.access_duration_days !== null
-        ? new Date(now.getTime() + product.access_duration_days * DAY_MILLISECONDS)
-        : null;
-    const entitlement = await this.insertAndPublish(tx, tenant, customer.store_customer_id, now, {
-      id: generateId('ent'),
-      customer_id: customer.id,
-      product_id: product.id,
-      status: input.status ?? 'active',
-      expires_at: input.expiresAt ?? defaultExpiry,
-      usage_limit: input.usageLimit ?? defaultUsageLimit(product),
+    const resolved: ResolvedGrant = {
+      customer: { id: customer.id, storeCustomerId: customer.store_customer_id },
+      product,
       source: input.source,
-      store_order_id: input.storeOrderId ?? null,
-      store_line_item_id: input.storeLineItemId ?? null,
-      parent_entitlement_id: null,
-      metadata: input.metadata ?? {},
-    });
-    const children = await this.grantBundleChildren(tx, tenant, entitlement, customer.store_customer_id, now);
-    if (input.source !== 'rule') {
-      await this.fireGrantRules(tx, tenant, customer.id, [entitlement.product_id, ...children.map((child) => child.product_id)], now);
-    }
+      status: input.status,
+      expiresAt: input.expiresAt,
+      usageLimit: input.usageLimit,
+      storeOrderId: input.storeOrderId,
+      storeLineItemId: input.storeLineItemId,
+      metadata: input.metadata,
+    };
+    const [entitlement] = await this.grants.grantResolved(tx, tenant, [resolved], now);
     return toEntitlementResponse(entitlement, customer.store_customer_id, now);
+  }
+
+  /**
+   * Many grants whose customers and products the caller has resolved and checked (an import
+   * batch): the same rules, children, grant rules and events as `grant`, in a few set-based
+   * statements. Returns the granted entitlements in the grants' order.
+   */
+  grantMany(tx: Transaction, tenant: Tenant, grants: ResolvedGrant[]): Promise<EntitlementEntity[]> {
+    const now = this.clock.now();
+    const past = grants.find((grant) => grant.expiresAt && grant.expiresAt.getTime() <= now.getTime());
+    if (past) throw new ApiError(ErrorCode.INVALID_PARAMETER, `'expires_at' must be in the future`, 'expires_at');
+    return this.grants.grantResolved(tx, tenant, grants, now);
   }
 
   suspend(tx: Transaction, tenant: Tenant, entitlementId: string, reason: string | null): Promise<EntitlementResponseDto> {
@@ -339,66 +339,4 @@ export class EntitlementLifecycleService {
     await tx.publish(eventType, tenant, { ...toEntitlementResponse(saved, storeCustomerId, now) });
     return saved;
   }
-
-  /** One child per product the bundle includes: the parent's status and expiry, the child product's usage limit (DESIGN §10). */
-  private async grantBundleChildren(tx: Transaction, tenant: Tenant, parent: EntitlementEntity, storeCustomerId: string, now: Date): Promise<EntitlementEntity[]> {
-    const children: EntitlementEntity[] = [];
-    for (const product of await this.products.includedProductsForGrant(tx, tenant, parent.product_id)) {
-      children.push(
-        await this.insertAndPublish(tx, tenant, storeCustomerId, now, {
-          id: generateId('ent'),
-          customer_id: parent.customer_id,
-          product_id: product.id,
-          status: parent.status,
-          expires_at: parent.expires_at,
-          usage_limit: defaultUsageLimit(product),
-          source: 'bundle',
-          store_order_id: parent.store_order_id,
-          store_line_item_id: parent.store_line_item_id,
-          parent_entitlement_id: parent.id,
-          metadata: {},
-        }),
-      );
-    }
-    return children;
-  }
-
-  /**
-   * Each enabled rule triggered by these products grants its product (source rule), unless the
-   * customer already holds an active entitlement for it (a grant of an earlier rule included). A
-   * rule whose product has been archived is skipped: the trigger's grant still succeeds.
-   */
-  private async fireGrantRules(tx: Transaction, tenant: Tenant, customerId: string, productIds: string[], now: Date): Promise<void> {
-    for (const triggered of await this.grantRules.triggeredBy(tx, tenant, productIds)) {
-      if (await this.entitlements.hasActive(tx, tenant, customerId, triggered.grantProductId, now)) continue;
-      const product = await this.products.findForGrant(tx, tenant, { id: triggered.grantProductId });
-      if (!product || product.status === 'archived') continue;
-      const expiresAt = triggered.accessDurationDays === null ? undefined : new Date(now.getTime() + triggered.accessDurationDays * DAY_MILLISECONDS);
-      await this.grant(tx, tenant, { customer: { id: customerId }, product: { id: product.id }, source: 'rule', expiresAt });
-    }
-  }
-
-  private async insertAndPublish(tx: Transaction, tenant: Tenant, storeCustomerId: string, now: Date, fields: GrantedFields): Promise<EntitlementEntity> {
-    const entitlement = await this.entitlements.insert(tx, tenant, {
-      ...fields,
-      granted_at: now,
-      revoked_at: null,
-      revocation_reason: null,
-      suspended_at: null,
-      suspension_reason: null,
-      usage_count: 0,
-    });
-    await tx.publish('entitlement.created', tenant, { ...toEntitlementResponse(entitlement, storeCustomerId, now) });
-    return entitlement;
-  }
-}
-
-/** What a grant decides; the rest of a new entitlement is the same for every grant. */
-type GrantedFields = Pick<
-  NewEntitlement,
-  'id' | 'customer_id' | 'product_id' | 'status' | 'expires_at' | 'usage_limit' | 'source' | 'store_order_id' | 'store_line_item_id' | 'parent_entitlement_id' | 'metadata'
->;
-
-function defaultUsageLimit(product: ProductEntity): number | null {
-  return product.entitlement_type === 'usage_limited' ? product.usage_limit : null;
 }

@@ -5,6 +5,7 @@ import { CustomerRecordsModule } from '../customers/customer-records.module';
 import { GrantRulesModule } from '../grant-rules/grant-rules.module';
 import { ProductsModule } from '../products/products.module';
 import { EntitlementExpirySweeper } from './entitlement-expiry.sweeper';
+import { EntitlementGrantsService } from './entitlement-grants.service';
 import { EntitlementLifecycleService } from './entitlement-lifecycle.service';
 import { EntitlementsController } from './entitlements.controller';
 import { EntitlementsRepository } from './entitlements.repository';
@@ -27,6 +28,7 @@ import { JwksController } from './tokens/jwks.controller';
     EntitlementsRepository,
     EntitlementsService,
     EntitlementLifecycleService,
+    EntitlementGrantsService,
     EntitlementExpirySweeper,
     EntitlementTokensService,
     {

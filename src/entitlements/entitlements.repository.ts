@@ -119,20 +119,9 @@ export class EntitlementsRepository {
       .getMany();
   }
 
-  /** Whether the customer holds an entitlement for the product that is active at `now` (status, expiry and usage). */
-  async hasActive(tx: Transaction, tenant: Tenant, customerId: string, productId: string, now: Date): Promise<boolean> {
-    const found = await this.table
-      .select(tx.manager, tenant)
-      .andWhere('entitlement.customer_id = :customerId', { customerId })
-      .andWhere('entitlement.product_id = :productId', { productId })
-      .andWhere(`entitlement.status = 'active'`)
-      .andWhere(`NOT ${runOutSql('entitlement', ':now')}`, { now: now.toISOString() })
-      .getExists();
-    return found;
-  }
-
-  insert(tx: Transaction, tenant: Tenant, entitlement: NewEntitlement): Promise<EntitlementEntity> {
-    return this.table.insert(tx.manager, tenant, entitlement as QueryDeepPartialEntity<EntitlementEntity>);
+  /** Inserts in order, in multi-row statements. */
+  insertMany(tx: Transaction, tenant: Tenant, entitlements: NewEntitlement[]): Promise<EntitlementEntity[]> {
+    return this.table.insertMany(tx.manager, tenant, entitlements as QueryDeepPartialEntity<EntitlementEntity>[]);
   }
 
   /** Writes the entitlement's changeable columns; returns it as stored (updated_at moved). */

@@ -24,13 +24,17 @@ export const EVENT_TYPES = [
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
-/** Emitted (awaited) inside a transaction; listeners write with `tx` so they commit or roll back with it. */
+/**
+ * Emitted (awaited) inside a transaction; listeners write with `tx` so they commit or roll back
+ * with it. One or more events of one type: a bulk grant (an import batch) records its events in
+ * one statement instead of one per entitlement.
+ */
 export class DomainEvent {
   constructor(
     readonly type: EventType,
     readonly tenant: Tenant,
-    /** The resource after the change, in its API shape. */
-    readonly object: Record<string, unknown>,
+    /** Each resource after the change, in its API shape: one event per object, in this order. */
+    readonly objects: ReadonlyArray<Record<string, unknown>>,
     readonly tx: Transaction,
   ) {}
 }

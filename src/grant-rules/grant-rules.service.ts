@@ -18,6 +18,7 @@ import { GrantRuleChanges, GrantRulesRepository } from './grant-rules.repository
 /** What a fired rule grants: the entitlements module makes the grant (DESIGN §10). */
 export interface TriggeredGrant {
   ruleId: string;
+  triggerProductId: string;
   grantProductId: string;
   accessDurationDays: number | null;
 }
@@ -89,7 +90,7 @@ export class GrantRulesService {
   /** The grants the enabled rules of these (just granted) products make, read in the grant's transaction. */
   async triggeredBy(tx: Transaction, tenant: Tenant, productIds: string[]): Promise<TriggeredGrant[]> {
     const rules = await this.rules.enabledForTriggers(tx, tenant, productIds);
-    return rules.map((rule) => ({ ruleId: rule.id, grantProductId: rule.grant_product_id, accessDurationDays: rule.access_duration_days }));
+    return rules.map((rule) => ({ ruleId: rule.id, triggerProductId: rule.trigger_product_id, grantProductId: rule.grant_product_id, accessDurationDays: rule.access_duration_days }));
   }
 
   private async requireProduct(tx: Transaction, tenant: Tenant, productId: string, field: string): Promise<void> {

@@ -3,9 +3,9 @@ import type { Tenant } from '../auth/tenant';
 import { Clock } from '../clock/clock';
 import { CustomerRecordsService } from '../customers/customer-records.service';
 import { Transaction, UnitOfWork } from '../database/unit-of-work';
+import { ResolvedGrant } from '../entitlements/entitlement-grants.service';
 import { EntitlementLifecycleService } from '../entitlements/entitlement-lifecycle.service';
 import { EntitlementsService } from '../entitlements/entitlements.service';
-import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { isValidId } from '../ids/id';
 import { ProductEntity } from '../products/product.entity';
@@ -24,10 +24,10 @@ const referenceKey = (reference: { id?: string; storeId?: string }) => (referenc
 
 /**
  * One batch of an import, in one transaction: claims up to IMPORT_BATCH_SIZE pending rows (SKIP
- * LOCKED), grants the good ones through the entitlements' lifecycle (source import; each publishes
- * entitlement.created), records every row's outcome and moves the import's counters. A crash rolls
- * the whole batch back, so its rows are claimed again and none is granted twice. Customers and
- * products are looked up once per batch, not per row.
+ * LOCKED), grants the good ones together through the entitlements' lifecycle (`grantMany`, source
+ * import: each publishes entitlement.created, bundles and grant rules apply), records every row's
+ * outcome and moves the import's counters. A crash rolls the whole batch back, so its rows are
+ * claimed again and none is granted twice. Customers and products are looked up once per batch.
  */
 @Injectable()
 export class ImportBatchProcessor {
@@ -65,58 +65,62 @@ export class ImportBatchProcessor {
       else parsed.push({ rowNumber, row: result });
     }
 
-    const customerIds = await this.resolveCustomers(tx, tenant, parsed.map(({ row }) => row));
+    const customers = await this.resolveCustomers(tx, tenant, parsed.map(({ row }) => row));
     const products = await this.resolveProducts(tx, tenant, parsed.map(({ row }) => row));
     const held = await this.entitlements.activePairs(
       tx,
       tenant,
-      [...customerIds.values()],
+      [...customers.values()].map((customer) => customer.id),
       [...products.values()].flatMap((product) => (product ? [product.id] : [])),
     );
 
+    // Rows refused here are failed; the rest are granted together (one grantMany per batch). A
+    // later row of a customer and product an earlier row grants is skipped: it holds it by then.
+    const grants: Array<{ rowNumber: number; grant: ResolvedGrant }> = [];
     for (const { rowNumber, row } of parsed) {
-      const customerId = customerIds.get(referenceKey(row.customer));
+      const customer = customers.get(referenceKey(row.customer));
       const product = products.get(referenceKey(row.product));
-      if (customerId === undefined) {
+      if (customer === undefined) {
         failed(rowNumber, ErrorCode.CUSTOMER_NOT_FOUND, `No customer with id '${row.customer.id}'`);
       } else if (!product) {
         const named = row.product.id !== undefined ? `id '${row.product.id}'` : `store_product_id '${row.product.storeId}'`;
         failed(rowNumber, ErrorCode.PRODUCT_NOT_FOUND, `No product with ${named}`);
       } else if (product.status === 'archived') {
         failed(rowNumber, ErrorCode.PRODUCT_ARCHIVED, `Product '${product.id}' is archived and cannot be granted`);
-      } else if (held.has(`${customerId}/${product.id}`)) {
+      } else if (held.has(`${customer.id}/${product.id}`)) {
         outcomes.push({ rowNumber, status: 'skipped', entitlementId: null, errorCode: null, errorMessage: null });
       } else {
-        try {
-          const granted = await this.lifecycle.grant(tx, tenant, {
-            customer: { id: customerId },
-            product: { id: product.id },
+        held.add(`${customer.id}/${product.id}`);
+        grants.push({
+          rowNumber,
+          grant: {
+            customer,
+            product,
             source: 'import',
             expiresAt: row.expiresAt,
             usageLimit: row.usageLimit,
             storeOrderId: row.storeOrderId,
             metadata: row.metadata,
-          });
-          // A later row of the same customer and product is skipped: it holds it now.
-          held.add(`${customerId}/${product.id}`);
-          outcomes.push({ rowNumber, status: 'granted', entitlementId: granted.id, errorCode: null, errorMessage: null });
-        } catch (error) {
-          // The rules of a grant refuse before writing anything; any other failure rolls the batch back.
-          if (!(error instanceof ApiError)) throw error;
-          failed(rowNumber, error.renderedCode, error.message);
-        }
+          },
+        });
       }
     }
+    const granted = await this.lifecycle.grantMany(tx, tenant, grants.map(({ grant }) => grant));
+    grants.forEach(({ rowNumber }, index) =>
+      outcomes.push({ rowNumber, status: 'granted', entitlementId: granted[index].id, errorCode: null, errorMessage: null }),
+    );
     return outcomes.sort((left, right) => left.rowNumber - right.rowNumber);
   }
 
-  /** Customer id of each row's customer reference; store ids are created where new, unknown ids are left out. */
-  private async resolveCustomers(tx: Transaction, tenant: Tenant, rows: ImportGrantRow[]): Promise<Map<string, string>> {
-    const resolved = new Map<string, string>();
+  /** Each row's customer (id and store id) by reference; store ids are created where new, unknown ids are left out. */
+  private async resolveCustomers(tx: Transaction, tenant: Tenant, rows: ImportGrantRow[]): Promise<Map<string, ResolvedGrant['customer']>> {
+    const resolved = new Map<string, ResolvedGrant['customer']>();
     const storeIds = rows.flatMap(({ customer }) => (customer.storeId !== undefined ? [customer.storeId] : []));
-    for (const [storeId, customer] of await this.customers.findOrCreateManyByStoreIds(tx, tenant, storeIds)) resolved.set(`store:${storeId}`, customer.id);
+    for (const [storeId, customer] of await this.customers.findOrCreateManyByStoreIds(tx, tenant, storeIds)) {
+      resolved.set(`store:${storeId}`, { id: customer.id, storeCustomerId: customer.store_customer_id });
+    }
     const ids = [...new Set(rows.flatMap(({ customer }) => (customer.id !== undefined && isValidId('cus', customer.id) ? [customer.id] : [])))];
-    for (const id of (await this.customers.storeIdsOf(tx, tenant, ids)).keys()) resolved.set(`id:${id}`, id);
+    for (const [id, storeCustomerId] of await this.customers.storeIdsOf(tx, tenant, ids)) resolved.set(`id:${id}`, { id, storeCustomerId });
     return resolved;
   }
 

@@ -21,10 +21,12 @@ export class EventsRepository {
 
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Inserts in the publishing transaction: the outbox row commits with the change. */
-  insert(tx: Transaction, tenant: Tenant, type: string, object: Record<string, unknown>): Promise<EventEntity> {
+  /** Inserts in the publishing transaction, one row per object in order: the outbox rows commit with the change. */
+  insertMany(tx: Transaction, tenant: Tenant, type: string, objects: ReadonlyArray<Record<string, unknown>>): Promise<EventEntity[]> {
+    // Ids are time-ordered, generated in the objects' order, so the log lists them as published.
     // jsonb columns hold Record<string, unknown>, which TypeORM's deep-partial type cannot express.
-    return this.table.insert(tx.manager, tenant, { id: generateId('evt'), type, data: { object } } as QueryDeepPartialEntity<EventEntity>);
+    const rows = objects.map((object) => ({ id: generateId('evt'), type, data: { object } }) as QueryDeepPartialEntity<EventEntity>);
+    return this.table.insertMany(tx.manager, tenant, rows);
   }
 
   findById(db: Reader, tenant: Tenant, eventId: string): Promise<EventEntity | null> {

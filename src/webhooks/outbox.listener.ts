@@ -19,12 +19,12 @@ export class OutboxListener {
 
   @OnEvent(DOMAIN_EVENT, { promisify: true, suppressErrors: false })
   async record(event: DomainEvent): Promise<void> {
-    const saved = await this.events.insert(event.tx, event.tenant, event.type, event.object);
+    const saved = await this.events.insertMany(event.tx, event.tenant, event.type, event.objects);
     const subscribed = await this.endpoints.findSubscribed(event.tx, event.tenant, event.type);
     await this.deliveries.enqueue(
       event.tx,
       event.tenant,
-      saved.id,
+      saved.map((savedEvent) => savedEvent.id),
       subscribed.map((endpoint) => endpoint.id),
     );
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { ApiMode, Tenant } from '../auth/tenant';
-import { assertTenant, TenantTable } from '../database/tenant-table';
+import { assertTenant, INSERT_CHUNK_ROWS, TenantTable } from '../database/tenant-table';
 import type { Transaction } from '../database/unit-of-work';
 import { generateId } from '../ids/id';
 import { fetchPageWithTotal } from '../pagination/keyset';
@@ -77,23 +77,22 @@ export class WebhookDeliveriesRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** Queues the event for each endpoint, in the publishing transaction. */
-  async enqueue(tx: Transaction, tenant: Tenant, eventId: string, endpointIds: string[]): Promise<void> {
+  /** One delivery per event and subscribed endpoint. */
+  async enqueue(tx: Transaction, tenant: Tenant, eventIds: string[], endpointIds: string[]): Promise<void> {
     assertTenant(tenant);
-    if (endpointIds.length === 0) return;
-    await tx.manager
-      .createQueryBuilder()
-      .insert()
-      .into(WebhookDeliveryEntity)
-      .values(
-        endpointIds.map((endpointId) => ({
-          merchant_id: tenant.merchantId,
-          mode: tenant.mode,
-          endpoint_id: endpointId,
-          event_id: eventId,
-          next_attempt_at: () => 'now()',
-        })),
-      )
-      .execute();
+    const deliveries = eventIds.flatMap((eventId) =>
+      endpointIds.map((endpointId) => ({
+        merchant_id: tenant.merchantId,
+        mode: tenant.mode,
+        endpoint_id: endpointId,
+        event_id: eventId,
+        next_attempt_at: () => 'now()',
+      })),
+    );
+    // Bounded statements: PostgreSQL takes at most 65,535 parameters in one.
+    for (let start = 0; start < deliveries.length; start += INSERT_CHUNK_ROWS) {
+      await tx.manager.createQueryBuilder().insert().into(WebhookDeliveryEntity).values(deliveries.slice(start, start + INSERT_CHUNK_ROWS)).execute();
+    }
   }
 
   /** Leases due deliveries of every tenant (maintenance: the dispatcher serves them all). */

@@ -131,7 +131,7 @@ export class WebhookEndpointsService {
       const event = await this.events.require(tx, tenant, eventId);
       const targets = input.endpoint_id ? [await this.require(tx, tenant, input.endpoint_id)] : await this.endpoints.findSubscribed(tx, tenant, event.type);
       const endpointIds = targets.map((endpoint) => endpoint.id);
-      await this.deliveries.enqueue(tx, tenant, event.id, endpointIds);
+      await this.deliveries.enqueue(tx, tenant, [event.id], endpointIds);
       return { event_id: event.id, endpoint_ids: endpointIds };
     });
     this.emitter.emit(EVENTS_COMMITTED);

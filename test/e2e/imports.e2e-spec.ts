@@ -99,6 +99,53 @@ describe('entitlement imports: CSV or JSON, processed in the background', () => 
     expect(list.body.pagination).toMatchObject({ limit: 1, has_more: true });
   });
 
+  it('grants a batch together as single grants would: bundle children, grant rules once per customer, one event each', async () => {
+    const create = async (body: Record<string, unknown>) => (await http().post('/v1/products').set(key()).send(body).expect(201)).body.data as { id: string; store_product_id: string | null };
+    const included = await create({ name: 'Included', entitlement_type: 'permanent' });
+    const bonus = await create({ name: 'Bonus', entitlement_type: 'permanent' });
+    const chained = await create({ name: 'Chained', entitlement_type: 'permanent' });
+    const bundle = await create({ name: 'Bundle', entitlement_type: 'permanent', store_product_id: `bundle_${run}`, included_product_ids: [included.id] });
+    const rule = (trigger: string, granted: string, days?: number) =>
+      http().post('/v1/grant-rules').set(key()).send({ trigger_product_id: trigger, grant_product_id: granted, access_duration_days: days }).expect(201);
+    // Both the bundle's child and the plain product trigger the bonus: one bonus per customer.
+    await rule(included.id, bonus.id, 10);
+    await rule(suite.product.id, bonus.id);
+    // Rule grants never chain.
+    await rule(bonus.id, chained.id);
+    const customers = [`${run}_set_1`, `${run}_set_2`, `${run}_set_3`];
+    const rows = customers.flatMap((customer) => [
+      { store_customer_id: customer, store_product_id: bundle.store_product_id },
+      { store_customer_id: customer, product_id: suite.product.id },
+    ]);
+    const created = await http().post('/v1/entitlement-imports').set(key()).send({ rows }).expect(202);
+    expect(await finished(created.body.data.id)).toMatchObject({ granted: 6, skipped: 0, failed: 0 });
+
+    const dataSource = suite.testApp.app.get(DataSource);
+    for (const customer of customers) {
+      const held = (await http().get(`/v1/entitlements?store_customer_id=${customer}&limit=100`).set(key()).expect(200)).body.data as Array<Record<string, unknown>>;
+      const bySource = (source: string) => held.filter((row) => row.source === source).map((row) => row.product_id).sort();
+      expect({ customer, imported: bySource('import'), bundle: bySource('bundle'), rule: bySource('rule') }).toEqual({
+        customer,
+        imported: [bundle.id, suite.product.id].sort(),
+        bundle: [included.id],
+        rule: [bonus.id],
+      });
+      const parent = held.find((row) => row.product_id === bundle.id);
+      const child = held.find((row) => row.source === 'bundle');
+      const childRead = (await http().get(`/v1/entitlements/${child?.id}`).set(key()).expect(200)).body.data;
+      expect(childRead.parent_entitlement_id).toBe(parent?.id);
+      // The first rule in creation order decides the bonus's expiry (10 days), as in a single grant.
+      const bonusRow = held.find((row) => row.source === 'rule');
+      expect(new Date(bonusRow?.expires_at as string).getTime()).toBe(new Date(parent?.granted_at as string).getTime() + 10 * 24 * 3600 * 1000);
+      const ids = held.map((row) => row.id as string);
+      const events: Array<{ id: string; count: string }> = await dataSource.query(
+        `SELECT data->'object'->>'id' AS id, count(*)::text AS count FROM events WHERE type = 'entitlement.created' AND data->'object'->>'id' = ANY($1) GROUP BY 1`,
+        [ids],
+      );
+      expect(events.map((row) => [row.id, row.count]).sort()).toEqual(ids.map((id) => [id, '1']).sort());
+    }
+  });
+
   it('refuses bodies it cannot take: no rows, unknown fields or columns, mistyped JSON rows, 100,001 rows, over 20 MiB, other media', async () => {
     const post = () => http().post('/v1/entitlement-imports').set(key());
     expect((await post().send({}).expect(400)).body.error.code).toBe('MISSING_REQUIRED_FIELD');
