@@ -65,11 +65,12 @@ export class DownloadsService {
         bytes: file.file_size,
         downloaded_at: now,
       });
-      await this.files.incrementDownloadCount(tx, tenant, file.id);
       await this.entitlements.recordUse(tx, tenant, entitlement.id, 1);
       await tx.publish('download.completed', tenant, { ...toDownloadRecord(download), file_size: file.file_size });
-      // 5. Bandwidth, last: its row lock (the merchant's every download queues on it) is then held
-      // only until commit. Refuses on the free plan's cap (rolling all of the above back).
+      // The rows every download of this file, and of this merchant, queue on come last, so their
+      // locks are held only until commit: the file's download_count, then bandwidth, which refuses
+      // on the free plan's cap (rolling all of the above back).
+      await this.files.incrementDownloadCount(tx, tenant, file.id);
       await this.billing.recordDownload(tx, tenant, file.file_size, now);
       return { file, download };
     });

@@ -1,0 +1,196 @@
+import autocannon from 'autocannon';
+import { ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { freePort } from '../test/support/free-port';
+
+/**
+ * The benchmark's harness: the server under test in a child process, an autocannon load with
+ * per-request method, path, body and headers, and a measurement that ranks every response time.
+ */
+export const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
+// The server signs cursors with this secret; the harness forges its deep-page cursor with the same one.
+export const CURSOR_SECRET = 'bench-cursor-secret-0123456789abcdef';
+const REPOSITORY = path.join(__dirname, '..');
+
+/** Both HTTP adapters, measured side by side in one run on the same data; targets are the default's (express). */
+export type Adapter = 'express' | 'fastify';
+
+export interface ScenarioResult {
+  adapter: Adapter;
+  size: number;
+  scenario: string;
+  connections: number;
+  requestsPerSecond: number;
+  p50Milliseconds: number;
+  p99Milliseconds: number;
+  non2xx: number;
+  errors: number;
+  peakRssMegabytes: number;
+}
+
+export function residentMegabytes(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status);
+    return match ? Number(match[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+export class Server {
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly baseUrl: string,
+  ) {}
+
+  static async start(databaseUrl: string, adapter: Adapter): Promise<Server> {
+    const port = await freePort();
+    const child = spawn(process.execPath, [path.join(REPOSITORY, 'dist', 'main.js')], {
+      cwd: REPOSITORY,
+      env: {
+        PATH: process.env.PATH,
+        PORT: String(port),
+        DATABASE_URL: databaseUrl,
+        ADMIN_TOKEN,
+        CURSOR_SECRET,
+        // Raised for the run; the limiter still counts every request.
+        RATE_LIMIT_READ_PER_MINUTE: '100000000',
+        RATE_LIMIT_WRITE_PER_MINUTE: '100000000',
+        LOG_LEVEL: 'warn',
+        DATA_DIR: path.join(REPOSITORY, 'data', 'bench'),
+        HTTP_ADAPTER: adapter,
+        // The create scenario's webhook endpoint is a loopback sink of the benchmark's own.
+        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let output = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stdout?.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('API listening')) resolve();
+      });
+      child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
+    });
+    return new Server(child, `http://127.0.0.1:${port}`);
+  }
+
+  get pid(): number {
+    return this.child.pid ?? 0;
+  }
+
+  async stop(): Promise<void> {
+    const exited = new Promise((resolve) => this.child.once('exit', resolve));
+    this.child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+export async function api<T>(baseUrl: string, method: string, route: string, token: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${baseUrl}${route}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${route} → ${response.status} ${text}`);
+  return (JSON.parse(text) as { data: T }).data;
+}
+
+/** The q-quantile of sorted values (nearest rank), to 0.1 ms. */
+export function percentile(sorted: number[], q: number): number {
+  if (sorted.length === 0) return 0;
+  const value = sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+  return Math.round(value * 10) / 10;
+}
+
+export interface BenchRequest {
+  method?: 'GET' | 'POST';
+  path: string;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+export interface LoadOptions {
+  connections: number;
+  seconds: number;
+  /** The next request to send (called once per request). */
+  next: () => BenchRequest;
+  key?: string;
+  /** Requests per second across all connections (autocannon `overallRate`); unset = as fast as answered. */
+  overallRate?: number;
+}
+
+/** Cycles through `paths` (GET). */
+export function rotating(paths: string[]): () => BenchRequest {
+  let index = 0;
+  return () => ({ path: paths[index++ % paths.length] });
+}
+
+/** Runs autocannon; `onResponse` sees every response time (hrtime, fractional ms). */
+export function load(server: Server, options: LoadOptions, onResponse: (milliseconds: number) => void = () => undefined): Promise<autocannon.Result> {
+  return new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: server.baseUrl,
+        connections: options.connections,
+        duration: options.seconds,
+        ...(options.overallRate ? { overallRate: options.overallRate } : {}),
+        headers: options.key ? { authorization: `Bearer ${options.key}` } : {},
+        requests: [
+          {
+            setupRequest: (request) => {
+              const next = options.next();
+              return {
+                ...request,
+                method: next.method ?? 'GET',
+                path: next.path,
+                ...(next.body === undefined ? {} : { body: next.body }),
+                headers: { ...request.headers, ...(next.body === undefined ? {} : { 'content-type': 'application/json' }), ...next.headers },
+              };
+            },
+          },
+        ],
+      },
+      (error, value) => (error ? reject(error) : resolve(value)),
+    );
+    instance.on('response', (_client, _statusCode, _bytes, responseTime) => onResponse(responseTime));
+  });
+}
+
+export interface Measurement {
+  adapter: Adapter;
+  size: number;
+  scenario: string;
+  warmupSeconds: number;
+}
+
+export async function measure(server: Server, measurement: Measurement, options: LoadOptions): Promise<ScenarioResult> {
+  // Steady state: JIT compilation, first-use prepared statements and connection set-up happen in
+  // an unrecorded warm-up, not in the measured percentiles.
+  if (measurement.warmupSeconds > 0) await load(server, { ...options, seconds: measurement.warmupSeconds });
+  let peakRss = residentMegabytes(server.pid, 'VmRSS');
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, residentMegabytes(server.pid, 'VmRSS'));
+  }, 100);
+  // autocannon's own percentiles are whole milliseconds, too coarse for a 3 ms endpoint (3 vs 4 ms
+  // reads as 1.33×): every response time is kept and ranked here.
+  const latencies: number[] = [];
+  const result = await load(server, options, (milliseconds) => latencies.push(milliseconds));
+  clearInterval(sampler);
+  latencies.sort((left, right) => left - right);
+  return {
+    adapter: measurement.adapter,
+    size: measurement.size,
+    scenario: measurement.scenario,
+    connections: options.connections,
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Milliseconds: percentile(latencies, 0.5),
+    p99Milliseconds: percentile(latencies, 0.99),
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    peakRssMegabytes: Math.round(peakRss),
+  };
+}

@@ -1,0 +1,169 @@
+import { randomUUID } from 'node:crypto';
+import { AddressInfo, createServer, Server as NetServer } from 'node:net';
+import { Adapter, ADMIN_TOKEN, api, BenchRequest, measure, rotating, ScenarioResult, Server } from './harness';
+
+/**
+ * The write and isolation scenarios of issue 15: entitlement creates with idempotency keys and a
+ * subscribed webhook endpoint, orders of five line items, the check at a fixed rate, the check
+ * and the ceiling alternated in rounds, and another merchant's checks during a download burst.
+ */
+export interface ScenarioContext {
+  adapter: Adapter;
+  size: number;
+  seconds: number;
+  warmupSeconds: number;
+  key: string;
+}
+
+/**
+ * A loopback webhook endpoint for the create and order scenarios. Live mode only accepts https
+ * URLs, so this is a TCP listener that accepts each delivery's connection and closes it: every
+ * event still writes its outbox and delivery rows and the dispatcher still attempts (and retries)
+ * each delivery, which is the cost a subscribed endpoint adds to a write.
+ */
+export async function startWebhookSink(): Promise<{ url: string; connections: () => number; close: () => Promise<void> }> {
+  let connections = 0;
+  const server: NetServer = createServer((socket) => {
+    connections += 1;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `https://127.0.0.1:${port}/webhooks`,
+    connections: () => connections,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** POST /v1/entitlements with 16 in flight: a new customer each, a fresh Idempotency-Key each. */
+export function measureCreates(server: Server, context: ScenarioContext, productId: string): Promise<ScenarioResult> {
+  const run = randomUUID().slice(0, 8);
+  let index = 0;
+  const next = (): BenchRequest => {
+    index += 1;
+    return {
+      method: 'POST',
+      path: '/v1/entitlements',
+      headers: { 'idempotency-key': `bench-${run}-${index}` },
+      body: JSON.stringify({ store_customer_id: `bench_create_${run}_${index}`, product_id: productId }),
+    };
+  };
+  return measure(
+    server,
+    { adapter: context.adapter, size: context.size, scenario: 'entitlement create (idempotent)', warmupSeconds: context.warmupSeconds },
+    { connections: 16, seconds: context.seconds, key: context.key, next },
+  );
+}
+
+/** POST /v1/orders of five line items (five store products), a new order and customer each. */
+export function measureOrders(server: Server, context: ScenarioContext, storeProductIds: string[]): Promise<ScenarioResult> {
+  const run = randomUUID().slice(0, 8);
+  let index = 0;
+  const next = (): BenchRequest => {
+    index += 1;
+    const order = `bench_order_${run}_${index}`;
+    return {
+      method: 'POST',
+      path: '/v1/orders',
+      headers: { 'idempotency-key': `bench-${order}` },
+      body: JSON.stringify({
+        store_order_id: order,
+        store_customer_id: `bench_buyer_${run}_${index}`,
+        line_items: storeProductIds.slice(0, 5).map((storeProductId, line) => ({ store_line_item_id: `${order}_${line}`, store_product_id: storeProductId, quantity: 1 })),
+      }),
+    };
+  };
+  return measure(
+    server,
+    { adapter: context.adapter, size: context.size, scenario: 'order of 5 line items', warmupSeconds: context.warmupSeconds },
+    { connections: 10, seconds: context.seconds, key: context.key, next },
+  );
+}
+
+/** The check at a fixed 1,000 req/s over 10 connections: latency when the server is not saturated. */
+export function measureFixedRateCheck(server: Server, context: ScenarioContext, checkPaths: string[]): Promise<ScenarioResult> {
+  return measure(
+    server,
+    { adapter: context.adapter, size: context.size, scenario: 'entitlements/check at 1,000 req/s', warmupSeconds: context.warmupSeconds },
+    { connections: 10, seconds: context.seconds, key: context.key, next: rotating(checkPaths), overallRate: 1_000 },
+  );
+}
+
+export interface CheckRounds {
+  adapter: Adapter;
+  /** check req/s ÷ ceiling req/s of each round. */
+  ratios: number[];
+  median: number;
+  checkP99Milliseconds: number[];
+}
+
+/** The check and /health/live alternated, `rounds` times each, 10 connections: the median ratio is the target's measure. */
+export async function alternateCheckAndCeiling(server: Server, context: ScenarioContext, checkPaths: string[], rounds: number): Promise<CheckRounds> {
+  const ratios: number[] = [];
+  const checkP99Milliseconds: number[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    const base = { adapter: context.adapter, size: context.size, warmupSeconds: context.warmupSeconds };
+    const ceiling = await measure(server, { ...base, scenario: 'health/live' }, { connections: 10, seconds: context.seconds, next: rotating(['/health/live']) });
+    const check = await measure(server, { ...base, scenario: 'check' }, { connections: 10, seconds: context.seconds, key: context.key, next: rotating(checkPaths) });
+    ratios.push(check.requestsPerSecond / Math.max(ceiling.requestsPerSecond, 1));
+    checkP99Milliseconds.push(check.p99Milliseconds);
+  }
+  const sorted = [...ratios].sort((left, right) => left - right);
+  return { adapter: context.adapter, ratios, median: sorted[Math.floor(sorted.length / 2)], checkP99Milliseconds };
+}
+
+export interface Neighbour {
+  key: string;
+  checkPaths: string[];
+}
+
+/** A second merchant with its own key, product and 200 entitled customers (through the API). */
+export async function seedNeighbour(server: Server): Promise<Neighbour> {
+  const merchant = await api<{ id: string }>(server.baseUrl, 'POST', '/admin/v1/merchants', ADMIN_TOKEN, { name: 'Bench neighbour', plan: 'enterprise' });
+  const key = (await api<{ key: string }>(server.baseUrl, 'POST', `/admin/v1/merchants/${merchant.id}/api-keys`, ADMIN_TOKEN, { mode: 'live', scopes: ['*'] })).key;
+  await api(server.baseUrl, 'POST', '/v1/products', key, { name: 'Neighbour product', store_product_id: 'neighbour_sku', entitlement_type: 'permanent' });
+  const checkPaths: string[] = [];
+  for (let index = 0; index < 200; index += 1) {
+    await api(server.baseUrl, 'POST', '/v1/entitlements', key, { store_customer_id: `neighbour_${index}`, store_product_id: 'neighbour_sku' });
+    checkPaths.push(`/v1/entitlements/check?store_customer_id=neighbour_${index}&store_product_id=neighbour_sku`);
+    checkPaths.push(`/v1/entitlements/check?store_customer_id=neighbour_missing_${index}&store_product_id=neighbour_sku`);
+  }
+  return { key, checkPaths };
+}
+
+export interface NeighbourResult {
+  adapter: Adapter;
+  quiet: ScenarioResult;
+  duringBurst: ScenarioResult;
+  burst: ScenarioResult;
+  /** The neighbour's check p99 during the burst ÷ its quiet p99 (target ≤ 3). */
+  p99Ratio: number;
+}
+
+/**
+ * Merchant B checks at 2 connections, first alone, then while merchant A issues download URLs at
+ * 10 connections: one tenant's burst must not stall another (DESIGN §13).
+ */
+export async function measureNeighbourDuringBurst(
+  server: Server,
+  context: ScenarioContext,
+  neighbour: Neighbour,
+  downloadPaths: string[],
+): Promise<NeighbourResult> {
+  const base = { adapter: context.adapter, size: context.size, warmupSeconds: context.warmupSeconds };
+  const quiet = await measure(server, { ...base, scenario: 'other merchant check, quiet' }, { connections: 2, seconds: context.seconds, key: neighbour.key, next: rotating(neighbour.checkPaths) });
+  // The burst starts first and outlasts the neighbour's measurement by a second each side.
+  const burst = measure(
+    server,
+    { ...base, scenario: 'download URL burst (merchant A)', warmupSeconds: 0 },
+    { connections: 10, seconds: context.seconds + 2, key: context.key, next: rotating(downloadPaths) },
+  );
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  const duringBurst = await measure(
+    server,
+    { ...base, scenario: 'other merchant check, during A’s download burst', warmupSeconds: 0 },
+    { connections: 2, seconds: context.seconds, key: neighbour.key, next: rotating(neighbour.checkPaths) },
+  );
+  return { adapter: context.adapter, quiet, duringBurst, burst: await burst, p99Ratio: duringBurst.p99Milliseconds / Math.max(quiet.p99Milliseconds, 0.1) };
+}
