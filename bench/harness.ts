@@ -47,7 +47,9 @@ export class Server {
 
   static async start(databaseUrl: string, adapter: Adapter): Promise<Server> {
     const port = await freePort();
-    const child = spawn(process.execPath, [path.join(REPOSITORY, 'dist', 'main.js')], {
+    // BENCH_NODE_OPTIONS: flags for the server only (e.g. --cpu-prof --cpu-prof-dir=/tmp/profiles).
+    const nodeFlags = (process.env.BENCH_NODE_OPTIONS ?? '').split(' ').filter((flag) => flag.length > 0);
+    const child = spawn(process.execPath, [...nodeFlags, path.join(REPOSITORY, 'dist', 'main.js')], {
       cwd: REPOSITORY,
       env: {
         PATH: process.env.PATH,

@@ -29,16 +29,15 @@ export class CustomersRepository {
    */
   async upsertByStoreId(tx: Transaction, tenant: Tenant, storeCustomerId: string): Promise<CustomerEntity> {
     assertTenant(tenant);
-    const rows: { id: string }[] = await tx.manager.query(
+    // RETURNING the whole row: no second read (every grant by store id comes through here).
+    const rows: CustomerEntity[] = await tx.manager.query(
       `INSERT INTO customers (id, merchant_id, mode, store_customer_id)
        VALUES ($1, $2, $3, $4)
        ON CONFLICT (merchant_id, mode, store_customer_id) DO UPDATE SET store_customer_id = EXCLUDED.store_customer_id
-       RETURNING id`,
+       RETURNING id, merchant_id, mode, store_customer_id, created_at`,
       [generateId('cus'), tenant.merchantId, tenant.mode, storeCustomerId],
     );
-    const customer = await this.findById(tx, tenant, rows[0].id);
-    if (!customer) throw new Error('The upserted customer vanished');
-    return customer;
+    return tx.manager.create(CustomerEntity, rows[0]);
   }
 
   /**

@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { Tenant } from '../auth/tenant';
 import { TenantTable } from '../database/tenant-table';
-import type { Reader, Transaction } from '../database/unit-of-work';
-import { generateId } from '../ids/id';
+import type { Reader } from '../database/unit-of-work';
 import { fetchPageWithTotal } from '../pagination/keyset';
 import { PageRequest } from '../pagination/page';
 import { EventEntity } from './event.entity';
@@ -20,14 +18,6 @@ export class EventsRepository {
   private readonly table = new TenantTable(EventEntity, 'event');
 
   constructor(private readonly dataSource: DataSource) {}
-
-  /** Inserts in the publishing transaction, one row per object in order: the outbox rows commit with the change. */
-  insertMany(tx: Transaction, tenant: Tenant, type: string, objects: ReadonlyArray<Record<string, unknown>>): Promise<EventEntity[]> {
-    // Ids are time-ordered, generated in the objects' order, so the log lists them as published.
-    // jsonb columns hold Record<string, unknown>, which TypeORM's deep-partial type cannot express.
-    const rows = objects.map((object) => ({ id: generateId('evt'), type, data: { object } }) as QueryDeepPartialEntity<EventEntity>);
-    return this.table.insertMany(tx.manager, tenant, rows);
-  }
 
   findById(db: Reader, tenant: Tenant, eventId: string): Promise<EventEntity | null> {
     return this.table.findOne(db.manager, tenant, { id: eventId });

@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import { DOMAIN_EVENT, DomainEvent } from '../events/domain-event';
-import { EventsRepository } from './events.repository';
-import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
-import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
+import { OutboxRepository } from './outbox.repository';
 
 /**
  * Writes each domain event into the outbox, and queues its deliveries to the subscribed
@@ -11,21 +9,10 @@ import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
  */
 @Injectable()
 export class OutboxListener {
-  constructor(
-    private readonly events: EventsRepository,
-    private readonly endpoints: WebhookEndpointsRepository,
-    private readonly deliveries: WebhookDeliveriesRepository,
-  ) {}
+  constructor(private readonly outbox: OutboxRepository) {}
 
   @OnEvent(DOMAIN_EVENT, { promisify: true, suppressErrors: false })
   async record(event: DomainEvent): Promise<void> {
-    const saved = await this.events.insertMany(event.tx, event.tenant, event.type, event.objects);
-    const subscribed = await this.endpoints.findSubscribed(event.tx, event.tenant, event.type);
-    await this.deliveries.enqueue(
-      event.tx,
-      event.tenant,
-      saved.map((savedEvent) => savedEvent.id),
-      subscribed.map((endpoint) => endpoint.id),
-    );
+    await this.outbox.record(event.tx, event.tenant, event.type, event.objects);
   }
 }

@@ -3,6 +3,7 @@ import { EventsController } from './events.controller';
 import { EventsRepository } from './events.repository';
 import { EventsService } from './events.service';
 import { OutboxListener } from './outbox.listener';
+import { OutboxRepository } from './outbox.repository';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDispatcher } from './webhook-dispatcher.service';
 import { WebhookEndpointsController } from './webhook-endpoints.controller';
@@ -18,6 +19,7 @@ import { WebhookEndpointsService } from './webhook-endpoints.service';
     WebhookDeliveriesRepository,
     WebhookEndpointsService,
     OutboxListener,
+    OutboxRepository,
     WebhookDispatcher,
   ],
   exports: [],
