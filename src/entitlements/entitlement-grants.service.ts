@@ -90,10 +90,7 @@ export class EntitlementGrantsService {
     storeCustomerIds: Map<string, string>,
     now: Date,
   ): Promise<EntitlementEntity[]> {
-    const included = new Map<string, ProductEntity[]>();
-    for (const productId of new Set(parents.map((parent) => parent.product_id))) {
-      included.set(productId, await this.products.includedProductsForGrant(tx, tenant, productId));
-    }
+    const included = await this.products.includedProductsForGrant(tx, tenant, [...new Set(parents.map((parent) => parent.product_id))]);
     const children = parents.flatMap((parent) =>
       (included.get(parent.product_id) ?? []).map((product) => ({
         id: generateId('ent'),

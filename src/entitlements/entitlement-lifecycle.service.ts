@@ -14,6 +14,8 @@ import { Reference } from './entitlement-check.query';
 import { EntitlementOperation, nextStatus, transition } from './entitlement-state-machine';
 import { EntitlementEntity, EntitlementSource, EntitlementStatus } from './entitlement.entity';
 import { EntitlementGrantsService, ResolvedGrant } from './entitlement-grants.service';
+
+export type { ResolvedGrant } from './entitlement-grants.service';
 import { toEntitlementResponse } from './entitlement.mapper';
 import { refuseIfExpiredAtOnce, stateOf } from './entitlement-state';
 import { EntitlementsRepository, EntitlementState } from './entitlements.repository';

@@ -83,8 +83,10 @@ export class OrdersRepository {
     return result;
   }
 
-  async insertLineItem(tx: Transaction, tenant: Tenant, orderId: string, item: NewLineItem): Promise<void> {
-    await this.lineItems.insert(tx.manager, tenant, { ...item, order_id: orderId });
+  /** Inserts the line items in order, in one statement. */
+  async insertLineItems(tx: Transaction, tenant: Tenant, orderId: string, items: NewLineItem[]): Promise<void> {
+    if (items.length === 0) return;
+    await this.lineItems.insertMany(tx.manager, tenant, items.map((item) => ({ ...item, order_id: orderId })));
   }
 
   async markRefunded(tx: Transaction, tenant: Tenant, orderId: string, storeLineItemIds: string[]): Promise<void> {

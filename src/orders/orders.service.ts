@@ -5,7 +5,7 @@ import type { Operation } from '../database/operation';
 import { Reader, Transaction, UnitOfWork } from '../database/unit-of-work';
 import { PageResult } from '../envelope/page-result';
 import { StatusResult } from '../envelope/status-result';
-import { EntitlementLifecycleService } from '../entitlements/entitlement-lifecycle.service';
+import { EntitlementLifecycleService, ResolvedGrant } from '../entitlements/entitlement-lifecycle.service';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { generateId, isValidId } from '../ids/id';
@@ -74,35 +74,43 @@ export class OrdersService {
       // Every product first: a refused line item refuses the post before anything is granted.
       const matched = [];
       for (const { item, index } of fresh) matched.push({ item, index, product: await this.matchProduct(tx, tenant, item, index) });
-      for (const [offset, { item, index, product }] of matched.entries()) {
+      // The granted line items in one grantMany (bundles, rules and events as any grant), then
+      // every new line item in one insert.
+      const grants: ResolvedGrant[] = [];
+      const outcomes = matched.map(({ item, index, product }) => {
         const quantity = item.quantity ?? 1;
         const outcome = lineItemOutcome(product);
-        let entitlementId: string | null = null;
         if (outcome.status === 'granted' && product) {
           const usageLimit = orderedUsageLimit(product, quantity);
           if (usageLimit !== undefined && usageLimit > USAGE_LIMIT_MAX) {
             throw new ApiError(ErrorCode.INVALID_PARAMETER, `Invalid 'line_items[${index}].quantity': usage_limit × quantity may not pass ${USAGE_LIMIT_MAX}`, `line_items[${index}].quantity`);
           }
-          const entitlement = await this.lifecycle.grant(tx, tenant, {
-            customer: { id: customer.id },
-            product: { id: product.id },
+          grants.push({
+            customer: { id: customer.id, storeCustomerId: customer.store_customer_id },
+            product,
             source: 'order',
             usageLimit,
             storeOrderId: order.store_order_id,
             storeLineItemId: item.store_line_item_id,
           });
-          entitlementId = entitlement.id;
         }
-        await this.orders.insertLineItem(tx, tenant, order.id, {
+        return { item, product, quantity, outcome };
+      });
+      const granted = new Map((await this.lifecycle.grantMany(tx, tenant, grants)).map((entitlement) => [entitlement.store_line_item_id, entitlement.id]));
+      await this.orders.insertLineItems(
+        tx,
+        tenant,
+        order.id,
+        outcomes.map(({ item, product, quantity, outcome }, offset) => ({
           store_line_item_id: item.store_line_item_id,
           product_id: product?.id ?? null,
           quantity,
           status: outcome.status,
           skipped_reason: outcome.skippedReason,
-          entitlement_id: entitlementId,
+          entitlement_id: granted.get(item.store_line_item_id) ?? null,
           position: known.length + offset,
-        });
-      }
+        })),
+      );
       const lineItems = (await this.orders.lineItemsOf(tx, tenant, [order.id])).get(order.id) ?? [];
       const changes: OrderChanges = {};
       if (!created && placedAt !== undefined && placedAt.getTime() !== order.placed_at?.getTime()) changes.placed_at = placedAt;

@@ -16,6 +16,15 @@ export class ProductBundleItemsRepository {
     return items.map((item) => item.included_product_id);
   }
 
+  /** Each of these products' included product ids, in order (absent for a product that is not a bundle). */
+  async includedIdsOfMany(db: Reader, tenant: Tenant, bundleProductIds: string[]): Promise<Map<string, string[]>> {
+    const included = new Map<string, string[]>();
+    if (bundleProductIds.length === 0) return included;
+    const items = await this.table.find(db.manager, tenant, { bundle_product_id: In([...new Set(bundleProductIds)]) }, { position: 'ASC' });
+    for (const item of items) included.set(item.bundle_product_id, [...(included.get(item.bundle_product_id) ?? []), item.included_product_id]);
+    return included;
+  }
+
   /** Of these products, those that are bundles (include at least one product). */
   async bundlesAmong(db: Reader, tenant: Tenant, productIds: string[]): Promise<Set<string>> {
     if (productIds.length === 0) return new Set();

@@ -170,16 +170,22 @@ export class ProductsService {
   }
 
   /**
-   * The products a bundle grants with it (DESIGN §10), read in the grant's transaction, in order;
-   * archived ones are left out (they can't be granted; the bundle's other products still are).
+   * For each of these products, the products it includes (none when it is no bundle), in the
+   * bundle's order, archived ones left out (they can't be granted; the others still are): two statements whatever the number of products (an order or an import
+   * batch grants many at once).
    */
-  async includedProductsForGrant(tx: Transaction, tenant: Tenant, bundleProductId: string): Promise<ProductEntity[]> {
-    const includedIds = await this.bundleItems.includedIdsOf(tx, tenant, bundleProductId);
-    const byId = new Map((await this.products.findByIds(tx, tenant, includedIds)).map((product) => [product.id, product]));
-    return includedIds.flatMap((productId) => {
-      const product = byId.get(productId);
-      return product && product.status === 'active' ? [product] : [];
-    });
+  async includedProductsForGrant(tx: Transaction, tenant: Tenant, bundleProductIds: string[]): Promise<Map<string, ProductEntity[]>> {
+    const includedIds = await this.bundleItems.includedIdsOfMany(tx, tenant, bundleProductIds);
+    const byId = new Map((await this.products.findByIds(tx, tenant, [...new Set([...includedIds.values()].flat())])).map((product) => [product.id, product]));
+    return new Map(
+      bundleProductIds.map((bundleProductId) => [
+        bundleProductId,
+        (includedIds.get(bundleProductId) ?? []).flatMap((productId) => {
+          const product = byId.get(productId);
+          return product && product.status === 'active' ? [product] : [];
+        }),
+      ]),
+    );
   }
 
   /** Whether the product delivers this file. */
