@@ -128,6 +128,25 @@ export class TenantTable<Entity extends TenantColumns & ObjectLiteral> {
     return result.affected ?? 0;
   }
 
+  /** Updates the tenant's row with this id and returns it as updated (one statement, RETURNING), or null when there is none. */
+  async updateById(manager: EntityManager, tenant: Tenant, id: string, changes: WithoutTenant<QueryDeepPartialEntity<Entity>>): Promise<Entity | null> {
+    assertTenant(tenant);
+    refuseTenantColumns(changes);
+    const result = await manager
+      .createQueryBuilder()
+      .update(this.target)
+      .set(changes as QueryDeepPartialEntity<Entity>)
+      .where('merchant_id = :tenantMerchantId AND mode = :tenantMode AND id = :updatedId', {
+        tenantMerchantId: tenant.merchantId,
+        tenantMode: tenant.mode,
+        updatedId: id,
+      })
+      .returning('*')
+      .execute();
+    const rows = result.raw as Entity[];
+    return rows.length === 0 ? null : manager.create(this.target, rows[0]);
+  }
+
   async increment(
     manager: EntityManager,
     tenant: Tenant,

@@ -126,8 +126,7 @@ export class EntitlementsRepository {
 
   /** Writes the entitlement's changeable columns; returns it as stored (updated_at moved). */
   async saveState(tx: Transaction, tenant: Tenant, entitlementId: string, state: EntitlementState): Promise<EntitlementEntity> {
-    await this.table.update(tx.manager, tenant, { id: entitlementId }, state as QueryDeepPartialEntity<EntitlementEntity>);
-    const saved = await this.findById(tx, tenant, entitlementId);
+    const saved = await this.table.updateById(tx.manager, tenant, entitlementId, state as QueryDeepPartialEntity<EntitlementEntity>);
     if (!saved) throw new Error(`Entitlement ${entitlementId} vanished inside its own transaction`);
     return saved;
   }
