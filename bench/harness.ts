@@ -1,6 +1,7 @@
 import autocannon from 'autocannon';
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import * as path from 'node:path';
 import { freePort } from '../test/support/free-port';
 
@@ -39,6 +40,29 @@ export function residentMegabytes(pid: number, field: 'VmRSS' | 'VmHWM'): number
   }
 }
 
+/**
+ * BENCH_LOAD_CPUS (e.g. `1`): the load generator (this process, every thread) runs on those
+ * cores and the servers on the others, with `taskset`, so the two stop taking turns on one core.
+ * PostgreSQL is left where the system puts it. Unset: no pinning.
+ */
+export interface CpuPinning {
+  load: string;
+  server: string;
+}
+
+export function pinLoadGenerator(): CpuPinning | null {
+  const load = process.env.BENCH_LOAD_CPUS;
+  if (!load) return null;
+  const loadCpus = new Set(load.split(',').map(Number));
+  const serverCpus = Array.from({ length: availableParallelism() }, (_, cpu) => cpu).filter((cpu) => !loadCpus.has(cpu));
+  if (serverCpus.length === 0) throw new Error(`BENCH_LOAD_CPUS=${load} leaves no core for the server`);
+  execFileSync('taskset', ['--all-tasks', '--cpu-list', '--pid', load, String(process.pid)], { stdio: 'ignore' });
+  pinning = { load, server: serverCpus.join(',') };
+  return pinning;
+}
+
+let pinning: CpuPinning | null = null;
+
 export class Server {
   private constructor(
     private readonly child: ChildProcess,
@@ -49,7 +73,9 @@ export class Server {
     const port = await freePort();
     // BENCH_NODE_OPTIONS: flags for the server only (e.g. --cpu-prof --cpu-prof-dir=/tmp/profiles).
     const nodeFlags = (process.env.BENCH_NODE_OPTIONS ?? '').split(' ').filter((flag) => flag.length > 0);
-    const child = spawn(process.execPath, [...nodeFlags, path.join(REPOSITORY, 'dist', 'main.js')], {
+    const command = [process.execPath, ...nodeFlags, path.join(REPOSITORY, 'dist', 'main.js')];
+    if (pinning) command.unshift('taskset', '--cpu-list', pinning.server);
+    const child = spawn(command[0], command.slice(1), {
       cwd: REPOSITORY,
       env: {
         PATH: process.env.PATH,

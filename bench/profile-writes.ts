@@ -1,16 +1,19 @@
 import { Client } from 'pg';
-import { ADMIN_TOKEN, api, Server } from './harness';
+import { api, measure, rotating, Server } from './harness';
 import { measureCreates, measureOrders, startWebhookSink } from './scenarios';
+import { downloadPaths, seedMerchant } from './seed';
 
 /**
- * `node -r ts-node/register/transpile-only bench/profile-writes.ts`: the create and order scenarios
- * alone against a fresh database (DATABASE_URL's server), for profiling the write path without
- * the whole benchmark. BENCH_ADAPTER=fastify for the other adapter; BENCH_NODE_OPTIONS are passed
- * to the server (e.g. --cpu-prof).
+ * `node -r ts-node/register/transpile-only bench/profile-writes.ts`: the write scenarios alone
+ * (creates, orders, download URLs) against a fresh database on DATABASE_URL's server, for
+ * profiling the write path without the whole benchmark. BENCH_ADAPTER=fastify for the other
+ * adapter; BENCH_SCENARIOS=creates,orders,downloads picks some; BENCH_NODE_OPTIONS are passed to
+ * the server (e.g. `--cpu-prof --cpu-prof-dir=/tmp/profiles`, then bench/summarize-profile.ts).
  */
 async function main(): Promise<void> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) throw new Error('Set DATABASE_URL');
+  const scenarios = new Set((process.env.BENCH_SCENARIOS ?? 'creates,orders,downloads').split(','));
   const databaseName = `eh_profile_${Date.now().toString(36)}`;
   const admin = new Client({ connectionString: serverUrl });
   await admin.connect();
@@ -21,17 +24,18 @@ async function main(): Promise<void> {
   const server = await Server.start(url.toString(), adapter);
   const sink = await startWebhookSink();
   try {
-    const merchant = await api<{ id: string }>(server.baseUrl, 'POST', '/admin/v1/merchants', ADMIN_TOKEN, { name: 'Profile', plan: 'enterprise' });
-    const key = (await api<{ key: string }>(server.baseUrl, 'POST', `/admin/v1/merchants/${merchant.id}/api-keys`, ADMIN_TOKEN, { mode: 'live', scopes: ['*'] })).key;
-    const productIds: string[] = [];
-    for (let index = 0; index < 5; index += 1) {
-      productIds.push((await api<{ id: string }>(server.baseUrl, 'POST', '/v1/products', key, { name: `P${index}`, store_product_id: `bench_sku_${index}`, entitlement_type: 'permanent' })).id);
+    const seed = await seedMerchant(server, { products: 5, downloadEntitlements: 200 });
+    const context = { adapter, size: 0, seconds: Number(process.env.BENCH_SECONDS ?? 10), warmupSeconds: 2, key: seed.key } as const;
+    const results = [];
+    if (scenarios.has('downloads')) {
+      const load = { connections: 10, seconds: context.seconds, key: seed.key, next: rotating(downloadPaths(seed.downloads)) };
+      results.push(await measure(server, { adapter, size: 0, scenario: 'download URL', warmupSeconds: context.warmupSeconds }, load));
     }
-    await api(server.baseUrl, 'POST', '/v1/webhook-endpoints', key, { url: sink.url, enabled_events: ['entitlement.created', 'order.created'] });
-    const context = { adapter, size: 0, seconds: Number(process.env.BENCH_SECONDS ?? 10), warmupSeconds: 2, key } as const;
-    const creates = await measureCreates(server, context, productIds[0]);
-    const orders = await measureOrders(server, context, productIds.map((_, index) => `bench_sku_${index}`));
-    process.stdout.write(`${JSON.stringify({ creates, orders }, null, 2)}\n`);
+    // Writes publish to a subscribed endpoint, as a merchant's would.
+    await api(server.baseUrl, 'POST', '/v1/webhook-endpoints', seed.key, { url: sink.url, enabled_events: ['entitlement.created', 'order.created'] });
+    if (scenarios.has('creates')) results.push(await measureCreates(server, context, seed.productIds[0]));
+    if (scenarios.has('orders')) results.push(await measureOrders(server, context, seed.productIds.map((_, index) => `bench_sku_${index}`)));
+    process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
   } finally {
     await server.stop();
     await sink.close();

@@ -3,8 +3,9 @@ import * as path from 'node:path';
 import { Client } from 'pg';
 import { generateId } from '../src/ids/id';
 import { encodeCursor, useCursorSecret } from '../src/pagination/cursor';
-import { Adapter, ADMIN_TOKEN, api, CURSOR_SECRET, LoadOptions, measure, residentMegabytes, rotating, ScenarioResult, Server } from './harness';
+import { Adapter, api, CURSOR_SECRET, LoadOptions, measure, pinLoadGenerator, residentMegabytes, rotating, ScenarioResult, Server } from './harness';
 import { ImportBenchmarkResult, measureImport } from './imports';
+import { downloadPaths, SeededMerchant, seedMerchant } from './seed';
 import {
   alternateCheckAndCeiling,
   CheckRounds,
@@ -42,55 +43,12 @@ const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? (SMOKE ? 1_000 : 100
 const IMPORT_TARGET_SECONDS = 60;
 useCursorSecret(Buffer.from(CURSOR_SECRET, 'utf8'));
 
-interface Seed {
-  merchantId: string;
-  key: string;
-  productIds: string[];
+interface Seed extends SeededMerchant {
   customers: string[];
   /** Store ids aligned with `customers`. */
   storeCustomerIds: string[];
   largeCustomerId: string;
   deepCursor: string;
-  downloads: Array<{ fileId: string; entitlementId: string; customerId: string }>;
-}
-
-/** Merchant, key, products, one downloadable file and the download scenario's entitlements through the API; the rest through SQL. */
-async function seedMerchant(server: Server): Promise<Omit<Seed, 'customers' | 'storeCustomerIds' | 'largeCustomerId' | 'deepCursor'>> {
-  const merchant = await api<{ id: string }>(server.baseUrl, 'POST', '/admin/v1/merchants', ADMIN_TOKEN, { name: 'Bench', plan: 'enterprise' });
-  const key = (
-    await api<{ key: string }>(server.baseUrl, 'POST', `/admin/v1/merchants/${merchant.id}/api-keys`, ADMIN_TOKEN, { mode: 'live', scopes: ['*'] })
-  ).key;
-  const upload = await api<{ file_id: string; upload_url: string; upload_headers: Record<string, string> }>(
-    server.baseUrl,
-    'POST',
-    '/v1/files/upload-url',
-    key,
-    { file_name: 'bench.txt', file_size: 1, mime_type: 'text/plain' },
-  );
-  const put = await fetch(upload.upload_url, { method: 'PUT', headers: upload.upload_headers, body: 'x' });
-  if (!put.ok) throw new Error(`upload failed: ${put.status}`);
-  await api(server.baseUrl, 'POST', `/v1/files/${upload.file_id}/confirm`, key);
-  const productIds: string[] = [];
-  for (let index = 0; index < PRODUCT_COUNT; index += 1) {
-    const product = await api<{ id: string }>(server.baseUrl, 'POST', '/v1/products', key, {
-      name: `Bench product ${index}`,
-      store_product_id: `bench_sku_${index}`,
-      entitlement_type: 'permanent',
-      fulfillment_config: { delivery_method: 'FILE', file_ids: [upload.file_id] },
-    });
-    productIds.push(product.id);
-  }
-  // Downloads rotate over many customers' entitlements of the one merchant: the uses of one
-  // entitlement count in turn (its row is locked), so one entitlement would measure that lock.
-  const downloads: Seed['downloads'] = [];
-  for (let index = 0; index < DOWNLOAD_ENTITLEMENTS; index += 1) {
-    const entitlement = await api<{ id: string; customer_id: string }>(server.baseUrl, 'POST', '/v1/entitlements', key, {
-      store_customer_id: `bench_download_customer_${index}`,
-      product_id: productIds[0],
-    });
-    downloads.push({ fileId: upload.file_id, entitlementId: entitlement.id, customerId: entitlement.customer_id });
-  }
-  return { merchantId: merchant.id, key, productIds, downloads };
 }
 
 /** Grows the merchant to `total` entitlements: customers with 5 products each plus one large customer (10%). */
@@ -197,6 +155,8 @@ function printTable(results: ScenarioResult[]): void {
 async function main(): Promise<void> {
   const serverUrl = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL;
   if (!serverUrl) throw new Error('Set DATABASE_URL to a PostgreSQL server; the benchmark creates a database of its own there.');
+  const pinning = pinLoadGenerator();
+  process.stdout.write(pinning ? `load generator on cpu ${pinning.load}, servers on cpu ${pinning.server}\n` : 'no cpu pinning (BENCH_LOAD_CPUS unset)\n');
   const databaseName = `eh_bench_${Date.now().toString(36)}`;
   const admin = new Client({ connectionString: serverUrl });
   await admin.connect();
@@ -215,7 +175,7 @@ async function main(): Promise<void> {
   let imports: ImportBenchmarkResult | null = null;
   try {
     await database.connect();
-    const base = await seedMerchant(server);
+    const base = await seedMerchant(server, { products: PRODUCT_COUNT, downloadEntitlements: DOWNLOAD_ENTITLEMENTS });
     // Creates and orders publish events to a subscribed endpoint, as a merchant's would.
     await api(server.baseUrl, 'POST', '/v1/webhook-endpoints', base.key, { url: sink.url, enabled_events: ['entitlement.created', 'order.created'] });
     const neighbour = await seedNeighbour(server);
@@ -238,9 +198,7 @@ async function main(): Promise<void> {
       seed.deepCursor = await deepCursor(database, seed);
       process.stdout.write(`seeded ${size.toLocaleString('en')} entitlements in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
       const listBase = `/v1/entitlements?customer_id=${seed.largeCustomerId}&limit=25`;
-      const downloadPaths = seed.downloads.map(
-        (download) => `/v1/files/${download.fileId}/download?entitlement_id=${download.entitlementId}&customer_id=${download.customerId}`,
-      );
+      const downloadTargets = downloadPaths(seed.downloads);
       const paths = checkPaths(seed);
       for (const connections of CONNECTIONS) {
         for (const [adapter, target] of servers) {
@@ -250,7 +208,7 @@ async function main(): Promise<void> {
           results.push(await scenario('entitlements/check', { key: seed.key, next: rotating(paths) }));
           results.push(await scenario('list first page', { key: seed.key, next: rotating([listBase]) }));
           results.push(await scenario('list deep cursor page', { key: seed.key, next: rotating([`${listBase}&cursor=${encodeURIComponent(seed.deepCursor)}`]) }));
-          results.push(await scenario('download URL', { key: seed.key, next: rotating(downloadPaths) }));
+          results.push(await scenario('download URL', { key: seed.key, next: rotating(downloadTargets) }));
         }
       }
       if (size !== SIZES[0]) continue;
@@ -261,7 +219,7 @@ async function main(): Promise<void> {
         results.push(await measureFixedRateCheck(target, context, paths));
         results.push(await measureCreates(target, context, seed.productIds[0]));
         results.push(await measureOrders(target, context, seed.productIds.slice(0, 5).map((_, index) => `bench_sku_${index}`)));
-        const neighbourResult = await measureNeighbourDuringBurst(target, context, neighbour, downloadPaths);
+        const neighbourResult = await measureNeighbourDuringBurst(target, context, neighbour, downloadTargets);
         neighbours.push(neighbourResult);
         results.push(neighbourResult.quiet, neighbourResult.burst, neighbourResult.duringBurst);
       }
@@ -325,7 +283,7 @@ async function main(): Promise<void> {
   for (const [target, met] of Object.entries(targets)) process.stdout.write(`${met ? 'met   ' : 'MISSED'} ${target}\n`);
   writeFileSync(
     path.join(__dirname, SMOKE ? 'results.smoke.json' : 'results.json'),
-    `${JSON.stringify({ smoke: SMOKE, sizes: SIZES, durationSeconds: DURATION_SECONDS, results, ratios, rounds, neighbours, tokens, imports, maxRssMegabytes: maxRss, targets }, null, 2)}\n`,
+    `${JSON.stringify({ smoke: SMOKE, pinning, sizes: SIZES, durationSeconds: DURATION_SECONDS, results, ratios, rounds, neighbours, tokens, imports, maxRssMegabytes: maxRss, targets }, null, 2)}\n`,
   );
   const failures = results.filter((result) => result.errors > 0 || result.non2xx > 0).map((result) => result.scenario);
   if (tokens && (tokens.issuance.errors > 0 || tokens.issuance.non2xx > 0)) failures.push('entitlement tokens');

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Tenant } from '../auth/tenant';
-import { DOMAIN_EVENT, DomainEvent, EVENTS_COMMITTED, EventType } from '../events/domain-event';
+import { DOMAIN_EVENT, DomainEvents, EVENTS_COMMITTED, EventType, PublishedEvent } from '../events/domain-event';
 import type { Operation } from './operation';
 import { TenantTransactionLimiter } from './tenant-transaction-limiter';
 
@@ -21,7 +21,10 @@ export interface Reader {
  * wait for it forever, so a forgotten `tx` shows at once there.)
  */
 export interface Transaction extends Reader {
-  /** Records the event in this transaction (the outbox); it commits or rolls back with the change. */
+  /**
+   * Records the event in this transaction (the outbox); it commits or rolls back with the change.
+   * Events are written together when the work is done, just before the commit.
+   */
   publish(type: EventType, tenant: Tenant, object: Record<string, unknown>): Promise<void>;
   /** One event per object, recorded together (bulk writes); nothing is recorded for none. */
   publishMany(type: EventType, tenant: Tenant, objects: ReadonlyArray<Record<string, unknown>>): Promise<void>;
@@ -63,15 +66,19 @@ export class UnitOfWork {
     let published = 0;
     // A request's transaction counts against its merchant's share of the pool; background work doesn't.
     const result = await this.limiter.run(operation?.tenant.merchantId ?? null, () => this.dataSource.transaction(async (manager) => {
-      const publishMany: Transaction['publishMany'] = async (type, tenant, objects) => {
-        if (objects.length === 0) return;
-        const results = await this.emitter.emitAsync(DOMAIN_EVENT, new DomainEvent(type, tenant, objects, tx));
-        if (results.length === 0) throw new Error(`No outbox listener recorded ${type}`);
-        published += objects.length;
+      const pending: PublishedEvent[] = [];
+      const publishMany: Transaction['publishMany'] = (type, tenant, objects) => {
+        for (const object of objects) pending.push({ type, tenant, object });
+        return Promise.resolve();
       };
       const tx: Transaction = { manager, publishMany, publish: (type, tenant, object) => publishMany(type, tenant, [object]) };
       await claim?.acquire(tx);
       const value = await work(tx);
+      if (pending.length > 0) {
+        const results = await this.emitter.emitAsync(DOMAIN_EVENT, new DomainEvents(pending, tx));
+        if (results.length === 0) throw new Error(`No outbox listener recorded ${pending[0].type}`);
+        published = pending.length;
+      }
       await claim?.complete(tx, value);
       return value;
     }));

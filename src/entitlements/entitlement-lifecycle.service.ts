@@ -77,6 +77,9 @@ const USAGE_COUNT_MAX = 2_147_483_647;
  */
 @Injectable()
 export class EntitlementLifecycleService {
+  /** The row behind each LockedEntitlement `lock` handed out, so a use in the same transaction needn't read it again. */
+  private readonly lockedRows = new WeakMap<LockedEntitlement, EntitlementEntity>();
+
   constructor(
     private readonly entitlements: EntitlementsRepository,
     private readonly customers: CustomerRecordsService,
@@ -224,8 +227,8 @@ export class EntitlementLifecycleService {
    * use that reaches the limit succeeds (the entitlement reads as expired from then on); the next
    * is refused.
    */
-  recordUse(tx: Transaction, tenant: Tenant, entitlementId: string, quantity: number): Promise<EntitlementResponseDto> {
-    return this.operate(tx, tenant, entitlementId, 'use', 'entitlement.updated', (state) => {
+  recordUse(tx: Transaction, tenant: Tenant, entitlement: string | LockedEntitlement, quantity: number): Promise<EntitlementResponseDto> {
+    return this.operate(tx, tenant, entitlement, 'use', 'entitlement.updated', (state) => {
       if (state.usage_limit !== null && state.usage_count + quantity > state.usage_limit) {
         const left = state.usage_limit - state.usage_count;
         throw new ApiError(
@@ -250,13 +253,15 @@ export class EntitlementLifecycleService {
   async lock(tx: Transaction, tenant: Tenant, entitlementId: string): Promise<LockedEntitlement | null> {
     const entitlement = isValidId('ent', entitlementId) ? await this.entitlements.lockById(tx, tenant, entitlementId) : null;
     if (!entitlement) return null;
-    return {
+    const locked: LockedEntitlement = {
       id: entitlement.id,
       customerId: entitlement.customer_id,
       productId: entitlement.product_id,
       status: effectiveStatus(entitlement, this.clock.now()),
       expiresAt: entitlement.expires_at,
     };
+    this.lockedRows.set(locked, entitlement);
+    return locked;
   }
 
   /**
@@ -269,7 +274,7 @@ export class EntitlementLifecycleService {
   private async operate(
     tx: Transaction,
     tenant: Tenant,
-    entitlementId: string,
+    target: string | LockedEntitlement,
     operation: EntitlementOperation,
     eventType: EventType,
     apply: Apply,
@@ -277,7 +282,9 @@ export class EntitlementLifecycleService {
   ): Promise<EntitlementResponseDto> {
     // No format check here: internal callers (the sweeper, a canceled subscription) pass ids read from
     // the table, whatever their shape; a malformed id from a request simply finds no row.
-    const entitlement = await this.entitlements.lockById(tx, tenant, entitlementId);
+    // An entitlement `lock` returned in this transaction is already locked and read: no second round trip.
+    const entitlementId = typeof target === 'string' ? target : target.id;
+    const entitlement = (typeof target === 'string' ? undefined : this.lockedRows.get(target)) ?? (await this.entitlements.lockById(tx, tenant, entitlementId));
     if (!entitlement) throw new ApiError(ErrorCode.ENTITLEMENT_NOT_FOUND, `No entitlement with id '${entitlementId}'`);
     // Uses go through a child (downloads); expiry comes to a child by its own time or uses (the sweeper).
     if (entitlement.parent_entitlement_id !== null && operation !== 'use' && operation !== 'expire') {

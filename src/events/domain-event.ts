@@ -24,17 +24,21 @@ export const EVENT_TYPES = [
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/** One event as published: its type, its tenant and the resource after the change, in its API shape. */
+export interface PublishedEvent {
+  readonly type: EventType;
+  readonly tenant: Tenant;
+  readonly object: Record<string, unknown>;
+}
+
 /**
- * Emitted (awaited) inside a transaction; listeners write with `tx` so they commit or roll back
- * with it. One or more events of one type: a bulk grant (an import batch) records its events in
- * one statement instead of one per entitlement.
+ * Emitted (awaited) once per transaction, just before it commits, with every event it published
+ * in publishing order. Listeners write with `tx`, so they commit or roll back with the change; the
+ * outbox then costs one statement per transaction, whatever and however much it published.
  */
-export class DomainEvent {
+export class DomainEvents {
   constructor(
-    readonly type: EventType,
-    readonly tenant: Tenant,
-    /** Each resource after the change, in its API shape: one event per object, in this order. */
-    readonly objects: ReadonlyArray<Record<string, unknown>>,
+    readonly events: ReadonlyArray<PublishedEvent>,
     readonly tx: Transaction,
   ) {}
 }

@@ -65,7 +65,7 @@ export class DownloadsService {
         bytes: file.file_size,
         downloaded_at: now,
       });
-      await this.entitlements.recordUse(tx, tenant, entitlement.id, 1);
+      await this.entitlements.recordUse(tx, tenant, entitlement, 1);
       await tx.publish('download.completed', tenant, { ...toDownloadRecord(download), file_size: file.file_size });
       // The rows every download of this file, and of this merchant, queue on come last, so their
       // locks are held only until commit: the file's download_count, then bandwidth, which refuses

@@ -67,9 +67,9 @@ export class OrdersRepository {
     return this.orders.findOne(db.manager, tenant, { store_order_id: storeOrderId });
   }
 
+  /** Applies the changes (and updated_at) and returns the order as updated, in one statement. */
   async update(tx: Transaction, tenant: Tenant, orderId: string, changes: OrderChanges): Promise<OrderEntity> {
-    await this.orders.update(tx.manager, tenant, { id: orderId }, { ...changes, updated_at: () => 'now()' } as QueryDeepPartialEntity<OrderEntity>);
-    const order = await this.findById(tx, tenant, orderId);
+    const order = await this.orders.updateById(tx.manager, tenant, orderId, { ...changes, updated_at: () => 'now()' } as QueryDeepPartialEntity<OrderEntity>);
     if (!order) throw new Error(`Order ${orderId} vanished inside its own transaction`);
     return order;
   }
@@ -83,10 +83,10 @@ export class OrdersRepository {
     return result;
   }
 
-  /** Inserts the line items in order, in one statement. */
-  async insertLineItems(tx: Transaction, tenant: Tenant, orderId: string, items: NewLineItem[]): Promise<void> {
-    if (items.length === 0) return;
-    await this.lineItems.insertMany(tx.manager, tenant, items.map((item) => ({ ...item, order_id: orderId })));
+  /** Inserts the line items in order, in one statement; returns them as inserted. */
+  insertLineItems(tx: Transaction, tenant: Tenant, orderId: string, items: NewLineItem[]): Promise<OrderLineItemEntity[]> {
+    if (items.length === 0) return Promise.resolve([]);
+    return this.lineItems.insertMany(tx.manager, tenant, items.map((item) => ({ ...item, order_id: orderId })));
   }
 
   async markRefunded(tx: Transaction, tenant: Tenant, orderId: string, storeLineItemIds: string[]): Promise<void> {

@@ -11,7 +11,7 @@ import { ErrorCode } from '../errors/error-code.enum';
 import { generateId, isValidId } from '../ids/id';
 import { toPageRequest, toPageResult } from '../pagination/page';
 import type { ProductEntity } from '../products/product.entity';
-import { ProductsService } from '../products/products.service';
+import { ProductReference, ProductsService } from '../products/products.service';
 import { CreateOrderDto, OrderLineItemRequestDto, RefundOrderDto } from './dto/order-request.dto';
 import { ListOrdersQueryDto } from './dto/order-query.dto';
 import { OrderResponseDto } from './dto/order-response.dto';
@@ -72,8 +72,7 @@ export class OrdersService {
       const knownIds = new Set(known.map((item) => item.store_line_item_id));
       const fresh = input.line_items.map((item, index) => ({ item, index })).filter(({ item }) => !knownIds.has(item.store_line_item_id));
       // Every product first: a refused line item refuses the post before anything is granted.
-      const matched = [];
-      for (const { item, index } of fresh) matched.push({ item, index, product: await this.matchProduct(tx, tenant, item, index) });
+      const matched = await this.matchProducts(tx, tenant, fresh);
       // The granted line items in one grantMany (bundles, rules and events as any grant), then
       // every new line item in one insert.
       const grants: ResolvedGrant[] = [];
@@ -97,7 +96,7 @@ export class OrdersService {
         return { item, product, quantity, outcome };
       });
       const granted = new Map((await this.lifecycle.grantMany(tx, tenant, grants)).map((entitlement) => [entitlement.store_line_item_id, entitlement.id]));
-      await this.orders.insertLineItems(
+      const inserted = await this.orders.insertLineItems(
         tx,
         tenant,
         order.id,
@@ -111,7 +110,8 @@ export class OrdersService {
           position: known.length + offset,
         })),
       );
-      const lineItems = (await this.orders.lineItemsOf(tx, tenant, [order.id])).get(order.id) ?? [];
+      // The known line items are in position order and the new ones follow them.
+      const lineItems = [...known, ...inserted];
       const changes: OrderChanges = {};
       if (!created && placedAt !== undefined && placedAt.getTime() !== order.placed_at?.getTime()) changes.placed_at = placedAt;
       if (!created && input.metadata !== undefined && JSON.stringify(input.metadata) !== JSON.stringify(order.metadata)) changes.metadata = input.metadata;
@@ -193,15 +193,29 @@ export class OrdersService {
     return toPageResult(rows, page, (row) => row.created_at, (row) => toOrderResponse(row, lineItems.get(row.id) ?? [], storeIds.get(row.customer_id) ?? ''), total);
   }
 
-  /** A line item's product: by our id (must exist), by store product id or by store variant id (null: unmatched). */
-  private async matchProduct(tx: Transaction, tenant: Tenant, item: OrderLineItemRequestDto, index: number): Promise<ProductEntity | null> {
-    if (item.product_id !== undefined) {
-      const product = await this.products.findForGrant(tx, tenant, { id: item.product_id });
-      if (!product) throw new ApiError(ErrorCode.PRODUCT_NOT_FOUND, `No product with id '${item.product_id}'`, `line_items[${index}].product_id`);
-      return product;
+  /**
+   * Each line item's product: by our id (must exist) or by store product id, all in one read; by
+   * store variant id one at a time (rarer). null: unmatched.
+   */
+  private async matchProducts<Line extends { item: OrderLineItemRequestDto; index: number }>(
+    tx: Transaction,
+    tenant: Tenant,
+    lines: Line[],
+  ): Promise<Array<Line & { product: ProductEntity | null }>> {
+    const references = lines.map(({ item }): ProductReference | null =>
+      item.product_id !== undefined ? { id: item.product_id } : item.store_product_id !== undefined ? { storeId: item.store_product_id } : null,
+    );
+    const found = await this.products.findManyForGrant(tx, tenant, references);
+    const matched: Array<Line & { product: ProductEntity | null }> = [];
+    for (const [position, line] of lines.entries()) {
+      const { item, index } = line;
+      if (item.product_id !== undefined && !found[position]) {
+        throw new ApiError(ErrorCode.PRODUCT_NOT_FOUND, `No product with id '${item.product_id}'`, `line_items[${index}].product_id`);
+      }
+      const product = references[position] ? found[position] : await this.products.findByStoreVariantId(tx, tenant, item.store_variant_id as string);
+      matched.push({ ...line, product });
     }
-    if (item.store_product_id !== undefined) return this.products.findForGrant(tx, tenant, { storeId: item.store_product_id });
-    return this.products.findByStoreVariantId(tx, tenant, item.store_variant_id as string);
+    return matched;
   }
 
   private async respond(db: Reader, tenant: Tenant, order: OrderEntity, lineItems?: OrderLineItemEntity[]): Promise<OrderResponseDto> {

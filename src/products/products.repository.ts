@@ -44,6 +44,15 @@ export class ProductsRepository {
     return this.table.findOne(db.manager, tenant, product.id !== undefined ? { id: product.id } : { store_product_id: product.storeId });
   }
 
+  /** The tenant's products with any of these ids or store product ids, in one statement. */
+  findByIdsOrStoreIds(db: Reader, tenant: Tenant, ids: string[], storeIds: string[]): Promise<ProductEntity[]> {
+    if (ids.length === 0 && storeIds.length === 0) return Promise.resolve([]);
+    return this.table
+      .select(db.manager, tenant)
+      .andWhere('(product.id = ANY(:ids) OR product.store_product_id = ANY(:storeIds))', { ids, storeIds })
+      .getMany();
+  }
+
   /** The oldest of the tenant's products listing this store variant id. */
   findByStoreVariantId(db: Reader, tenant: Tenant, storeVariantId: string): Promise<ProductEntity | null> {
     return this.table

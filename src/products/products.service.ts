@@ -20,6 +20,8 @@ import { toProductListItem, toProductResponse } from './product.mapper';
 import { DEFAULT_FULFILLMENT_CONFIG, normalizeFulfillmentConfig, resolveTypeFields } from './product-rules';
 import { ProductChanges, ProductReference, ProductsRepository } from './products.repository';
 
+export type { ProductReference } from './products.repository';
+
 const STORE_ID_INDEX = 'products_store_id_key';
 
 /** A FILE-delivered product and its files in order: what a customer's downloads list shows. */
@@ -137,6 +139,18 @@ export class ProductsService {
   findForGrant(tx: Transaction, tenant: Tenant, product: ProductReference): Promise<ProductEntity | null> {
     if (product.id !== undefined && !isValidId('prod', product.id)) return Promise.resolve(null);
     return this.products.findByReference(tx, tenant, product);
+  }
+
+  /** findForGrant of many references in one statement: each reference's product, or null (also for a null reference), in order. */
+  async findManyForGrant(tx: Transaction, tenant: Tenant, references: ReadonlyArray<ProductReference | null>): Promise<Array<ProductEntity | null>> {
+    const ids = references.flatMap((reference) => (reference?.id !== undefined && isValidId('prod', reference.id) ? [reference.id] : []));
+    const storeIds = references.flatMap((reference) => (reference?.storeId !== undefined ? [reference.storeId] : []));
+    const products = await this.products.findByIdsOrStoreIds(tx, tenant, ids, storeIds);
+    const byId = new Map(products.map((product) => [product.id, product]));
+    const byStoreId = new Map(products.map((product) => [product.store_product_id, product]));
+    return references.map((reference) =>
+      reference === null ? null : reference.id !== undefined ? (byId.get(reference.id) ?? null) : (byStoreId.get(reference.storeId) ?? null),
+    );
   }
 
   /** The product a store variant id names (subscriptions, orders); null when none lists it. */

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
-import { DOMAIN_EVENT, DomainEvent } from '../events/domain-event';
-import { OutboxRepository } from './outbox.repository';
+import type { Tenant } from '../auth/tenant';
+import { DOMAIN_EVENT, DomainEvents } from '../events/domain-event';
+import { OutboxEntry, OutboxRepository } from './outbox.repository';
 
 /**
  * Writes each domain event into the outbox, and queues its deliveries to the subscribed
@@ -12,7 +13,15 @@ export class OutboxListener {
   constructor(private readonly outbox: OutboxRepository) {}
 
   @OnEvent(DOMAIN_EVENT, { promisify: true, suppressErrors: false })
-  async record(event: DomainEvent): Promise<void> {
-    await this.outbox.record(event.tx, event.tenant, event.type, event.objects);
+  async record(published: DomainEvents): Promise<void> {
+    // One statement per tenant (a transaction nearly always has one), each in publishing order.
+    const byTenant = new Map<string, { tenant: Tenant; entries: OutboxEntry[] }>();
+    for (const event of published.events) {
+      const key = `${event.tenant.merchantId}:${event.tenant.mode}`;
+      const group = byTenant.get(key) ?? { tenant: event.tenant, entries: [] };
+      group.entries.push({ type: event.type, object: event.object });
+      byTenant.set(key, group);
+    }
+    for (const { tenant, entries } of byTenant.values()) await this.outbox.record(published.tx, tenant, entries);
   }
 }

@@ -1,0 +1,87 @@
+import { Client } from 'pg';
+import { api, Server } from './harness';
+import { startWebhookSink } from './scenarios';
+import { downloadPaths, seedMerchant } from './seed';
+
+/**
+ * `node -r ts-node/register/transpile-only bench/count-statements.ts`: the statements one
+ * idempotent create, one order of five line items and one download URL send to PostgreSQL, read
+ * from pg_stat_database's transaction counters and from PostgreSQL's own log: the database gets
+ * `log_statement = 'all'` (needs a superuser on DATABASE_URL's server; PostgreSQL's log file is
+ * printed where the lines are). The database is dropped afterwards.
+ */
+async function main(): Promise<void> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) throw new Error('Set DATABASE_URL');
+  const databaseName = `eh_count_${Date.now().toString(36)}`;
+  const admin = new Client({ connectionString: serverUrl });
+  await admin.connect();
+  // The markers that bracket each request in the log are this session's statements.
+  await admin.query(`SET log_statement = 'all'`);
+  await admin.query(`CREATE DATABASE "${databaseName}"`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${databaseName}`;
+  const server = await Server.start(url.toString(), 'express');
+  const sink = await startWebhookSink();
+  try {
+    const seed = await seedMerchant(server, { products: 5, downloadEntitlements: 2 });
+    await api(server.baseUrl, 'POST', '/v1/webhook-endpoints', seed.key, { url: sink.url, enabled_events: ['entitlement.created', 'order.created'] });
+    // New sessions of this database log every statement; the pool's open ones keep their setting, so restart.
+    await admin.query(`ALTER DATABASE "${databaseName}" SET log_statement = 'all'`);
+    await server.stop();
+    const logged = await Server.start(url.toString(), 'express');
+    const marker = async (label: string) => admin.query(`SELECT $1::text AS marker`, [`bench-count ${databaseName} ${label}`]);
+    const requests: Array<[string, (attempt: number) => { method: string; route: string; headers: Record<string, string>; body?: unknown }]> = [
+      ['download', () => ({ method: 'GET', route: downloadPaths(seed.downloads)[0], headers: {} })],
+      [
+        'create',
+        (attempt) => ({
+          method: 'POST',
+          route: '/v1/entitlements',
+          headers: { 'Idempotency-Key': `count-${attempt}` },
+          body: { store_customer_id: `count_customer_${attempt}`, product_id: seed.productIds[0] },
+        }),
+      ],
+      [
+        'order',
+        (attempt) => ({
+          method: 'POST',
+          route: '/v1/orders',
+          headers: { 'Idempotency-Key': `count-order-${attempt}` },
+          body: {
+            store_order_id: `count_order_${attempt}`,
+            store_customer_id: `count_buyer_${attempt}`,
+            line_items: seed.productIds.map((_, line) => ({ store_line_item_id: `li_${attempt}_${line}`, store_product_id: `bench_sku_${line}`, quantity: 1 })),
+          },
+        }),
+      ],
+    ];
+    for (const [label, build] of requests) {
+      // The first request of a kind warms caches and prepares statements; the second is counted.
+      for (const attempt of [1, 2]) {
+        if (attempt === 2) await marker(`${label} start`);
+        const { method, route, headers, body } = build(attempt);
+        const response = await fetch(`${logged.baseUrl}${route}`, {
+          method,
+          headers: { Authorization: `Bearer ${seed.key}`, 'Content-Type': 'application/json', ...headers },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        await response.text();
+        if (!response.ok) throw new Error(`${label}: ${response.status}`);
+      }
+      await marker(`${label} end`);
+    }
+    await logged.stop();
+    const { rows } = await admin.query<{ setting: string }>(`SELECT setting FROM pg_settings WHERE name = 'data_directory'`);
+    process.stdout.write(`markers written; count the lines between 'bench-count ${databaseName} <label> start' and '… end' in PostgreSQL's log (data directory ${rows[0].setting}, or /var/log/postgresql)\n`);
+  } finally {
+    await sink.close();
+    await admin.query(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
