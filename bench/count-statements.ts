@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
 import { api, Server } from './harness';
 import { startWebhookSink } from './scenarios';
@@ -7,8 +8,9 @@ import { downloadPaths, seedMerchant } from './seed';
  * `node -r ts-node/register/transpile-only bench/count-statements.ts`: the statements one
  * idempotent create, one order of five line items and one download URL send to PostgreSQL, read
  * from pg_stat_database's transaction counters and from PostgreSQL's own log: the database gets
- * `log_statement = 'all'` (needs a superuser on DATABASE_URL's server; PostgreSQL's log file is
- * printed where the lines are). The database is dropped afterwards.
+ * `log_statement = 'all'` (needs a superuser on DATABASE_URL's server). With PG_LOG_FILE (the
+ * server's log, e.g. /var/log/postgresql/postgresql-15-main.log) it prints each request's
+ * statements and their count; otherwise it says where to look. The database is dropped afterwards.
  */
 async function main(): Promise<void> {
   const serverUrl = process.env.DATABASE_URL;
@@ -72,8 +74,21 @@ async function main(): Promise<void> {
       await marker(`${label} end`);
     }
     await logged.stop();
-    const { rows } = await admin.query<{ setting: string }>(`SELECT setting FROM pg_settings WHERE name = 'data_directory'`);
-    process.stdout.write(`markers written; count the lines between 'bench-count ${databaseName} <label> start' and '… end' in PostgreSQL's log (data directory ${rows[0].setting}, or /var/log/postgresql)\n`);
+    const logFile = process.env.PG_LOG_FILE;
+    if (!logFile) {
+      process.stdout.write(`markers written: see the lines between 'bench-count ${databaseName} <label> start' and '… end' in PostgreSQL's log\n`);
+      return;
+    }
+    const log = readFileSync(logFile, 'utf8').split('\n');
+    for (const [label] of requests) {
+      const start = log.findIndex((line) => line.includes(`bench-count ${databaseName} ${label} start`));
+      const end = log.findIndex((line) => line.includes(`bench-count ${databaseName} ${label} end`));
+      // The request's own backend is the one that opened a transaction; the dispatcher's statements interleave.
+      const lines = log.slice(start, end).filter((line) => line.includes(`@${databaseName} LOG:`));
+      const backend = /\[(\d+)\]/.exec(lines.find((line) => line.includes('START TRANSACTION')) ?? '')?.[1];
+      const statements = lines.filter((line) => line.includes(`[${backend}]`) && /LOG: {2}(statement|execute)/.test(line));
+      process.stdout.write(`${label}: ${statements.length} statements\n${statements.map((line) => `  ${line.replace(/^.*LOG: {2}/, '').slice(0, 110)}`).join('\n')}\n`);
+    }
   } finally {
     await sink.close();
     await admin.query(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
