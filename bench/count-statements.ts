@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Client } from 'pg';
-import { api, Server } from './harness';
+import { api, createScratchDatabase, runScript, Server } from './harness';
 import { startWebhookSink } from './scenarios';
 import { downloadPaths, seedMerchant } from './seed';
 
@@ -13,17 +12,11 @@ import { downloadPaths, seedMerchant } from './seed';
  * statements and their count; otherwise it says where to look. The database is dropped afterwards.
  */
 async function main(): Promise<void> {
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) throw new Error('Set DATABASE_URL');
-  const databaseName = `eh_count_${Date.now().toString(36)}`;
-  const admin = new Client({ connectionString: serverUrl });
-  await admin.connect();
+  const scratch = await createScratchDatabase('eh_count');
+  const { admin, name: databaseName } = scratch;
   // The markers that bracket each request in the log are this session's statements.
   await admin.query(`SET log_statement = 'all'`);
-  await admin.query(`CREATE DATABASE "${databaseName}"`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${databaseName}`;
-  const server = await Server.start(url.toString(), 'express');
+  const server = await Server.start(scratch.url, 'express');
   const sink = await startWebhookSink();
   try {
     const seed = await seedMerchant(server, { products: 5, downloadEntitlements: 2 });
@@ -31,7 +24,7 @@ async function main(): Promise<void> {
     // New sessions of this database log every statement; the pool's open ones keep their setting, so restart.
     await admin.query(`ALTER DATABASE "${databaseName}" SET log_statement = 'all'`);
     await server.stop();
-    const logged = await Server.start(url.toString(), 'express');
+    const logged = await Server.start(scratch.url, 'express');
     const marker = async (label: string) => admin.query(`SELECT $1::text AS marker`, [`bench-count ${databaseName} ${label}`]);
     const requests: Array<[string, (attempt: number) => { method: string; route: string; headers: Record<string, string>; body?: unknown }]> = [
       ['download', () => ({ method: 'GET', route: downloadPaths(seed.downloads)[0], headers: {} })],
@@ -91,12 +84,8 @@ async function main(): Promise<void> {
     }
   } finally {
     await sink.close();
-    await admin.query(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
-    await admin.end();
+    await scratch.drop();
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+runScript(main);

@@ -3,6 +3,7 @@ import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import * as path from 'node:path';
+import { Client } from 'pg';
 import { freePort } from '../test/support/free-port';
 
 /**
@@ -28,6 +29,46 @@ export interface ScenarioResult {
   non2xx: number;
   errors: number;
   peakRssMegabytes: number;
+}
+
+/** A database of a benchmark script's own on the PostgreSQL server it was given. */
+export interface ScratchDatabase {
+  /** Its connection URL. */
+  url: string;
+  name: string;
+  /** A connection to the server's own database (the one the script was given). */
+  admin: Client;
+  /** Drops the database (unless BENCH_KEEP_DATABASE=1) and closes `admin`. */
+  drop(): Promise<void>;
+}
+
+/** Creates `<prefix>_<time>` on the server of BENCH_DATABASE_URL or DATABASE_URL. */
+export async function createScratchDatabase(prefix: string): Promise<ScratchDatabase> {
+  const serverUrl = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL;
+  if (!serverUrl) throw new Error('Set DATABASE_URL to a PostgreSQL server; the benchmark creates a database of its own there.');
+  const name = `${prefix}_${Date.now().toString(36)}`;
+  const admin = new Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    name,
+    admin,
+    drop: async () => {
+      if (process.env.BENCH_KEEP_DATABASE !== '1') await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
+/** Runs a benchmark script's main: its error's stack on stderr and exit code 1 when it fails. */
+export function runScript(main: () => Promise<void>): void {
+  main().catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  });
 }
 
 export function residentMegabytes(pid: number, field: 'VmRSS' | 'VmHWM'): number {

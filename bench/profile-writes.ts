@@ -1,5 +1,4 @@
-import { Client } from 'pg';
-import { api, measure, rotating, Server } from './harness';
+import { api, createScratchDatabase, measure, rotating, runScript, Server } from './harness';
 import { measureCreates, measureOrders, startWebhookSink } from './scenarios';
 import { downloadPaths, seedMerchant } from './seed';
 
@@ -11,17 +10,10 @@ import { downloadPaths, seedMerchant } from './seed';
  * the server (e.g. `--cpu-prof --cpu-prof-dir=/tmp/profiles`, then bench/summarize-profile.ts).
  */
 async function main(): Promise<void> {
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) throw new Error('Set DATABASE_URL');
   const scenarios = new Set((process.env.BENCH_SCENARIOS ?? 'creates,orders,downloads').split(','));
-  const databaseName = `eh_profile_${Date.now().toString(36)}`;
-  const admin = new Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${databaseName}"`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${databaseName}`;
+  const scratch = await createScratchDatabase('eh_profile');
   const adapter = process.env.BENCH_ADAPTER === 'fastify' ? 'fastify' : 'express';
-  const server = await Server.start(url.toString(), adapter);
+  const server = await Server.start(scratch.url, adapter);
   const sink = await startWebhookSink();
   try {
     const seed = await seedMerchant(server, { products: 5, downloadEntitlements: 200 });
@@ -39,12 +31,8 @@ async function main(): Promise<void> {
   } finally {
     await server.stop();
     await sink.close();
-    await admin.query(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
-    await admin.end();
+    await scratch.drop();
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+runScript(main);

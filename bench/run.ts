@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { Client } from 'pg';
 import { generateId } from '../src/ids/id';
 import { encodeCursor, useCursorSecret } from '../src/pagination/cursor';
-import { Adapter, api, CURSOR_SECRET, LoadOptions, measure, pinLoadGenerator, residentMegabytes, rotating, ScenarioResult, Server } from './harness';
+import { Adapter, api, createScratchDatabase, CURSOR_SECRET, LoadOptions, measure, pinLoadGenerator, residentMegabytes, rotating, runScript, ScenarioResult, Server } from './harness';
 import { ImportBenchmarkResult, measureImport } from './imports';
 import { downloadPaths, SeededMerchant, seedMerchant } from './seed';
 import {
@@ -153,20 +153,13 @@ function printTable(results: ScenarioResult[]): void {
 }
 
 async function main(): Promise<void> {
-  const serverUrl = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL;
-  if (!serverUrl) throw new Error('Set DATABASE_URL to a PostgreSQL server; the benchmark creates a database of its own there.');
   const pinning = pinLoadGenerator();
   process.stdout.write(pinning ? `load generator on cpu ${pinning.load}, servers on cpu ${pinning.server}\n` : 'no cpu pinning (BENCH_LOAD_CPUS unset)\n');
-  const databaseName = `eh_bench_${Date.now().toString(36)}`;
-  const admin = new Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${databaseName}"`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${databaseName}`;
-  const server = await Server.start(url.toString(), 'express');
+  const scratch = await createScratchDatabase('eh_bench');
+  const server = await Server.start(scratch.url, 'express');
   // Started once the first has migrated the database; idle while the other is measured.
   let fastify: Server | null = null;
-  const database = new Client({ connectionString: url.toString() });
+  const database = new Client({ connectionString: scratch.url });
   const results: ScenarioResult[] = [];
   const rounds: CheckRounds[] = [];
   const neighbours: NeighbourResult[] = [];
@@ -179,7 +172,7 @@ async function main(): Promise<void> {
     // Creates and orders publish events to a subscribed endpoint, as a merchant's would.
     await api(server.baseUrl, 'POST', '/v1/webhook-endpoints', base.key, { url: sink.url, enabled_events: ['entitlement.created', 'order.created'] });
     const neighbour = await seedNeighbour(server);
-    fastify = await Server.start(url.toString(), 'fastify');
+    fastify = await Server.start(scratch.url, 'fastify');
     const servers: Array<[Adapter, Server]> = [
       ['express', server],
       ['fastify', fastify],
@@ -231,8 +224,7 @@ async function main(): Promise<void> {
     const peakRss = residentMegabytes(server.pid, 'VmHWM');
     await server.stop();
     await fastify?.stop();
-    if (process.env.BENCH_KEEP_DATABASE !== '1') await admin.query(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
-    await admin.end();
+    await scratch.drop();
     await sink.close();
     process.stdout.write(`express server peak RSS (VmHWM): ${Math.round(peakRss)} MB\n`);
   }
@@ -294,7 +286,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+runScript(main);

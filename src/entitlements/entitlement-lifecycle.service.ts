@@ -14,11 +14,11 @@ import { Reference } from './entitlement-check.query';
 import { EntitlementOperation, nextStatus, transition } from './entitlement-state-machine';
 import { EntitlementEntity, EntitlementSource, EntitlementStatus } from './entitlement.entity';
 import { EntitlementGrantsService, ResolvedGrant } from './entitlement-grants.service';
-
-export type { ResolvedGrant } from './entitlement-grants.service';
 import { toEntitlementResponse } from './entitlement.mapper';
 import { refuseIfExpiredAtOnce, stateOf } from './entitlement-state';
 import { EntitlementsRepository, EntitlementState } from './entitlements.repository';
+
+export type { ResolvedGrant } from './entitlement-grants.service';
 
 /** A grant, from any source (DESIGN §10): the product's defaults apply where a field is left out. */
 export interface GrantInput {

@@ -12,8 +12,7 @@ export class ProductBundleItemsRepository {
 
   /** The bundle's included product ids, in order ([] for a product that is not a bundle). */
   async includedIdsOf(db: Reader, tenant: Tenant, bundleProductId: string): Promise<string[]> {
-    const items = await this.table.find(db.manager, tenant, { bundle_product_id: bundleProductId }, { position: 'ASC' });
-    return items.map((item) => item.included_product_id);
+    return (await this.includedIdsOfMany(db, tenant, [bundleProductId])).get(bundleProductId) ?? [];
   }
 
   /** Each of these products' included product ids, in order (absent for a product that is not a bundle). */

@@ -40,10 +40,6 @@ export class ProductsRepository {
     return this.table.findOne(db.manager, tenant, { id: productId });
   }
 
-  findByReference(db: Reader, tenant: Tenant, product: ProductReference): Promise<ProductEntity | null> {
-    return this.table.findOne(db.manager, tenant, product.id !== undefined ? { id: product.id } : { store_product_id: product.storeId });
-  }
-
   /** The tenant's products with any of these ids or store product ids, in one statement. */
   findByIdsOrStoreIds(db: Reader, tenant: Tenant, ids: string[], storeIds: string[]): Promise<ProductEntity[]> {
     if (ids.length === 0 && storeIds.length === 0) return Promise.resolve([]);

@@ -136,9 +136,9 @@ export class ProductsService {
   }
 
   /** The product a grant names (by id or store id), read in the grant's transaction; null when there is none. */
-  findForGrant(tx: Transaction, tenant: Tenant, product: ProductReference): Promise<ProductEntity | null> {
-    if (product.id !== undefined && !isValidId('prod', product.id)) return Promise.resolve(null);
-    return this.products.findByReference(tx, tenant, product);
+  async findForGrant(tx: Transaction, tenant: Tenant, product: ProductReference): Promise<ProductEntity | null> {
+    const [found] = await this.findManyForGrant(tx, tenant, [product]);
+    return found;
   }
 
   /** findForGrant of many references in one statement: each reference's product, or null (also for a null reference), in order. */
@@ -185,8 +185,8 @@ export class ProductsService {
 
   /**
    * For each of these products, the products it includes (none when it is no bundle), in the
-   * bundle's order, archived ones left out (they can't be granted; the others still are): two statements whatever the number of products (an order or an import
-   * batch grants many at once).
+   * bundle's order, archived ones left out (they can't be granted; the others still are). Two
+   * statements whatever the number of products: an order or an import batch grants many at once.
    */
   async includedProductsForGrant(tx: Transaction, tenant: Tenant, bundleProductIds: string[]): Promise<Map<string, ProductEntity[]>> {
     const includedIds = await this.bundleItems.includedIdsOfMany(tx, tenant, bundleProductIds);

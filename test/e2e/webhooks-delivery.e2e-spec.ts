@@ -104,6 +104,23 @@ describe('webhooks: endpoints and delivery', () => {
     expect(() => verifyWebhook('whsec_' + Buffer.alloc(32, 1).toString('base64'), received[0])).toThrow();
   });
 
+  it('queues, from one transaction that publishes several types, only the types an endpoint subscribes to', async () => {
+    const path = nextPath();
+    const endpoint = await createEndpoint(path, ['entitlement.revoked']);
+    await testApp.app.get(UnitOfWork).run(async ({ publish: record }) => {
+      const own = { merchantId: tenant.merchantId, mode: 'test' as const };
+      await record('product.created', own, { id: 'prod_mixed' });
+      await record('entitlement.revoked', own, { id: 'ent_mixed' });
+      await record('file.uploaded', own, { id: 'file_mixed' });
+    });
+    await settled(endpoint.id);
+    const received = receiver.at(path).map((entry) => JSON.parse(entry.body) as { type: string; data: { object: { id: string } } });
+    expect(received.map((event) => [event.type, event.data.object.id])).toEqual([['entitlement.revoked', 'ent_mixed']]);
+    // All three are in the log, in publishing order.
+    const logged = await testApp.http.get('/v1/events?limit=3').set(bearer(tenant.testKey)).expect(200);
+    expect((logged.body.data as Array<{ type: string }>).map((event) => event.type).reverse()).toEqual(['product.created', 'entitlement.revoked', 'file.uploaded']);
+  });
+
   it('delivers a verifiable entitlement.revoked when an entitlement is revoked through the API', async () => {
     const path = nextPath();
     const endpoint = await createEndpoint(path, ['entitlement.revoked', 'product.created']);
