@@ -2,9 +2,8 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { AdminModule } from './admin/admin.module';
-import { ApiKeyGuard } from './auth/api-key.guard';
+import { AccessGuard } from './auth/access.guard';
 import { AuthModule } from './auth/auth.module';
-import { ScopeGuard } from './auth/scope.guard';
 import { BillingModule } from './billing/billing.module';
 import { ConfigModule } from './config/config.module';
 import { CustomerRecordsModule } from './customers/customer-records.module';
@@ -24,7 +23,6 @@ import { LoggingModule } from './logging/logging.module';
 import { CursorSecretInitializer } from './pagination/cursor-secret.initializer';
 import { OrdersModule } from './orders/orders.module';
 import { ProductsModule } from './products/products.module';
-import { RateLimitGuard } from './rate-limiting/rate-limit.guard';
 import { RateLimitingModule } from './rate-limiting/rate-limiting.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -60,10 +58,8 @@ export class AppModule {
         DashboardModule,
       ],
       providers: [
-        // Global guards run in this order: authentication, scope, rate limit.
-        { provide: APP_GUARD, useClass: ApiKeyGuard },
-        { provide: APP_GUARD, useClass: ScopeGuard },
-        { provide: APP_GUARD, useClass: RateLimitGuard },
+        // Authentication, scope and rate limit, in that order, in one guard.
+        { provide: APP_GUARD, useClass: AccessGuard },
         // Idempotency around the envelope, in one interceptor: it stores and replays the enveloped body.
         EnvelopeInterceptor,
         { provide: APP_INTERCEPTOR, useClass: ResponseInterceptor },

@@ -14,7 +14,7 @@ export const API_KEY_SECURITY = 'api_key';
 export const ADMIN_TOKEN_SECURITY = 'admin_token';
 
 /**
- * The one way a route declares its scope: the global scope guard enforces it and Swagger shows it
+ * The one way a route declares its scope: the global AccessGuard enforces it and Swagger shows it
  * (security, `x-required-scopes`, and the 401/403/429 responses every API-key route can return).
  */
 export function RequireScopes(...scopes: [Scope, ...Scope[]]): MethodDecorator & ClassDecorator {

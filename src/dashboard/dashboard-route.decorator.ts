@@ -16,8 +16,8 @@ export class DashboardSessionGuard implements CanActivate {
 }
 
 /**
- * The dashboard app's own JSON routes under `/dashboard/api/`. The global API-key and scope guards
- * let them through (as admin routes); `session: true` routes need a dashboard session. They are
+ * The dashboard app's own JSON routes under `/dashboard/api/`. The global AccessGuard
+ * lets them through (as admin routes); `session: true` routes need a dashboard session. They are
  * left out of the public OpenAPI document: they serve this service's web app, not merchants'
  * code, and may change with it (the app's /v1 calls use the generated client).
  */

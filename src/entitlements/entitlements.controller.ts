@@ -16,6 +16,7 @@ import { CheckEntitlementQueryDto, ListEntitlementsQueryDto } from './dto/entitl
 import { EntitlementCheckResponseDto, EntitlementListItemDto, EntitlementResponseDto } from './dto/entitlement-response.dto';
 import { UpdateEntitlementDto } from './dto/update-entitlement.dto';
 import { EntitlementsService } from './entitlements.service';
+import { CheckQueryPipe } from './check-query.pipe';
 
 const ENTITLEMENT_ID_PARAM = { name: 'entitlement_id', description: 'Entitlement id', example: 'ent_01jd8x3k2m4n5p6q7r8s9t0v1w' };
 const TRANSITION_NOTE = 'Refused with 409 INVALID_STATUS_TRANSITION ("Cannot <operation> an entitlement that is <status>") where the lifecycle table forbids it.';
@@ -37,7 +38,7 @@ export class EntitlementsController {
   })
   @ApiEnvelopeResponse(EntitlementCheckResponseDto, { description: 'Whether the customer is entitled, and the entitlement' })
   @ApiErrorResponses(ErrorCode.MISSING_REQUIRED_FIELD, ErrorCode.INVALID_PARAMETER)
-  check(@CurrentTenant() tenant: Tenant, @Query() query: CheckEntitlementQueryDto): Promise<EntitlementCheckResponseDto> {
+  check(@CurrentTenant() tenant: Tenant, @Query(CheckQueryPipe) query: CheckEntitlementQueryDto): Promise<EntitlementCheckResponseDto> {
     return this.entitlements.check(tenant, query);
   }
 

@@ -3,6 +3,7 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import { AuthFailureLimiter } from './auth-failure-limiter';
 import { FixedWindowMemoryStorage } from './fixed-window-memory.storage';
+import { RateLimiter } from './rate-limiter';
 import { RedisClient } from './redis-client';
 
 @Module({ providers: [RedisClient], exports: [RedisClient] })
@@ -16,13 +17,13 @@ class RedisModule {}
       imports: [RedisModule],
       inject: [RedisClient],
       useFactory: (redis: RedisClient) => ({
-        // RateLimitGuard applies the read and write budgets itself; the module provides the storage.
+        // RateLimiter applies the read and write budgets itself; the module provides the storage.
         throttlers: [],
         storage: redis.client ? new ThrottlerStorageRedisService(redis.client) : new FixedWindowMemoryStorage(),
       }),
     }),
   ],
-  providers: [AuthFailureLimiter],
-  exports: [AuthFailureLimiter, ThrottlerModule, RedisModule],
+  providers: [AuthFailureLimiter, RateLimiter],
+  exports: [AuthFailureLimiter, RateLimiter, ThrottlerModule, RedisModule],
 })
 export class RateLimitingModule {}

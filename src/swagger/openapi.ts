@@ -21,8 +21,8 @@ const RATE_LIMIT_HEADERS = {
 /** Rate-limit headers as a failed request carries them (not the request id, which every response has). */
 const RATE_LIMIT_ERROR_HEADERS = Object.fromEntries(Object.entries(RATE_LIMIT_HEADERS).filter(([name]) => name.startsWith('X-RateLimit')));
 /**
- * 4xx answers given after the rate-limit guard counted the request carry its headers; 401 and 403
- * (refused by the guards before it) and 413 (refused while reading the body) do not.
+ * 4xx answers given after the AccessGuard counted the request carry its headers; 401 and 403
+ * (refused by the same guard before it counts) and 413 (refused while reading the body) do not.
  */
 const STATUSES_WITH_RATE_LIMIT_HEADERS = new Set(['400', '402', '404', '409', '429']);
 

@@ -3,6 +3,7 @@ import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { refusePrototypeKeys, refuseUnstorableText, unwrapFreeForm, wrapFreeForm } from './input-rules';
+import { isParsedByOwnPipe } from './parsed-by-own-pipe.decorator';
 
 interface FlatError {
   path: string;
@@ -115,6 +116,7 @@ export function validationExceptionFactory(errors: ValidationError[]): ApiError 
  *   class-transformer nor stripProtoKeys walks into;
  * - after the DTO's own rules (so a route's own code wins, e.g. MISSING_REQUIRED_FIELD for an
  *   invalid file_name on upload-url): text PostgreSQL cannot store is refused, naming the field.
+ * A DTO marked @ParsedByOwnPipe() is left to its route's pipe, which applies the same rules.
  */
 export class ApiValidationPipe extends ValidationPipe {
   constructor() {
@@ -132,6 +134,7 @@ export class ApiValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const checked = metadata.type === 'body' || metadata.type === 'query';
     if (!checked) return super.transform(value, metadata);
+    if (isParsedByOwnPipe(metadata.metatype)) return value;
     refusePrototypeKeys(value);
     wrapFreeForm(value);
     let result: unknown;

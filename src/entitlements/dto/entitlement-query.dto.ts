@@ -4,14 +4,17 @@ import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PaginationQueryDto } from '../../pagination/pagination-query.dto';
 import { ENTITLEMENT_SOURCES, ENTITLEMENT_STATUSES, EntitlementSource, EntitlementStatus } from '../entitlement.entity';
 import { IsIsoTimestamp } from '../../validation/iso-timestamp';
+import { ParsedByOwnPipe } from '../../validation/parsed-by-own-pipe.decorator';
 
 const lowercase = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.toLowerCase() : value);
 
 /**
  * Query of GET /v1/entitlements/check; the service enforces exactly one of each pair. Examples sit
  * in the descriptions: Swagger UI pre-fills `example` values into "Try it out", and pre-filled
- * mutually exclusive ids would make the first try a 400.
+ * mutually exclusive ids would make the first try a 400. Parsed by CheckQueryPipe (the hot path),
+ * which applies these decorators' rules without class-validator.
  */
+@ParsedByOwnPipe()
 export class CheckEntitlementQueryDto {
   @ApiPropertyOptional({ description: 'Customer id (one of customer_id / store_customer_id), e.g. cus_01jd8x3k2m4n5p6q7r8s9t0v1w' })
   @IsOptional()

@@ -1,0 +1,68 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ApiError } from '../errors/api-error';
+import { ErrorCode } from '../errors/error-code.enum';
+import type { HttpResponse } from '../http/http-exchange';
+import { RateLimiter } from '../rate-limiting/rate-limiter';
+import { AuthenticatedRequest, hasScope } from './auth-context';
+import { IS_ADMIN_ROUTE, IS_DASHBOARD_ROUTE, IS_PUBLIC, REQUIRED_SCOPES } from './route-access.decorators';
+import type { Scope } from './scopes';
+
+/**
+ * What a route asks of its caller. `open`: public routes, admin routes (AdminTokenGuard decides)
+ * and dashboard routes (their session guard decides); every other route needs an API key holding
+ * its scopes, and one that declares none is closed (deny by default).
+ */
+export type RouteAccess = { kind: 'open' } | { kind: 'api-key'; scopes: readonly Scope[] };
+
+/**
+ * The one global guard: authentication, scope, then the credential's rate limit, in that order.
+ * One guard rather than three because each global guard is a separate step of Nest's pipeline
+ * on every request, the access check included; and a route's access is read from its decorators
+ * once, not on every request.
+ */
+@Injectable()
+export class AccessGuard implements CanActivate {
+  private readonly routes = new WeakMap<object, RouteAccess>();
+
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly rateLimiter: RateLimiter,
+  ) {}
+
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    const access = this.accessOf(context);
+    const http = context.switchToHttp();
+    const request = http.getRequest<AuthenticatedRequest>();
+    const auth = request.auth;
+    if (access.kind === 'api-key') {
+      // The request gate authenticated the key before the body was read (RequestAuthenticator).
+      if (!auth) throw new ApiError(ErrorCode.INVALID_API_KEY, 'No API key: send it as Authorization: Bearer <API_KEY>');
+      if (access.scopes.length === 0) throw new ApiError(ErrorCode.INSUFFICIENT_SCOPE, 'This route declares no scope and is closed');
+      const missing = access.scopes.find((scope) => !hasScope(auth, scope));
+      if (missing !== undefined) {
+        throw new ApiError(ErrorCode.INSUFFICIENT_SCOPE, `This API key lacks the scope '${missing}' that this route needs`);
+      }
+    }
+    // Whatever authenticated the request (a key, a dashboard session) counts against its budget.
+    if (!auth) return true;
+    return this.rateLimiter.count(auth, request.method, http.getResponse<HttpResponse>()).then(() => true);
+  }
+
+  /** The route's access, from its decorators (handler over class), read once per handler. */
+  accessOf(context: ExecutionContext): RouteAccess {
+    const handler = context.getHandler();
+    const known = this.routes.get(handler);
+    if (known) return known;
+    const targets = [handler, context.getClass()];
+    const open =
+      this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) ||
+      this.reflector.getAllAndOverride<boolean>(IS_ADMIN_ROUTE, targets) ||
+      this.reflector.getAllAndOverride<boolean>(IS_DASHBOARD_ROUTE, targets);
+    const access: RouteAccess = open
+      ? { kind: 'open' }
+      : { kind: 'api-key', scopes: this.reflector.getAllAndOverride<Scope[] | undefined>(REQUIRED_SCOPES, targets) ?? [] };
+    this.routes.set(handler, access);
+    return access;
+  }
+}
