@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createScratchDatabase, load, rotating, runScript, Server } from './harness';
+import { createScratchDatabase, load, residentMegabytes, rotating, runScript, Server } from './harness';
 import { seedMerchant } from './seed';
 
 const CLOCK_TICKS_PER_SECOND = 100;
@@ -16,7 +16,7 @@ function cpuMilliseconds(pid: number): number {
  * access check and of `/health/live` (the framework's floor), measured from /proc over a fixed
  * load, so changes to the check's path can be compared without the whole benchmark and with less
  * noise than req/s on a shared machine. BENCH_ADAPTER=fastify for the other adapter;
- * BENCH_SCENARIOS=check (or health) runs one of the two;
+ * BENCH_SCENARIOS=check (or health) runs one of the two; BENCH_CONNECTIONS (10) the load's connections;
  * BENCH_NODE_OPTIONS are passed to the server (`--cpu-prof --cpu-prof-dir=/tmp/profiles`, then
  * bench/summarize-profile.ts).
  */
@@ -24,6 +24,7 @@ async function main(): Promise<void> {
   const scratch = await createScratchDatabase('eh_check');
   const adapter = process.env.BENCH_ADAPTER === 'fastify' ? 'fastify' : 'express';
   const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+  const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
   const server = await Server.start(scratch.url, adapter);
   try {
     const seed = await seedMerchant(server, { products: 4, downloadEntitlements: 50 });
@@ -42,13 +43,13 @@ async function main(): Promise<void> {
     // BENCH_SCENARIOS=check profiles the check alone.
     const only = process.env.BENCH_SCENARIOS;
     for (const [name, next, key] of scenarios.filter(([name]) => !only || name.includes(only))) {
-      await load(server, { connections: 10, seconds: 2, next, key });
+      await load(server, { connections, seconds: 2, next, key });
       const before = cpuMilliseconds(server.pid);
-      const result = await load(server, { connections: 10, seconds, next, key });
+      const result = await load(server, { connections, seconds, next, key });
       const used = cpuMilliseconds(server.pid) - before;
       const requests = result.requests.total;
       const microseconds = Math.round((used * 1000) / requests);
-      process.stdout.write(`${adapter} ${name}: ${Math.round(result.requests.average)} req/s, ${microseconds} µs server CPU per request, non-2xx ${result.non2xx}\n`);
+      process.stdout.write(`${adapter} ${name}: ${Math.round(result.requests.average)} req/s, ${microseconds} µs server CPU per request, non-2xx ${result.non2xx}, peak RSS ${residentMegabytes(server.pid, 'VmHWM')} MB\n`);
     }
   } finally {
     await server.stop();
