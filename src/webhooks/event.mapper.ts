@@ -2,7 +2,7 @@ import { EventResponseDto } from './dto/event-response.dto';
 import { EventEntity } from './event.entity';
 
 /** The event as listed, fetched and delivered: `{id, type, created_at, livemode, data: {object}}`. */
-export function toEventResponse(event: EventEntity): EventResponseDto {
+export function toEventResponse(event: Pick<EventEntity, 'id' | 'type' | 'created_at' | 'mode' | 'data'>): EventResponseDto {
   return {
     id: event.id,
     type: event.type,

@@ -2,12 +2,19 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { ApiMode, Tenant } from '../auth/tenant';
 import { assertTenant, INSERT_CHUNK_ROWS, TenantTable } from '../database/tenant-table';
-import type { Transaction } from '../database/unit-of-work';
+import type { Reader, Transaction } from '../database/unit-of-work';
 import { generateId } from '../ids/id';
 import { fetchPageWithTotal } from '../pagination/keyset';
 import { PageRequest } from '../pagination/page';
+import type { EventEntity } from './event.entity';
 import { WebhookDeliveryAttemptEntity } from './webhook-delivery-attempt.entity';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
+import type { WebhookEndpointEntity } from './webhook-endpoint.entity';
+
+/** What a send needs of the endpoint, read with the claim. */
+export type DeliveryEndpoint = Pick<WebhookEndpointEntity, 'id' | 'url' | 'secret' | 'previous_secret' | 'previous_secret_expires_at' | 'private_urls_allowed'>;
+/** The event as delivered, read with the claim. */
+export type DeliveryEvent = Pick<EventEntity, 'id' | 'mode' | 'type' | 'data' | 'created_at'>;
 
 /** A delivery this instance has leased, with what it needs to send and record it. */
 export interface ClaimedDelivery {
@@ -17,6 +24,8 @@ export interface ClaimedDelivery {
   endpointId: string;
   eventId: string;
   attemptCount: number;
+  endpoint: DeliveryEndpoint;
+  event: DeliveryEvent;
 }
 
 export interface AttemptRecord {
@@ -38,15 +47,26 @@ interface ClaimedRow {
   endpoint_id: string;
   event_id: string;
   attempt_count: number;
+  url: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+  private_urls_allowed: boolean;
+  event_type: string;
+  event_data: EventEntity['data'];
+  event_created_at: Date;
 }
 
 /**
  * Claims due deliveries for one instance. SKIP LOCKED lets instances share the queue without
  * taking the same row; the lease (locked_until) outlives a send, so a crashed instance's rows
  * come back when it expires. A delivery waits while an earlier one for its endpoint is in
- * flight or not yet tried, so each endpoint receives events in order when nothing fails.
+ * flight or not yet tried, so each endpoint receives events in order when nothing fails. The
+ * endpoint and the event come back with the claim: a send needs no further read. (A delivery
+ * whose event is gone is leased but not returned; its lease lapses, as for a disabled endpoint.)
  */
 const CLAIM_SQL = `
+WITH claimed AS (
 UPDATE webhook_deliveries AS delivery
 SET locked_until = now() + ($2 * interval '1 millisecond'), updated_at = now()
 WHERE delivery.id IN (
@@ -67,11 +87,33 @@ WHERE delivery.id IN (
   LIMIT $1
   FOR UPDATE OF candidate SKIP LOCKED
 )
-RETURNING delivery.id, delivery.merchant_id, delivery.mode, delivery.endpoint_id, delivery.event_id, delivery.attempt_count`;
+RETURNING delivery.id, delivery.merchant_id, delivery.mode, delivery.endpoint_id, delivery.event_id, delivery.attempt_count
+)
+SELECT claimed.*, endpoint.url, endpoint.secret, endpoint.previous_secret, endpoint.previous_secret_expires_at,
+  endpoint.private_urls_allowed, event.type AS event_type, event.data AS event_data, event.created_at AS event_created_at
+FROM claimed
+JOIN webhook_endpoints AS endpoint
+  ON endpoint.id = claimed.endpoint_id AND endpoint.merchant_id = claimed.merchant_id AND endpoint.mode = claimed.mode
+JOIN events AS event
+  ON event.id = claimed.event_id AND event.merchant_id = claimed.merchant_id AND event.mode = claimed.mode`;
+
+/**
+ * The attempt and the delivery's new state in one statement (atomic on its own): the dispatcher
+ * records an attempt with one round trip, outside any transaction, unless the endpoint is also
+ * disabled (410 Gone), when it runs in that transaction.
+ */
+const RECORD_ATTEMPT_SQL = `
+WITH attempt AS (
+  INSERT INTO webhook_delivery_attempts
+    (id, merchant_id, mode, endpoint_id, event_id, event_type, attempt, succeeded, status_code, error, duration_ms, response_body, attempted_at, next_attempt_at)
+  VALUES ($4, $2, $3, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+)
+UPDATE webhook_deliveries
+SET attempt_count = $8, status = $16, next_attempt_at = COALESCE($15, next_attempt_at), locked_until = NULL, updated_at = now()
+WHERE id = $1 AND merchant_id = $2 AND mode = $3`;
 
 @Injectable()
 export class WebhookDeliveriesRepository {
-  private readonly deliveries = new TenantTable(WebhookDeliveryEntity, 'delivery');
   private readonly attempts = new TenantTable(WebhookDeliveryAttemptEntity, 'attempt');
 
   constructor(private readonly dataSource: DataSource) {}
@@ -108,39 +150,45 @@ export class WebhookDeliveriesRepository {
         endpointId: row.endpoint_id,
         eventId: row.event_id,
         attemptCount: row.attempt_count,
+        endpoint: {
+          id: row.endpoint_id,
+          url: row.url,
+          secret: row.secret,
+          previous_secret: row.previous_secret,
+          previous_secret_expires_at: row.previous_secret_expires_at,
+          private_urls_allowed: row.private_urls_allowed,
+        },
+        event: { id: row.event_id, mode: row.mode, type: row.event_type, data: row.event_data, created_at: row.event_created_at },
       }))
       .sort((first, second) => Number(BigInt(first.id) - BigInt(second.id)));
   }
 
-  /** Stores the attempt and settles the delivery: done, failed for good, or due again later. */
-  async recordAttempt(tx: Transaction, delivery: ClaimedDelivery, attempt: AttemptRecord): Promise<void> {
-    const tenant: Tenant = { merchantId: delivery.merchantId, mode: delivery.mode };
+  /**
+   * Stores the attempt and settles the delivery: done, failed for good, or due again later. One
+   * statement, so `db` may be the pool (the usual case) or the transaction that also disables the
+   * endpoint.
+   */
+  async recordAttempt(db: Reader | Transaction, delivery: ClaimedDelivery, attempt: AttemptRecord): Promise<void> {
     const nextAttemptAt = attempt.retryInMilliseconds === null ? null : new Date(attempt.attemptedAt.getTime() + attempt.retryInMilliseconds);
-    await this.attempts.insert(tx.manager, tenant, {
-      id: generateId('wd'),
-      endpoint_id: delivery.endpointId,
-      event_id: delivery.eventId,
-      event_type: attempt.eventType,
-      attempt: delivery.attemptCount + 1,
-      succeeded: attempt.succeeded,
-      status_code: attempt.statusCode,
-      error: attempt.error,
-      duration_ms: Math.round(attempt.durationMilliseconds),
-      response_body: attempt.responseBody,
-      attempted_at: attempt.attemptedAt,
-      next_attempt_at: nextAttemptAt,
-    });
-    await this.deliveries.update(
-      tx.manager,
-      tenant,
-      { id: delivery.id },
-      {
-        attempt_count: delivery.attemptCount + 1,
-        status: attempt.succeeded ? 'succeeded' : nextAttemptAt === null ? 'failed' : 'pending',
-        ...(nextAttemptAt ? { next_attempt_at: nextAttemptAt } : {}),
-        locked_until: null,
-      },
-    );
+    const status = attempt.succeeded ? 'succeeded' : nextAttemptAt === null ? 'failed' : 'pending';
+    await db.manager.query(RECORD_ATTEMPT_SQL, [
+      delivery.id,
+      delivery.merchantId,
+      delivery.mode,
+      generateId('wd'),
+      delivery.endpointId,
+      delivery.eventId,
+      attempt.eventType,
+      delivery.attemptCount + 1,
+      attempt.succeeded,
+      attempt.statusCode,
+      attempt.error,
+      Math.round(attempt.durationMilliseconds),
+      attempt.responseBody,
+      attempt.attemptedAt,
+      nextAttemptAt,
+      status,
+    ]);
   }
 
   async listAttempts(tenant: Tenant, endpointId: string, page: PageRequest): Promise<{ rows: WebhookDeliveryAttemptEntity[]; total: number }> {

@@ -4,9 +4,7 @@ import { AppConfig } from '../config/app-config';
 import { UnitOfWork } from '../database/unit-of-work';
 import { EVENTS_COMMITTED } from '../events/domain-event';
 import { toEventResponse } from './event.mapper';
-import { EventsRepository } from './events.repository';
-import { ClaimedDelivery, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
-import { WebhookEndpointEntity } from './webhook-endpoint.entity';
+import { ClaimedDelivery, DeliveryEndpoint, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookSender, SEND_TIMEOUT_MILLISECONDS } from './webhook-sender';
 import { webhookHeaders } from './webhook-signature';
@@ -36,7 +34,6 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
 
   constructor(
     private readonly config: AppConfig,
-    private readonly events: EventsRepository,
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly unitOfWork: UnitOfWork,
@@ -114,10 +111,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
 
   private async deliver(delivery: ClaimedDelivery): Promise<void> {
     const tenant = { merchantId: delivery.merchantId, mode: delivery.mode };
-    const pool = this.unitOfWork.pool;
-    const [endpoint, event] = await Promise.all([this.endpoints.findById(pool, tenant, delivery.endpointId), this.events.findById(pool, tenant, delivery.eventId)]);
-    // Disabled (or deleted) since the claim: leave it; the lease lapses and the claim skips disabled endpoints.
-    if (!endpoint || !event || endpoint.disabled) return;
+    // The claim read the endpoint (enabled) and the event with the lease.
+    const { endpoint, event } = delivery;
     const body = JSON.stringify(toEventResponse(event));
     const attemptedAt = new Date();
     const secrets = [endpoint.secret];
@@ -129,17 +124,23 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     const succeeded = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
     const gone = outcome.statusCode === 410;
     const retryInMilliseconds = succeeded || gone ? null : this.retryDelay(delivery.attemptCount);
-    await this.unitOfWork.run(async (tx) => {
-      if (gone) await this.endpoints.disableAsGone(tx, tenant, endpoint.id);
-      await this.deliveries.recordAttempt(tx, delivery, {
-        ...outcome,
-        error: outcome.error ?? (succeeded ? null : `HTTP ${outcome.statusCode}${gone ? ': endpoint disabled' : ''}`),
-        succeeded,
-        attemptedAt,
-        eventType: event.type,
-        retryInMilliseconds,
+    const attempt = {
+      ...outcome,
+      error: outcome.error ?? (succeeded ? null : `HTTP ${outcome.statusCode}${gone ? ': endpoint disabled' : ''}`),
+      succeeded,
+      attemptedAt,
+      eventType: event.type,
+      retryInMilliseconds,
+    };
+    if (gone) {
+      await this.unitOfWork.run(async (tx) => {
+        await this.endpoints.disableAsGone(tx, tenant, endpoint.id);
+        await this.deliveries.recordAttempt(tx, delivery, attempt);
       });
-    });
+    } else {
+      // One statement: no transaction to open around it.
+      await this.deliveries.recordAttempt(this.unitOfWork.pool, delivery, attempt);
+    }
     // A retry due before the next poll gets a wake-up of its own.
     if (retryInMilliseconds !== null && retryInMilliseconds < POLL_INTERVAL_MILLISECONDS) {
       setTimeout(() => this.wake(), retryInMilliseconds + 5).unref();
@@ -151,7 +152,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
    * they resolve. Under the endpoint's stored decision on private URLs, not this instance's, so
    * every instance treats its deliveries alike.
    */
-  private async sendChecked(endpoint: WebhookEndpointEntity, mode: 'live' | 'test', headers: Record<string, string>, body: string) {
+  private async sendChecked(endpoint: DeliveryEndpoint, mode: 'live' | 'test', headers: Record<string, string>, body: string) {
     try {
       checkWebhookUrlSyntax(endpoint.url, mode, endpoint.private_urls_allowed);
     } catch (error) {
