@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import type { Tenant } from '../auth/tenant';
 import type { Reader, Transaction } from '../database/unit-of-work';
 import { ApiError } from '../errors/api-error';
@@ -12,9 +13,29 @@ import { CustomersRepository } from './customers.repository';
  * takes the caller's transaction or reader first, so grants resolve customers in their own
  * transaction.
  */
+/** Customers whose store id this instance remembers (a few MB at most). */
+const STORE_ID_CACHE_ENTRIES = 50_000;
+
 @Injectable()
 export class CustomerRecordsService {
+  /**
+   * A customer's store id by tenant and id. A customer row is never updated or deleted (its
+   * store id is its identity in the merchant's store), so what was read once stays true: the
+   * events of a use or a state change name the customer without a read per request.
+   */
+  private readonly storeIds = new LRUCache<string, string>({ max: STORE_ID_CACHE_ENTRIES });
+
   constructor(private readonly customers: CustomersRepository) {}
+
+  /** The store id of the tenant's customer with this id, or 404 CUSTOMER_NOT_FOUND. */
+  async storeIdOf(db: Reader, tenant: Tenant, customerId: string): Promise<string> {
+    const key = `${tenant.merchantId}/${tenant.mode}/${customerId}`;
+    const known = this.storeIds.get(key);
+    if (known !== undefined) return known;
+    const { store_customer_id: storeId } = await this.require(db, tenant, customerId);
+    this.storeIds.set(key, storeId);
+    return storeId;
+  }
 
   /** The customer of this tenant, or 404 CUSTOMER_NOT_FOUND (also for malformed ids and other tenants' ids). */
   async require(db: Reader, tenant: Tenant, customerId: string): Promise<CustomerEntity> {

@@ -293,7 +293,7 @@ export class EntitlementLifecycleService {
         `Entitlement '${entitlement.id}' was granted by the bundle entitlement '${entitlement.parent_entitlement_id}' and follows it: ${operation} the parent instead`,
       );
     }
-    const storeCustomerId = (await this.customers.require(tx, tenant, entitlement.customer_id)).store_customer_id;
+    const storeCustomerId = await this.customers.storeIdOf(tx, tenant, entitlement.customer_id);
     const now = this.clock.now();
     const saved = (await this.applyOperation(tx, tenant, entitlement, operation, eventType, apply, { storeCustomerId, now, strict: true })) as EntitlementEntity;
     if (applyToChildren) {

@@ -1,16 +1,46 @@
 import { Injectable } from '@nestjs/common';
 import type { Tenant } from '../auth/tenant';
-import { TenantTable, WithoutTenant } from '../database/tenant-table';
+import { assertTenant, TenantTable, WithoutTenant } from '../database/tenant-table';
 import type { Reader, Transaction } from '../database/unit-of-work';
 import { DownloadEntity } from './download.entity';
+
+export type NewDownload = WithoutTenant<Omit<DownloadEntity, 'merchant'>>;
+
+/**
+ * The download's record and its file's download_count + 1, in one statement: the count takes the
+ * file row's lock, which every download of that file queues on, so it runs late in the download's
+ * transaction, and one round trip does both.
+ */
+const RECORD_DOWNLOAD_SQL = `
+WITH counted AS (
+  UPDATE files SET download_count = download_count + 1, updated_at = now()
+  WHERE merchant_id = $2 AND mode = $3 AND id = $4
+  RETURNING id
+)
+INSERT INTO downloads (id, merchant_id, mode, file_id, entitlement_id, customer_id, bytes, downloaded_at)
+SELECT $1, $2, $3, counted.id, $5, $6, $7, $8 FROM counted
+RETURNING id`;
 
 /** SQL of downloads: the record of each issued download URL. */
 @Injectable()
 export class DownloadsRepository {
   private readonly table = new TenantTable(DownloadEntity, 'download');
 
-  insert(tx: Transaction, tenant: Tenant, download: WithoutTenant<Omit<DownloadEntity, 'merchant'>>): Promise<DownloadEntity> {
-    return this.table.insert(tx.manager, tenant, download);
+  /** Records the download and counts it on its file (see RECORD_DOWNLOAD_SQL). */
+  async recordCounted(tx: Transaction, tenant: Tenant, download: NewDownload): Promise<void> {
+    assertTenant(tenant);
+    const rows: unknown[] = await tx.manager.query(RECORD_DOWNLOAD_SQL, [
+      download.id,
+      tenant.merchantId,
+      tenant.mode,
+      download.file_id,
+      download.entitlement_id,
+      download.customer_id,
+      download.bytes,
+      download.downloaded_at,
+    ]);
+    // No row: the file was not there to count (it was read in this transaction, so never expected).
+    if (rows.length !== 1) throw new Error(`File ${download.file_id} vanished while its download was recorded`);
   }
 
   /** Downloads and bytes per UTC day since `from` (days without downloads are absent). */

@@ -57,20 +57,20 @@ export class DownloadsService {
       if (file.upload_status !== 'CONFIRMED') {
         throw new ApiError(ErrorCode.UPLOAD_NOT_CONFIRMED_FOR_DOWNLOAD, `File '${file.id}' is not ready: its upload is not confirmed`);
       }
-      const download = await this.downloads.insert(tx, tenant, {
+      await this.entitlements.recordUse(tx, tenant, entitlement, 1);
+      const download = {
         id: generateId('dl'),
         file_id: file.id,
         entitlement_id: entitlement.id,
         customer_id: entitlement.customerId,
         bytes: file.file_size,
         downloaded_at: now,
-      });
-      await this.entitlements.recordUse(tx, tenant, entitlement, 1);
-      await tx.publish('download.completed', tenant, { ...toDownloadRecord(download), file_size: file.file_size });
+      };
       // The rows every download of this file, and of this merchant, queue on come last, so their
-      // locks are held only until commit: the file's download_count, then bandwidth, which refuses
-      // on the free plan's cap (rolling all of the above back).
-      await this.files.incrementDownloadCount(tx, tenant, file.id);
+      // locks are held only until commit: the file's download_count (with the download's record),
+      // then bandwidth, which refuses on the free plan's cap (rolling all of the above back).
+      await this.downloads.recordCounted(tx, tenant, download);
+      await tx.publish('download.completed', tenant, { ...toDownloadRecord(download), file_size: file.file_size });
       await this.billing.recordDownload(tx, tenant, file.file_size, now);
       return { file, download };
     });

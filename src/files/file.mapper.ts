@@ -19,7 +19,7 @@ export function toFileResponse(file: FileEntity, productId: string | null): File
   };
 }
 
-export function toDownloadRecord(download: DownloadEntity): DownloadRecordResponseDto {
+export function toDownloadRecord(download: Pick<DownloadEntity, 'id' | 'file_id' | 'entitlement_id' | 'customer_id' | 'downloaded_at'>): DownloadRecordResponseDto {
   return {
     id: download.id,
     file_id: download.file_id,

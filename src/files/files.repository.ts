@@ -37,10 +37,6 @@ export class FilesRepository {
     return file;
   }
 
-  async incrementDownloadCount(tx: Transaction, tenant: Tenant, fileId: string): Promise<void> {
-    await this.table.increment(tx.manager, tenant, { id: fileId }, 'download_count', 1);
-  }
-
   /** Which of `fileIds` are files of this tenant. */
   async existingIds(db: Reader, tenant: Tenant, fileIds: string[]): Promise<string[]> {
     if (fileIds.length === 0) return [];
