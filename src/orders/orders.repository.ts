@@ -17,9 +17,9 @@ const INSERT_IF_NEW_SQL = `WITH inserted AS (
     INSERT INTO orders (id, merchant_id, mode, store_order_id, customer_id, status, placed_at, metadata)
     VALUES ($1, $2, $3, $4, $5, 'active', $6, $7::jsonb)
     ON CONFLICT (merchant_id, mode, store_order_id) DO NOTHING
-    RETURNING id
+    RETURNING *
   )
-  SELECT id FROM inserted`;
+  SELECT * FROM inserted`;
 
 /** SQL of orders and order_line_items. */
 @Injectable()
@@ -31,14 +31,15 @@ export class OrdersRepository {
 
   /**
    * Inserts the order unless the tenant has one with this store id (a concurrent post's insert
-   * waits on the unique index until the first commits, then inserts nothing); true when it inserted.
+   * waits on the unique index until the first commits, then inserts nothing). The new order (locked,
+   * as this transaction wrote it), or null when it was there already.
    */
   async insertIfNew(
     tx: Transaction,
     tenant: Tenant,
     order: Pick<OrderEntity, 'id' | 'store_order_id' | 'customer_id' | 'placed_at' | 'metadata'>,
-  ): Promise<boolean> {
-    const rows: { id: string }[] = await tx.manager.query(INSERT_IF_NEW_SQL, [
+  ): Promise<OrderEntity | null> {
+    const rows: OrderEntity[] = await tx.manager.query(INSERT_IF_NEW_SQL, [
       order.id,
       tenant.merchantId,
       tenant.mode,
@@ -47,7 +48,8 @@ export class OrdersRepository {
       order.placed_at?.toISOString() ?? null,
       JSON.stringify(order.metadata),
     ]);
-    return rows.length === 1;
+    // Raw columns are the entity's: the driver parses timestamps and jsonb alike.
+    return rows.length === 1 ? this.dataSource.manager.create(OrderEntity, rows[0]) : null;
   }
 
   /** The order with this store id, locked until the transaction ends: posts and refunds of one order run one at a time. */
