@@ -176,22 +176,29 @@ describe('slow clients: upload slots', () => {
     const merchantA = await testApp.createTenant('free');
     const merchantB = await testApp.createTenant('free');
     const uploadsA: UploadedFile[] = [];
-    for (let index = 0; index < 33; index += 1) {
+    // 32 to trickle, one to probe with, and spares for trickles refused while a probe held a slot.
+    for (let index = 0; index < 36; index += 1) {
       uploadsA.push(await fixtures.uploadUrl(merchantA.testKey, { file_name: `a-${index}.pdf`, file_size: 100_000, mime_type: PDF }));
     }
+    const [probe, ...trickled] = [uploadsA[32], ...uploadsA.slice(0, 32), ...uploadsA.slice(33)];
     const sockets: Socket[] = [];
     const received: string[] = [];
+    const startTrickle = (upload: UploadedFile) => {
+      const stalled = trickle({ port, head: uploadHead(upload.uploadUrl, 100_000), chunkBytes: 100, intervalMilliseconds: 200, totalBytes: 100_000, giveUpAfterMilliseconds: 30_000 });
+      sockets.push(stalled.socket);
+      stalled.socket.on('data', (chunk: Buffer | string) => received.push(String(chunk).slice(0, 120)));
+    };
     try {
-      for (const upload of uploadsA.slice(0, 32)) {
-        const stalled = trickle({ port, head: uploadHead(upload.uploadUrl, 100_000), chunkBytes: 100, intervalMilliseconds: 200, totalBytes: 100_000, giveUpAfterMilliseconds: 30_000 });
-        sockets.push(stalled.socket);
-        stalled.socket.on('data', (chunk: Buffer | string) => received.push(String(chunk).slice(0, 120)));
-      }
+      let started = 0;
+      for (; started < 32; started += 1) startTrickle(trickled[started]);
       // Once all 32 are in progress, A's next upload is refused: A's slots are taken. (Probed with
-      // one byte: a probe that is let in holds a slot only for a moment.)
+      // one byte: a probe that is let in holds a slot only for a moment, but a trickle arriving in
+      // that moment is refused, so each refused trickle is replaced.)
       const waitForFull = async (): Promise<Response> => {
         for (let attempt = 0; attempt < 100; attempt += 1) {
-          const response = await putObject(uploadsA[32].uploadUrl, Buffer.alloc(1, 1), PDF);
+          const refusedTrickles = received.filter((answer) => answer.startsWith('HTTP/1.1 503')).length;
+          while (started < 32 + refusedTrickles && started < trickled.length) startTrickle(trickled[started++]);
+          const response = await putObject(probe.uploadUrl, Buffer.alloc(1, 1), PDF);
           if (response.status !== 200) return response;
           await new Promise((resolve) => setTimeout(resolve, 100));
         }
