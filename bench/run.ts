@@ -106,8 +106,8 @@ async function growEntitlements(database: Client, seed: Seed, current: number, t
   // Steady state: autovacuum would have set the visibility map that index-only counts need.
   await database.query('VACUUM ANALYZE entitlements');
   await database.query('VACUUM ANALYZE customers');
-  // And the bulk load's dirty pages written out now, not by the checkpointer during the next
-  // scenarios (both runs of 2026-11-25 saw /health/live itself at half speed after the 1M load).
+  // And the bulk load's dirty pages written out now rather than by the checkpointer during the
+  // next scenarios. (It did not cure the 1M phase's slowdown of 2026-11-25: bench/README.md.)
   await database.query('CHECKPOINT').catch((error: unknown) => {
     process.stdout.write(`CHECKPOINT skipped (${error instanceof Error ? error.message : String(error)}): the first scenarios after the load may share the machine with the checkpointer\n`);
   });

@@ -61,6 +61,7 @@ export class OrdersService {
         metadata: input.metadata ?? {},
       });
       // A new order is this transaction's own row; a known one is locked and read with its line items.
+      const isNew = created !== null;
       let order = created ?? ((await this.orders.lockByStoreId(tx, tenant, input.store_order_id)) as OrderEntity);
       if (order.customer_id !== customer.id) {
         throw new ApiError(
@@ -69,7 +70,7 @@ export class OrdersService {
           input.customer_id !== undefined ? 'customer_id' : 'store_customer_id',
         );
       }
-      const known = created ? [] : ((await this.orders.lineItemsOf(tx, tenant, [order.id])).get(order.id) ?? []);
+      const known = isNew ? [] : ((await this.orders.lineItemsOf(tx, tenant, [order.id])).get(order.id) ?? []);
       const knownIds = new Set(known.map((item) => item.store_line_item_id));
       const fresh = input.line_items.map((item, index) => ({ item, index })).filter(({ item }) => !knownIds.has(item.store_line_item_id));
       // Every product first: a refused line item refuses the post before anything is granted.
@@ -114,15 +115,15 @@ export class OrdersService {
       // The known line items are in position order and the new ones follow them.
       const lineItems = [...known, ...inserted];
       const changes: OrderChanges = {};
-      if (created === null && placedAt !== undefined && placedAt.getTime() !== order.placed_at?.getTime()) changes.placed_at = placedAt;
-      if (created === null && input.metadata !== undefined && JSON.stringify(input.metadata) !== JSON.stringify(order.metadata)) changes.metadata = input.metadata;
+      if (!isNew && placedAt !== undefined && placedAt.getTime() !== order.placed_at?.getTime()) changes.placed_at = placedAt;
+      if (!isNew && input.metadata !== undefined && JSON.stringify(input.metadata) !== JSON.stringify(order.metadata)) changes.metadata = input.metadata;
       const status = orderStatusOf(lineItems);
       if (status !== order.status) changes.status = status;
       if (Object.keys(changes).length > 0 || fresh.length > 0) order = await this.orders.update(tx, tenant, order.id, changes);
       const response = toOrderResponse(order, lineItems, customer.store_customer_id);
-      if (created !== null) await tx.publish('order.created', tenant, { ...response });
+      if (isNew) await tx.publish('order.created', tenant, { ...response });
       else if (Object.keys(changes).length > 0 || fresh.length > 0) await tx.publish('order.updated', tenant, { ...response });
-      return new StatusResult(created !== null ? 201 : 200, response);
+      return new StatusResult(isNew ? 201 : 200, response);
     });
   }
 

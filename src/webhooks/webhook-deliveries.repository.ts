@@ -21,8 +21,6 @@ export interface ClaimedDelivery {
   id: string;
   merchantId: string;
   mode: ApiMode;
-  endpointId: string;
-  eventId: string;
   attemptCount: number;
   endpoint: DeliveryEndpoint;
   event: DeliveryEvent;
@@ -35,7 +33,6 @@ export interface AttemptRecord {
   durationMilliseconds: number;
   responseBody: string | null;
   attemptedAt: Date;
-  eventType: string;
   /** Milliseconds until the retry, or null when no retry follows (success, 410, schedule exhausted). */
   retryInMilliseconds: number | null;
 }
@@ -118,8 +115,7 @@ export class WebhookDeliveriesRepository {
 
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Queues the event for each endpoint, in the publishing transaction. */
-  /** One delivery per event and subscribed endpoint. */
+  /** One delivery per event and subscribed endpoint, in the publishing transaction. */
   async enqueue(tx: Transaction, tenant: Tenant, eventIds: string[], endpointIds: string[]): Promise<void> {
     assertTenant(tenant);
     const deliveries = eventIds.flatMap((eventId) =>
@@ -147,8 +143,6 @@ export class WebhookDeliveriesRepository {
         id: String(row.id),
         merchantId: row.merchant_id,
         mode: row.mode,
-        endpointId: row.endpoint_id,
-        eventId: row.event_id,
         attemptCount: row.attempt_count,
         endpoint: {
           id: row.endpoint_id,
@@ -166,9 +160,9 @@ export class WebhookDeliveriesRepository {
   /**
    * Stores the attempt and settles the delivery: done, failed for good, or due again later. One
    * statement, so `db` may be the pool (the usual case) or the transaction that also disables the
-   * endpoint.
+   * endpoint (a Transaction is a Reader).
    */
-  async recordAttempt(db: Reader | Transaction, delivery: ClaimedDelivery, attempt: AttemptRecord): Promise<void> {
+  async recordAttempt(db: Reader, delivery: ClaimedDelivery, attempt: AttemptRecord): Promise<void> {
     const nextAttemptAt = attempt.retryInMilliseconds === null ? null : new Date(attempt.attemptedAt.getTime() + attempt.retryInMilliseconds);
     const status = attempt.succeeded ? 'succeeded' : nextAttemptAt === null ? 'failed' : 'pending';
     await db.manager.query(RECORD_ATTEMPT_SQL, [
@@ -176,9 +170,9 @@ export class WebhookDeliveriesRepository {
       delivery.merchantId,
       delivery.mode,
       generateId('wd'),
-      delivery.endpointId,
-      delivery.eventId,
-      attempt.eventType,
+      delivery.endpoint.id,
+      delivery.event.id,
+      delivery.event.type,
       delivery.attemptCount + 1,
       attempt.succeeded,
       attempt.statusCode,

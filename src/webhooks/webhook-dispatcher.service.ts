@@ -105,7 +105,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     try {
       await this.deliver(delivery);
     } catch (error) {
-      this.logger.warn(`delivery ${delivery.id} of ${delivery.eventId} failed to settle: ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.warn(`delivery ${delivery.id} of ${delivery.event.id} failed to settle: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 
@@ -129,7 +129,6 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
       error: outcome.error ?? (succeeded ? null : `HTTP ${outcome.statusCode}${gone ? ': endpoint disabled' : ''}`),
       succeeded,
       attemptedAt,
-      eventType: event.type,
       retryInMilliseconds,
     };
     if (gone) {

@@ -38,6 +38,17 @@ describe('admin API', () => {
     expect(unchanged.body.data).toEqual(replanned.body.data);
   });
 
+  it("applies a plan change to the merchant's very next request on this instance (the plan cache forgets it)", async () => {
+    const merchantId = (await createMerchant({ name: 'Replanned', plan: 'free' }).expect(201)).body.data.id as string;
+    const key = await testApp.createKey(merchantId, 'test', ['files:write']);
+    // 60 MiB: over the free plan's 50 MiB file limit, within growth's 200 MiB.
+    const upload = () => testApp.http.post('/v1/files/upload-url').set(bearer(key)).send({ file_name: 'big.zip', file_size: 60 * 1024 * 1024, mime_type: 'application/zip' });
+    const refused = await upload();
+    expect(refused.body.error).toMatchObject({ code: 'FILE_TOO_LARGE' });
+    await testApp.http.patch(`/admin/v1/merchants/${merchantId}`).set(admin).send({ plan: 'growth' }).expect(200);
+    await upload().expect(201);
+  });
+
   it('creates keys with their secret once, lists them without secrets, and revokes them', async () => {
     const merchantId = (await createMerchant().expect(201)).body.data.id as string;
     const created = await testApp.http
