@@ -12,8 +12,10 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
  * the API shows its attempts. The identity column orders deliveries per endpoint by creation.
  */
 @Entity('webhook_deliveries')
-@Index('webhook_deliveries_due_idx', ['next_attempt_at'], { where: "status = 'pending'" })
-@Index('webhook_deliveries_endpoint_pending_idx', ['endpoint_id', 'id'], { where: "status = 'pending'" })
+// The claim's two ways in (webhook-deliveries.repository.ts): each endpoint's first blocking
+// delivery, and retries that are due.
+@Index('webhook_deliveries_blocking_idx', ['endpoint_id', 'id'], { where: "status = 'pending' AND (attempt_count = 0 OR locked_until IS NOT NULL)" })
+@Index('webhook_deliveries_retry_due_idx', ['next_attempt_at'], { where: "status = 'pending' AND attempt_count > 0 AND locked_until IS NULL" })
 export class WebhookDeliveryEntity {
   @PrimaryGeneratedColumn({ type: 'bigint' })
   id: string;
