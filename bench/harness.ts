@@ -1,7 +1,7 @@
 import autocannon from 'autocannon';
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Client } from 'pg';
 import { freePort } from '../test/support/free-port';
@@ -29,6 +29,30 @@ export interface ScenarioResult {
   non2xx: number;
   errors: number;
   peakRssMegabytes: number;
+}
+
+/** A self-signed certificate for 127.0.0.1, which the servers trust (NODE_EXTRA_CA_CERTS). */
+export interface LoopbackCertificate {
+  keyPath: string;
+  certificatePath: string;
+}
+
+let certificate: LoopbackCertificate | null = null;
+
+/**
+ * The certificate of the benchmark's webhook receiver: live-mode endpoints must be https, and a
+ * receiver that answers 2xx is what a healthy merchant has (each event sent once, no retries
+ * piling up behind later scenarios). Made once per run with the `openssl` command.
+ */
+export function loopbackCertificate(): LoopbackCertificate {
+  if (certificate) return certificate;
+  const directory = mkdtempSync(path.join(tmpdir(), 'eh-bench-tls-'));
+  const paths = { keyPath: path.join(directory, 'key.pem'), certificatePath: path.join(directory, 'certificate.pem') };
+  // prettier-ignore
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
+    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', paths.keyPath, '-out', paths.certificatePath], { stdio: 'ignore' });
+  certificate = paths;
+  return certificate;
 }
 
 /** A database of a benchmark script's own on the PostgreSQL server it was given. */
@@ -130,8 +154,9 @@ export class Server {
         LOG_LEVEL: 'warn',
         DATA_DIR: path.join(REPOSITORY, 'data', 'bench'),
         HTTP_ADAPTER: adapter,
-        // The create scenario's webhook endpoint is a loopback sink of the benchmark's own.
+        // The write scenarios' webhook endpoint is a loopback receiver of the benchmark's own.
         WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+        NODE_EXTRA_CA_CERTS: loopbackCertificate().certificatePath,
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     });

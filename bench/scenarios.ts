@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { AddressInfo, createServer, Server as NetServer } from 'node:net';
-import { Adapter, ADMIN_TOKEN, api, BenchRequest, measure, rotating, ScenarioResult, Server } from './harness';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { Adapter, ADMIN_TOKEN, api, BenchRequest, loopbackCertificate, measure, rotating, ScenarioResult, Server } from './harness';
 
 /**
  * The write and isolation scenarios of issue 15: entitlement creates with idempotency keys and a
@@ -16,23 +18,31 @@ export interface ScenarioContext {
 }
 
 /**
- * A loopback webhook endpoint for the create and order scenarios. Live mode only accepts https
- * URLs, so this is a TCP listener that accepts each delivery's connection and closes it: every
- * event still writes its outbox and delivery rows and the dispatcher still attempts (and retries)
- * each delivery, which is the cost a subscribed endpoint adds to a write.
+ * A loopback webhook endpoint for the write scenarios: an https receiver (live mode accepts only
+ * https) with a certificate the servers trust, answering 204 to every delivery, as a healthy
+ * merchant's endpoint would. Every event costs its outbox and delivery rows, the dispatcher's
+ * claim, the signed POST and the attempt's record: what a subscribed endpoint adds to a write.
  */
-export async function startWebhookSink(): Promise<{ url: string; connections: () => number; close: () => Promise<void> }> {
-  let connections = 0;
-  const server: NetServer = createServer((socket) => {
-    connections += 1;
-    socket.destroy();
+export async function startWebhookSink(): Promise<{ url: string; deliveries: () => number; close: () => Promise<void> }> {
+  let deliveries = 0;
+  const { keyPath, certificatePath } = loopbackCertificate();
+  const server = createServer({ key: readFileSync(keyPath), cert: readFileSync(certificatePath) }, (request, response) => {
+    request.resume();
+    request.on('end', () => {
+      deliveries += 1;
+      response.writeHead(204).end();
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `https://127.0.0.1:${port}/webhooks`,
-    connections: () => connections,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    deliveries: () => deliveries,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
