@@ -107,7 +107,7 @@ async function growEntitlements(database: Client, seed: Seed, current: number, t
   await database.query('VACUUM ANALYZE entitlements');
   await database.query('VACUUM ANALYZE customers');
   // And the bulk load's dirty pages written out now rather than by the checkpointer during the
-  // next scenarios. (It did not cure the 1M phase's slowdown of 2026-11-25: bench/README.md.)
+  // next scenarios. (The 1M phase's 2× slowdown before 2026-11-25 was webhook retries: bench/README.md.)
   await database.query('CHECKPOINT').catch((error: unknown) => {
     process.stdout.write(`CHECKPOINT skipped (${error instanceof Error ? error.message : String(error)}): the first scenarios after the load may share the machine with the checkpointer\n`);
   });
