@@ -23,21 +23,16 @@ export interface ScenarioContext {
  * merchant's endpoint would. Every event costs its outbox and delivery rows, the dispatcher's
  * claim, the signed POST and the attempt's record: what a subscribed endpoint adds to a write.
  */
-export async function startWebhookSink(): Promise<{ url: string; deliveries: () => number; close: () => Promise<void> }> {
-  let deliveries = 0;
+export async function startWebhookSink(): Promise<{ url: string; close: () => Promise<void> }> {
   const { keyPath, certificatePath } = loopbackCertificate();
   const server = createServer({ key: readFileSync(keyPath), cert: readFileSync(certificatePath) }, (request, response) => {
     request.resume();
-    request.on('end', () => {
-      deliveries += 1;
-      response.writeHead(204).end();
-    });
+    request.on('end', () => response.writeHead(204).end());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `https://127.0.0.1:${port}/webhooks`,
-    deliveries: () => deliveries,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -8,7 +8,7 @@ import { fetchPageWithTotal } from '../pagination/keyset';
 import { PageRequest } from '../pagination/page';
 import type { EventEntity } from './event.entity';
 import { WebhookDeliveryAttemptEntity } from './webhook-delivery-attempt.entity';
-import { WebhookDeliveryEntity } from './webhook-delivery.entity';
+import { BLOCKING_DELIVERY, WAITING_RETRY, WebhookDeliveryEntity } from './webhook-delivery.entity';
 import type { WebhookEndpointEntity } from './webhook-endpoint.entity';
 
 /** What a send needs of the endpoint, read with the claim. */
@@ -55,20 +55,12 @@ interface ClaimedRow {
 }
 
 /**
- * A pending delivery "blocks" its endpoint's later ones while it is untried or leased (in flight,
- * or its instance died and the lease is waiting to lapse), so each endpoint receives events in
- * order when nothing fails; a delivery waiting for its retry does not block. The rows that block
- * are exactly those of webhook_deliveries_blocking_idx.
- */
-const BLOCKING = `status = 'pending' AND (attempt_count = 0 OR locked_until IS NOT NULL)`;
-
-/**
  * Claims due deliveries for one instance. Claimable are: the first blocking delivery of each
- * endpoint (its head), unless it is in flight; and each retry that is due and comes before its
- * endpoint's head. The heads are found by a skip scan over the blocking index (one probe per
- * endpoint), so a claim costs the same with a backlog of ten deliveries or of a million: checking
- * every due delivery against all earlier ones of its endpoint made a failing endpoint's backlog
- * cost quadratic time, a whole PostgreSQL core for minutes after a burst.
+ * endpoint (its head, BLOCKING_DELIVERY), unless it is in flight; and each retry that is due and
+ * comes before its endpoint's head. The heads are found by a skip scan over the blocking index
+ * (one probe per endpoint), so a claim costs the same with a backlog of ten deliveries or of a
+ * million: checking every due delivery against all earlier ones of its endpoint made a failing
+ * endpoint's backlog cost quadratic time, a whole PostgreSQL core for minutes after a burst.
  *
  * SKIP LOCKED lets instances share the queue without taking the same row; the lease (locked_until)
  * outlives a send, so a crashed instance's rows come back when it expires. The endpoint and the
@@ -77,12 +69,12 @@ const BLOCKING = `status = 'pending' AND (attempt_count = 0 OR locked_until IS N
  */
 export const CLAIM_SQL = `
 WITH RECURSIVE heads AS (
-  (SELECT endpoint_id, id FROM webhook_deliveries WHERE ${BLOCKING} ORDER BY endpoint_id, id LIMIT 1)
+  (SELECT endpoint_id, id FROM webhook_deliveries WHERE ${BLOCKING_DELIVERY} ORDER BY endpoint_id, id LIMIT 1)
   UNION ALL
   SELECT following.endpoint_id, following.id
   FROM heads CROSS JOIN LATERAL (
     SELECT endpoint_id, id FROM webhook_deliveries
-    WHERE ${BLOCKING} AND endpoint_id > heads.endpoint_id
+    WHERE ${BLOCKING_DELIVERY} AND endpoint_id > heads.endpoint_id
     ORDER BY endpoint_id, id LIMIT 1
   ) AS following
 ),
@@ -90,11 +82,9 @@ candidates AS (
   SELECT id FROM heads
   UNION ALL
   SELECT waiting.id
-  FROM webhook_deliveries AS waiting
+  FROM (SELECT endpoint_id, id FROM webhook_deliveries WHERE ${WAITING_RETRY} AND next_attempt_at <= now()) AS waiting
   LEFT JOIN heads ON heads.endpoint_id = waiting.endpoint_id
-  WHERE waiting.status = 'pending' AND waiting.attempt_count > 0 AND waiting.locked_until IS NULL
-    AND waiting.next_attempt_at <= now()
-    AND (heads.id IS NULL OR waiting.id < heads.id)
+  WHERE heads.id IS NULL OR waiting.id < heads.id
 ),
 claimed AS (
   UPDATE webhook_deliveries AS delivery
@@ -103,6 +93,7 @@ claimed AS (
     SELECT candidate.id
     FROM webhook_deliveries AS candidate
     JOIN webhook_endpoints AS endpoint ON endpoint.id = candidate.endpoint_id AND endpoint.disabled = false
+    -- Checked again on the row as locked: another instance may have claimed it meanwhile.
     WHERE candidate.id IN (SELECT id FROM candidates)
       AND candidate.status = 'pending'
       AND candidate.next_attempt_at <= now()

@@ -8,14 +8,23 @@ export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /**
+ * Pending deliveries that hold back their endpoint's later ones: untried, or leased (in flight, or
+ * a dead instance's lease waiting to lapse). So each endpoint receives events in order when
+ * nothing fails.
+ */
+export const BLOCKING_DELIVERY = "status = 'pending' AND (attempt_count = 0 OR locked_until IS NOT NULL)";
+/** Pending deliveries waiting for their retry: tried and not leased. They hold nothing back. */
+export const WAITING_RETRY = "status = 'pending' AND attempt_count > 0 AND locked_until IS NULL";
+
+/**
  * The delivery queue: one row per (event, endpoint), written in the event's transaction. Internal;
  * the API shows its attempts. The identity column orders deliveries per endpoint by creation.
  */
 @Entity('webhook_deliveries')
 // The claim's two ways in (webhook-deliveries.repository.ts): each endpoint's first blocking
-// delivery, and retries that are due.
-@Index('webhook_deliveries_blocking_idx', ['endpoint_id', 'id'], { where: "status = 'pending' AND (attempt_count = 0 OR locked_until IS NOT NULL)" })
-@Index('webhook_deliveries_retry_due_idx', ['next_attempt_at'], { where: "status = 'pending' AND attempt_count > 0 AND locked_until IS NULL" })
+// delivery, and retries that are due. The claim uses the same predicates, so PostgreSQL can use them.
+@Index('webhook_deliveries_blocking_idx', ['endpoint_id', 'id'], { where: BLOCKING_DELIVERY })
+@Index('webhook_deliveries_retry_due_idx', ['next_attempt_at'], { where: WAITING_RETRY })
 export class WebhookDeliveryEntity {
   @PrimaryGeneratedColumn({ type: 'bigint' })
   id: string;
