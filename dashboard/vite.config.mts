@@ -27,5 +27,7 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./test/setup.ts'],
     restoreMocks: true,
+    // A busy machine (CI, eight engineers) renders a page's first chunk slowly.
+    testTimeout: 20_000,
   },
 });

@@ -3,6 +3,7 @@ import { createBrowserRouter, type RouteObject } from 'react-router';
 import { SessionGate } from './shell/gate';
 import { ModeGate, RedirectToMode } from './shell/layout';
 import { NotFound, RouteError } from './shell/route-error';
+import { Loading } from './ui/states';
 
 /**
  * A page loaded when first visited (its own chunk): the first page a merchant opens downloads only
@@ -12,12 +13,15 @@ function page(load: () => Promise<Record<string, unknown>>, name: string): Route
   return { Component: async () => (await load())[name] as ComponentType };
 }
 
-export const routes: RouteObject[] = [
+/** The route table, new each time: a router resolves lazy routes in place, so two routers can't share one. */
+export function createRoutes(): RouteObject[] {
+  return [
   { path: '/setup', lazy: page(() => import('./shell/setup-page'), 'SetupPage') },
   {
     path: '/',
     element: <SessionGate />,
     errorElement: <RouteError />,
+    hydrateFallbackElement: <Loading what="the dashboard" />,
     children: [
       { index: true, element: <RedirectToMode /> },
       {
@@ -51,8 +55,9 @@ export const routes: RouteObject[] = [
       },
     ],
   },
-];
+  ];
+}
 
 export function createRouter() {
-  return createBrowserRouter(routes, { basename: '/dashboard' });
+  return createBrowserRouter(createRoutes(), { basename: '/dashboard' });
 }

@@ -1,4 +1,4 @@
-import { Link, useRouteError } from 'react-router';
+import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
 import { describeFailure } from '../lib/errors';
 import { useModePath } from '../lib/mode';
 
@@ -9,7 +9,7 @@ export function RouteError() {
     <main id="main" className="signin">
       <h1>This page failed to load</h1>
       <p role="alert" className="error">
-        {describeFailure(error)}
+        {isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : describeFailure(error)}
       </p>
       <p>
         <a href={window.location.href}>Reload the page</a> (a new version of the dashboard may have been deployed).

@@ -21,10 +21,14 @@ export function createQueryClient(): QueryClient {
   return client;
 }
 
-/** Drops every cached answer (of both modes) and the CSRF token: nothing stays on screen. */
+/**
+ * Drops every cached answer (of both modes) and the CSRF token: nothing stays on screen. The
+ * session's own entry stays, set to none, so the page watching it turns into the sign-in form.
+ */
 export function forgetSession(client: QueryClient): void {
   setCsrfToken('');
-  client.clear();
+  client.removeQueries({ predicate: (query) => query.queryKey[0] !== SESSION_KEY[0] });
+  client.getMutationCache().clear();
   client.setQueryData(SESSION_KEY, null);
 }
 
