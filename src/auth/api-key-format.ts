@@ -1,6 +1,6 @@
 import { createHash, randomInt } from 'node:crypto';
+import type { ApiMode } from '../database/tenant';
 import { CHECKSUM_LENGTH, CredentialChecksum } from './credential-checksum';
-import type { ApiMode } from './tenant';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** 40 base62 characters after the prefix, as before checksums; DESIGN asks for at least 32. */

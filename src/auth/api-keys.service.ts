@@ -13,7 +13,7 @@ import type { SecretCredential } from './guessing-rules';
 import { LegacyCredentialFilter } from './legacy-credential-filter';
 import { MerchantsService } from './merchants.service';
 import { ALL_SCOPES_WILDCARD, isScope, SCOPES } from './scopes';
-import type { ApiMode } from './tenant';
+import type { ApiMode } from '../database/tenant';
 
 /** last_used_at is written at most this often per key, to keep writes off the hot path. */
 const LAST_USED_WRITE_INTERVAL_MILLISECONDS = 60_000;

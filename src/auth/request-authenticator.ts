@@ -16,7 +16,7 @@ export interface CredentialRequest {
   /** The path without the query string. */
   path: string;
   headers: IncomingHttpHeaders;
-  /** The client's address as TRUST_PROXY lets it be told (src/http/client-address.ts). */
+  /** The client's address as TRUST_PROXY lets it be told (src/exchange/client-address.ts). */
   clientAddress: string;
   /** Whether the client reached us over https (the session cookie's name depends on it). */
   secure: boolean;

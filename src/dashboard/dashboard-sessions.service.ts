@@ -7,7 +7,7 @@ import type { DashboardSessionLookup, ResolvedDashboardSession } from '../auth/d
 import type { SecretCredential } from '../auth/guessing-rules';
 import { LegacyCredentialFilter } from '../auth/legacy-credential-filter';
 import { ALL_SCOPES_WILDCARD } from '../auth/scopes';
-import type { ApiMode } from '../auth/tenant';
+import type { ApiMode } from '../database/tenant';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
 import { DashboardCookie } from './dashboard-cookie';

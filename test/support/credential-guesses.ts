@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { API_KEY_SECRET_LENGTH, randomBase62 } from '../../src/auth/api-key-format';
-import type { ApiMode } from '../../src/auth/tenant';
+import type { ApiMode } from '../../src/database/tenant';
 
 /** A key an attacker would try: the reference's format, random, no valid checksum (the service's secret is not known). */
 export function guessApiKey(mode: ApiMode): string {

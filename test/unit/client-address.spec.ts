@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { validateEnvironment } from '../../src/config/config.schema';
 import { ForwardingHeader, parseTrustProxy } from '../../src/config/trust-proxy';
-import { canonicalAddress, ClientAddressResolver, resolveClient } from '../../src/http/client-address';
+import { canonicalAddress, ClientAddressResolver, resolveClient } from '../../src/exchange/client-address';
 
 function request(socketAddress: string, headers: IncomingHttpHeaders = {}, encrypted = false): IncomingMessage {
   return { headers, socket: { remoteAddress: socketAddress, encrypted } } as unknown as IncomingMessage;
