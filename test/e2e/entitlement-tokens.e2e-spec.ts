@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { createLocalJWKSet, decodeProtectedHeader, JSONWebKeySet, jwtVerify, JWTPayload } from 'jose';
+import { AppConfig } from '../../src/config/app-config';
 import { ProductEntity } from '../../src/products/product.entity';
 import { ControlledClock, controlClock, ENTITLEMENT_TEST_OVERRIDES, grant, insertProduct } from '../support/entitlement-fixtures';
 import { eventually } from '../support/eventually';
@@ -76,6 +77,9 @@ describe('signed entitlement tokens', () => {
     const issuedAt = Math.floor(clock.now().getTime() / 1000);
     expect(payload).toEqual({
       ...check.body.data.entitlement,
+      iss: testApp.app.get(AppConfig).publicBaseUrl,
+      aud: `${tenant.merchantId}:test`,
+      sub: entitlement.customer_id,
       merchant: tenant.merchantId,
       livemode: false,
       customer_id: entitlement.customer_id,
