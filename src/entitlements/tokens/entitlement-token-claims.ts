@@ -1,4 +1,4 @@
-import type { ApiMode } from '../../auth/tenant';
+import type { ApiMode } from '../../database/tenant';
 import type { EntitlementCheckItemDto } from '../dto/entitlement-response.dto';
 
 /**
