@@ -150,7 +150,7 @@ describeWithBrowser('dashboard flows in a browser', () => {
     await form.getByRole('button', { name: 'Check' }).click();
     await page.getByRole('status').filter({ hasText: 'Yes: browser-customer may use Complete bundle' }).waitFor();
 
-    await page.getByRole('link', { name: /^Entitlement ent_/ }).first().click();
+    await page.getByRole('row', { name: /Complete bundle/ }).getByRole('link', { name: /^Entitlement ent_/ }).click();
     await page.getByRole('heading', { level: 2, name: 'History' }).waitFor();
     await page.getByRole('link', { name: 'entitlement.created' }).waitFor();
     await page.getByRole('button', { name: 'Revoke' }).click();

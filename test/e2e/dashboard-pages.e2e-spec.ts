@@ -40,6 +40,8 @@ describeWithBrowser('every dashboard page in a browser', () => {
       if (answer.status >= 300) throw new Error(`${method} ${route}: ${answer.status} ${JSON.stringify(answer.body)}`);
       return answer.body.data;
     };
+    // The endpoint first, so the events below are delivered to it and it has attempts to list.
+    const endpoint = await post<{ id: string }>('/v1/webhook-endpoints', { url: receiver.url('/pages'), enabled_events: ['*'], description: 'Fulfilment server' });
     const ebook = await post<{ id: string }>('/v1/products', { name: 'The Field Guide (ebook)', entitlement_type: 'permanent', store_product_id: 'sku_field_guide', description: 'PDF and EPUB editions' });
     const course = await post<{ id: string }>('/v1/products', {
       name: 'Course access',
@@ -61,7 +63,6 @@ describeWithBrowser('every dashboard page in a browser', () => {
       ],
     });
     const subscription = await post<{ id: string }>('/v1/subscriptions/store/sub_3001', { store_customer_id: 'cust_8841', product_id: plan.id, status: 'active', current_period_end: new Date(Date.now() + 20 * 86_400_000).toISOString() }, 'PUT');
-    const endpoint = await post<{ id: string }>('/v1/webhook-endpoints', { url: receiver.url('/pages'), enabled_events: ['*'], description: 'Fulfilment server' });
     await post('/v1/entitlements', { store_customer_id: 'cust_2002', product_id: course.id, metadata: { note: 'gift' } });
     await receiver.until(() => receiver.at('/pages').length >= 3);
     const events = await harness.api<Array<{ id: string; type: string }>>(merchant.testKey, 'GET', '/v1/events?type=order.created');
@@ -138,7 +139,7 @@ describeWithBrowser('every dashboard page in a browser', () => {
     }
     // The page list opens from the Menu button on a phone.
     await page.getByRole('button', { name: 'Menu' }).click();
-    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Customers' }).click();
+    await page.getByRole('navigation', { name: 'Pages', exact: true }).getByRole('link', { name: 'Customers' }).click();
     await page.getByRole('heading', { level: 1, name: 'Customers' }).waitFor();
     expect(overflowing).toEqual([]);
     expect(problems).toEqual([]);

@@ -114,12 +114,12 @@ export async function signIn(page: Page, baseUrl: string, email: string, address
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('navigation', { name: 'Pages' }).waitFor();
+  await page.getByRole('navigation', { name: 'Pages', exact: true }).waitFor();
 }
 
 /** Opens a page from the page list and waits for its heading. */
 export async function openPage(page: Page, label: string, heading = label.replace(/^Settings · /, '')): Promise<void> {
-  const navigation = page.getByRole('navigation', { name: 'Pages' });
+  const navigation = page.getByRole('navigation', { name: 'Pages', exact: true });
   if (!(await navigation.isVisible())) await page.getByRole('button', { name: 'Menu' }).click();
   await navigation.getByRole('link', { name: label, exact: true }).click();
   await page.getByRole('heading', { level: 1, name: heading }).waitFor();

@@ -51,15 +51,26 @@ export function presentFilters<T extends Record<string, string>>(filters: T): Pa
   return Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== '')) as Partial<T>;
 }
 
+export interface ListPage<T> extends Page<T> {
+  /** Which page this is (0 for the first): it travels with the data, so a page still on screen
+   * while the next one loads keeps its own numbers. */
+  pageIndex: number;
+}
+
 /**
  * One page of a server-side list, cached per mode, resource, filters and cursor; the page shown
- * stays on screen while the next one loads.
+ * stays on screen while the next one loads (`isPlaceholderData`).
  */
-export function usePage<T>(resource: string, filters: Record<string, string>, cursor: string, fetchPage: (query: { limit: number; cursor?: string }) => Promise<Page<T>>) {
+export function usePage<T>(
+  resource: string,
+  list: { filters: Record<string, string>; cursor: string; pageIndex: number },
+  fetchPage: (query: { limit: number; cursor?: string }) => Promise<Page<T>>,
+  extraKey: Record<string, string> = {},
+) {
   const mode = useMode();
   return useQuery({
-    queryKey: [mode, resource, 'list', filters, cursor],
-    queryFn: () => fetchPage({ limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) }),
+    queryKey: [mode, resource, 'list', { ...list.filters, ...extraKey }, list.cursor],
+    queryFn: async (): Promise<ListPage<T>> => ({ ...(await fetchPage({ limit: PAGE_SIZE, ...(list.cursor ? { cursor: list.cursor } : {}) })), pageIndex: list.pageIndex }),
     placeholderData: keepPreviousData,
   });
 }

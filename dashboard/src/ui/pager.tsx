@@ -1,35 +1,38 @@
 import { Link } from 'react-router';
+import type { ListPage } from '../lib/list';
+import { PAGE_SIZE } from '../lib/list';
 import { formatCount } from '../lib/format';
 
 interface PagerProps {
-  /** Items on this page. */
-  shown: number;
-  pageIndex: number;
-  pageSize: number;
-  total?: number;
+  page: ListPage<unknown>;
+  /** True while the next page loads (the one shown is the previous): no link leads anywhere yet. */
+  loading: boolean;
   noun: string;
-  nextLink: { search: string; state: unknown } | null;
-  previousLink: { search: string; state: unknown } | null;
+  list: { nextLink: (cursor: string) => { search: string; state: unknown }; previousLink: { search: string; state: unknown } | null };
 }
 
 /** "26–50 of 150 products", with links to the pages around (by cursor, server-side). */
-export function Pager({ shown, pageIndex, pageSize, total, noun, nextLink, previousLink }: PagerProps) {
-  const first = pageIndex * pageSize + 1;
-  const last = pageIndex * pageSize + shown;
+export function Pager({ page, loading, noun, list }: PagerProps) {
+  const shown = page.data.length;
+  const first = page.pageIndex * PAGE_SIZE + 1;
+  const last = page.pageIndex * PAGE_SIZE + shown;
+  const next = !loading && page.has_more && page.next_cursor ? list.nextLink(page.next_cursor) : null;
+  const previous = loading ? null : list.previousLink;
   return (
-    <nav className="pager" aria-label={`Pages of ${noun}`}>
+    <nav className="pager" aria-label={`Pages of ${noun}`} aria-busy={loading || undefined}>
       <p aria-live="polite">
         {shown === 0 ? `No ${noun}` : `${formatCount(first)}–${formatCount(last)}`}
-        {total !== undefined && shown > 0 ? ` of ${formatCount(total)} ${noun}` : shown > 0 ? ` ${noun}` : ''}
+        {page.total !== undefined && shown > 0 ? ` of ${formatCount(page.total)} ${noun}` : shown > 0 ? ` ${noun}` : ''}
+        {loading ? ' (loading the next page…)' : ''}
       </p>
       <div className="actions">
-        {previousLink ? (
-          <Link className="button secondary" to={{ search: previousLink.search }} state={previousLink.state} rel="prev">
+        {previous ? (
+          <Link className="button secondary" to={{ search: previous.search }} state={previous.state} rel="prev">
             ← Previous
           </Link>
         ) : null}
-        {nextLink ? (
-          <Link className="button secondary" to={{ search: nextLink.search }} state={nextLink.state} rel="next">
+        {next ? (
+          <Link className="button secondary" to={{ search: next.search }} state={next.state} rel="next">
             Next →
           </Link>
         ) : null}

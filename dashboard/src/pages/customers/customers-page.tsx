@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { unwrapPage, type Schemas } from '../../api/client';
-import { PAGE_SIZE, presentFilters, useListState, usePage } from '../../lib/list';
+import { presentFilters, useListState, usePage } from '../../lib/list';
 import { useApi, useModePath } from '../../lib/mode';
 import { DateFilter, FilterBar, SearchInput } from '../../ui/filters';
 import { PageHeader } from '../../ui/page';
@@ -15,7 +15,7 @@ export function CustomersPage() {
   const api = useApi();
   const path = useModePath();
   const list = useListState(['search', 'created_after', 'created_before'] as const);
-  const page = usePage('customers', list.filters, list.cursor, async (paging) => unwrapPage(await api.GET('/v1/customers', { params: { query: { ...paging, ...presentFilters(list.filters) } } })));
+  const page = usePage('customers', list, async (paging) => unwrapPage(await api.GET('/v1/customers', { params: { query: { ...paging, ...presentFilters(list.filters) } } })));
   const filtered = Object.values(list.filters).some(Boolean);
   return (
     <>
@@ -50,15 +50,7 @@ export function CustomersPage() {
               { header: 'Since', cell: (customer) => <Time value={customer.created_at} /> },
             ]}
           />
-          <Pager
-            noun="customers"
-            shown={page.data.data.length}
-            pageIndex={list.pageIndex}
-            pageSize={PAGE_SIZE}
-            total={page.data.total}
-            nextLink={page.data.has_more && page.data.next_cursor ? list.nextLink(page.data.next_cursor) : null}
-            previousLink={list.previousLink}
-          />
+          <Pager page={page.data} loading={page.isPlaceholderData} noun="customers" list={list} />
         </>
       )}
     </>

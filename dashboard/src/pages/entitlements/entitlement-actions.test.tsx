@@ -44,6 +44,12 @@ describe('entitlement actions', () => {
     expect(allowedActions('pending')).toEqual(['activate', 'revoke']);
   });
 
+  it('offer nothing on a bundle’s child, which follows its parent, and link to the parent', async () => {
+    renderAt('/test/entitlements/x', <EntitlementActions entitlement={{ ...ENTITLEMENT, parent_entitlement_id: 'ent_01parentaaaaaaaaaaaaaaaaa' }} label="Ebook for cust_1" />);
+    expect(screen.queryByRole('button')).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'the bundle’s entitlement' })).toHaveAttribute('href', '/test/entitlements/ent_01parentaaaaaaaaaaaaaaaaa');
+  });
+
   it('revoke with a reason after confirming', async () => {
     server.use(http.post('*/v1/entitlements/:id/revoke', () => ok({ ...ENTITLEMENT, status: 'revoked' })));
     const { user } = renderAt('/test/entitlements/x', <EntitlementActions entitlement={ENTITLEMENT} label="Ebook for cust_1" />);

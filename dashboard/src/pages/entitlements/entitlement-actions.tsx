@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { unwrap, type Schemas } from '../../api/client';
-import { useApi } from '../../lib/mode';
+import { Link } from 'react-router';
+import { useApi, useModePath } from '../../lib/mode';
 import { useWrite } from '../../lib/write';
 import { ConfirmButton } from '../../ui/confirm';
 import { FormError, SubmitButton, TextField, textOf } from '../../ui/fields';
@@ -28,6 +29,7 @@ export function allowedActions(status: Entitlement['status']): Action[] {
 
 export function EntitlementActions({ entitlement, label }: { entitlement: Entitlement; label: string }) {
   const api = useApi();
+  const modePath = useModePath();
   const path = { params: { path: { entitlement_id: entitlement.id } } };
   const act = useWrite({
     mutationFn: async ({ action, reason, expires_at, usage_limit }: { action: Action; reason?: string; expires_at?: string; usage_limit?: number }) => {
@@ -38,6 +40,13 @@ export function EntitlementActions({ entitlement, label }: { entitlement: Entitl
     },
     invalidates: [['entitlements'], ['events'], ['customers']],
   });
+  // A bundle's child follows its parent (the API refuses with MANAGED_BY_PARENT): act on the bundle.
+  if (entitlement.parent_entitlement_id)
+    return (
+      <p className="muted">
+        Granted with a bundle: it follows <Link to={modePath(`entitlements/${entitlement.parent_entitlement_id}`)}>the bundle’s entitlement</Link>; revoke or suspend that one.
+      </p>
+    );
   const allowed = allowedActions(entitlement.status);
   if (allowed.length === 0) return <p className="muted">Revoked entitlements can’t change; grant the product again to give access back.</p>;
   return (

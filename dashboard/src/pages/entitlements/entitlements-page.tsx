@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { unwrapPage, type Schemas } from '../../api/client';
-import { PAGE_SIZE, presentFilters, useListState, usePage } from '../../lib/list';
+import { presentFilters, useListState, usePage } from '../../lib/list';
 import { useApi, useModePath } from '../../lib/mode';
 import { DateFilter, FilterBar, FilterSelect, SearchInput } from '../../ui/filters';
 import { useProductName } from '../../ui/names';
@@ -38,7 +38,7 @@ export function EntitlementsPage() {
   const path = useModePath();
   const list = useListState(['status', 'source', 'product_id', 'customer_id', 'store_customer_id', 'granted_after', 'granted_before'] as const);
   const product = useProductName(list.filters.product_id || null);
-  const page = usePage('entitlements', list.filters, list.cursor, async (paging) => {
+  const page = usePage('entitlements', list, async (paging) => {
     const filters = presentFilters(list.filters);
     const query = { ...(Object.keys(filters).length > 0 ? filters : EVERYTHING), status: filters.status as Status | undefined, source: filters.source as Source | undefined };
     return unwrapPage(await api.GET('/v1/entitlements', { params: { query: { ...paging, ...query } } }));
@@ -97,15 +97,7 @@ export function EntitlementsPage() {
       {page.data && page.data.data.length > 0 && (
         <>
           <EntitlementsTable rows={page.data.data} caption="Entitlements" />
-          <Pager
-            noun="entitlements"
-            shown={page.data.data.length}
-            pageIndex={list.pageIndex}
-            pageSize={PAGE_SIZE}
-            total={page.data.total}
-            nextLink={page.data.has_more && page.data.next_cursor ? list.nextLink(page.data.next_cursor) : null}
-            previousLink={list.previousLink}
-          />
+          <Pager page={page.data} loading={page.isPlaceholderData} noun="entitlements" list={list} />
         </>
       )}
     </>

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { unwrapPage, type Schemas } from '../../api/client';
-import { PAGE_SIZE, presentFilters, useListState, usePage } from '../../lib/list';
+import { presentFilters, useListState, usePage } from '../../lib/list';
 import { useApi, useModePath } from '../../lib/mode';
 import { DateFilter, FilterBar, FilterSelect, SearchInput } from '../../ui/filters';
 import { PageHeader } from '../../ui/page';
@@ -24,7 +24,7 @@ export function EventsPage() {
   const api = useApi();
   const path = useModePath();
   const list = useListState(['type', 'object_id', 'created_after', 'created_before'] as const);
-  const page = usePage('events', list.filters, list.cursor, async (paging) => {
+  const page = usePage('events', list, async (paging) => {
     const filters = presentFilters(list.filters);
     return unwrapPage(await api.GET('/v1/events', { params: { query: { ...paging, ...filters, type: filters.type as EventType | undefined } } }));
   });
@@ -53,15 +53,7 @@ export function EventsPage() {
               { header: 'When', cell: (event) => <Time value={event.created_at} /> },
             ]}
           />
-          <Pager
-            noun="events"
-            shown={page.data.data.length}
-            pageIndex={list.pageIndex}
-            pageSize={PAGE_SIZE}
-            total={page.data.total}
-            nextLink={page.data.has_more && page.data.next_cursor ? list.nextLink(page.data.next_cursor) : null}
-            previousLink={list.previousLink}
-          />
+          <Pager page={page.data} loading={page.isPlaceholderData} noun="events" list={list} />
         </>
       )}
     </>

@@ -1,6 +1,6 @@
 import { unwrap, unwrapPage, type Schemas } from '../../api/client';
 import { formatBytes, formatCount } from '../../lib/format';
-import { PAGE_SIZE, presentFilters, useListState, usePage } from '../../lib/list';
+import { presentFilters, useListState, usePage } from '../../lib/list';
 import { useApi } from '../../lib/mode';
 import { useWrite } from '../../lib/write';
 import { Badge } from '../../ui/badge';
@@ -26,7 +26,7 @@ export function FilesPage() {
   const api = useApi();
   const list = useListState(['product_id', 'upload_status'] as const);
   const product = useProductName(list.filters.product_id || null);
-  const page = usePage('files', list.filters, list.cursor, async (paging) => {
+  const page = usePage('files', list, async (paging) => {
     const filters = presentFilters(list.filters);
     return unwrapPage(await api.GET('/v1/files', { params: { query: { ...paging, ...filters, upload_status: filters.upload_status as File['upload_status'] | undefined } } }));
   });
@@ -80,15 +80,7 @@ export function FilesPage() {
               },
             ]}
           />
-          <Pager
-            noun="files"
-            shown={page.data.data.length}
-            pageIndex={list.pageIndex}
-            pageSize={PAGE_SIZE}
-            total={page.data.total}
-            nextLink={page.data.has_more && page.data.next_cursor ? list.nextLink(page.data.next_cursor) : null}
-            previousLink={list.previousLink}
-          />
+          <Pager page={page.data} loading={page.isPlaceholderData} noun="files" list={list} />
         </>
       )}
     </>

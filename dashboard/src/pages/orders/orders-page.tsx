@@ -1,5 +1,5 @@
 import { unwrapPage } from '../../api/client';
-import { PAGE_SIZE, presentFilters, useListState, usePage } from '../../lib/list';
+import { presentFilters, useListState, usePage } from '../../lib/list';
 import { useApi } from '../../lib/mode';
 import { FilterBar, SearchInput } from '../../ui/filters';
 import { PageHeader } from '../../ui/page';
@@ -10,7 +10,7 @@ import { OrdersTable } from './orders-table';
 export function OrdersPage() {
   const api = useApi();
   const list = useListState(['search', 'customer_id', 'store_customer_id'] as const);
-  const page = usePage('orders', list.filters, list.cursor, async (paging) => unwrapPage(await api.GET('/v1/orders', { params: { query: { ...paging, ...presentFilters(list.filters) } } })));
+  const page = usePage('orders', list, async (paging) => unwrapPage(await api.GET('/v1/orders', { params: { query: { ...paging, ...presentFilters(list.filters) } } })));
   const filtered = Object.values(list.filters).some(Boolean);
   return (
     <>
@@ -37,15 +37,7 @@ export function OrdersPage() {
       {page.data && page.data.data.length > 0 && (
         <>
           <OrdersTable rows={page.data.data} caption="Orders" />
-          <Pager
-            noun="orders"
-            shown={page.data.data.length}
-            pageIndex={list.pageIndex}
-            pageSize={PAGE_SIZE}
-            total={page.data.total}
-            nextLink={page.data.has_more && page.data.next_cursor ? list.nextLink(page.data.next_cursor) : null}
-            previousLink={list.previousLink}
-          />
+          <Pager page={page.data} loading={page.isPlaceholderData} noun="orders" list={list} />
         </>
       )}
     </>

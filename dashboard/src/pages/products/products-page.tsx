@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { unwrapPage, type Schemas } from '../../api/client';
 import { humanize } from '../../lib/format';
-import { presentFilters, useListState, usePage, PAGE_SIZE } from '../../lib/list';
+import { presentFilters, useListState, usePage } from '../../lib/list';
 import { useApi, useModePath } from '../../lib/mode';
 import { Badge } from '../../ui/badge';
 import { FilterBar, FilterSelect, SearchInput } from '../../ui/filters';
@@ -23,7 +23,7 @@ export function ProductsPage() {
   const api = useApi();
   const path = useModePath();
   const list = useListState(['search', 'status'] as const);
-  const page = usePage('products', list.filters, list.cursor, async (paging) => {
+  const page = usePage('products', list, async (paging) => {
     const filters = presentFilters(list.filters);
     return unwrapPage(await api.GET('/v1/products', { params: { query: { ...paging, ...filters, status: filters.status as Product['status'] | undefined } } }));
   });
@@ -88,15 +88,7 @@ export function ProductsPage() {
               { header: 'Created', cell: (product) => <Time value={product.created_at} /> },
             ]}
           />
-          <Pager
-            noun="products"
-            shown={page.data.data.length}
-            pageIndex={list.pageIndex}
-            pageSize={PAGE_SIZE}
-            total={page.data.total}
-            nextLink={page.data.has_more && page.data.next_cursor ? list.nextLink(page.data.next_cursor) : null}
-            previousLink={list.previousLink}
-          />
+          <Pager page={page.data} loading={page.isPlaceholderData} noun="products" list={list} />
         </>
       )}
     </>

@@ -1,5 +1,5 @@
 import { unwrapPage, type Schemas } from '../../api/client';
-import { PAGE_SIZE, presentFilters, useListState, usePage } from '../../lib/list';
+import { presentFilters, useListState, usePage } from '../../lib/list';
 import { useApi } from '../../lib/mode';
 import { FilterBar, FilterSelect, SearchInput } from '../../ui/filters';
 import { PageHeader } from '../../ui/page';
@@ -21,7 +21,7 @@ const STATUSES = [
 export function SubscriptionsPage() {
   const api = useApi();
   const list = useListState(['search', 'status', 'customer_id', 'store_customer_id'] as const);
-  const page = usePage('subscriptions', list.filters, list.cursor, async (paging) => {
+  const page = usePage('subscriptions', list, async (paging) => {
     const filters = presentFilters(list.filters);
     return unwrapPage(await api.GET('/v1/subscriptions', { params: { query: { ...paging, ...filters, status: filters.status as Status | undefined } } }));
   });
@@ -42,15 +42,7 @@ export function SubscriptionsPage() {
       {page.data && page.data.data.length > 0 && (
         <>
           <SubscriptionsTable rows={page.data.data} caption="Subscriptions" />
-          <Pager
-            noun="subscriptions"
-            shown={page.data.data.length}
-            pageIndex={list.pageIndex}
-            pageSize={PAGE_SIZE}
-            total={page.data.total}
-            nextLink={page.data.has_more && page.data.next_cursor ? list.nextLink(page.data.next_cursor) : null}
-            previousLink={list.previousLink}
-          />
+          <Pager page={page.data} loading={page.isPlaceholderData} noun="subscriptions" list={list} />
         </>
       )}
     </>

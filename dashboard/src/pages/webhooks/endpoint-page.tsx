@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { idempotent, unwrap, unwrapPage } from '../../api/client';
 import { describeFailure } from '../../lib/errors';
-import { PAGE_SIZE, useListState, usePage } from '../../lib/list';
+import { useListState, usePage } from '../../lib/list';
 import { useApi, useMode, useModePath } from '../../lib/mode';
 import { useWrite } from '../../lib/write';
 import { Badge } from '../../ui/badge';
@@ -124,8 +124,11 @@ function Attempts({ endpointId }: { endpointId: string }) {
   const api = useApi();
   const path = useModePath();
   const list = useListState([] as const);
-  const page = usePage(`webhook-endpoints`, { attempts: endpointId }, list.cursor, async (paging) =>
-    unwrapPage(await api.GET('/v1/webhook-endpoints/{endpoint_id}/deliveries', { params: { path: { endpoint_id: endpointId }, query: paging } })),
+  const page = usePage(
+    'webhook-endpoints',
+    list,
+    async (paging) => unwrapPage(await api.GET('/v1/webhook-endpoints/{endpoint_id}/deliveries', { params: { path: { endpoint_id: endpointId }, query: paging } })),
+    { attempts: endpointId },
   );
   return (
     <Section title="Delivery attempts">
@@ -139,14 +142,7 @@ function Attempts({ endpointId }: { endpointId: string }) {
       {page.data && page.data.data.length > 0 && (
         <>
           <AttemptsTable rows={page.data.data} caption="Delivery attempts to this endpoint" endpointId={endpointId} />
-          <Pager
-            noun="attempts"
-            shown={page.data.data.length}
-            pageIndex={list.pageIndex}
-            pageSize={PAGE_SIZE}
-            nextLink={page.data.has_more && page.data.next_cursor ? list.nextLink(page.data.next_cursor) : null}
-            previousLink={list.previousLink}
-          />
+          <Pager page={page.data} loading={page.isPlaceholderData} noun="attempts" list={list} />
         </>
       )}
     </Section>

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { unwrapPage, type Schemas } from '../../api/client';
-import { PAGE_SIZE, useListState, usePage } from '../../lib/list';
+import { useListState, usePage } from '../../lib/list';
 import { useApi, useModePath } from '../../lib/mode';
 import { Badge } from '../../ui/badge';
 import { PageHeader } from '../../ui/page';
@@ -15,7 +15,7 @@ export function WebhooksPage() {
   const api = useApi();
   const path = useModePath();
   const list = useListState([] as const);
-  const page = usePage('webhook-endpoints', list.filters, list.cursor, async (paging) => unwrapPage(await api.GET('/v1/webhook-endpoints', { params: { query: paging } })));
+  const page = usePage('webhook-endpoints', list, async (paging) => unwrapPage(await api.GET('/v1/webhook-endpoints', { params: { query: paging } })));
   return (
     <>
       <PageHeader
@@ -60,15 +60,7 @@ export function WebhooksPage() {
               { header: 'Added', cell: (endpoint) => <Time value={endpoint.created_at} /> },
             ]}
           />
-          <Pager
-            noun="endpoints"
-            shown={page.data.data.length}
-            pageIndex={list.pageIndex}
-            pageSize={PAGE_SIZE}
-            total={page.data.total}
-            nextLink={page.data.has_more && page.data.next_cursor ? list.nextLink(page.data.next_cursor) : null}
-            previousLink={list.previousLink}
-          />
+          <Pager page={page.data} loading={page.isPlaceholderData} noun="endpoints" list={list} />
         </>
       )}
     </>
