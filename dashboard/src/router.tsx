@@ -33,6 +33,7 @@ export function createRoutes(): RouteObject[] {
           { path: 'products', lazy: page(() => import('./pages/products/products-page'), 'ProductsPage') },
           { path: 'products/new', lazy: page(() => import('./pages/products/new-product-page'), 'NewProductPage') },
           { path: 'products/:productId', lazy: page(() => import('./pages/products/product-page'), 'ProductPage') },
+          { path: 'grant-rules', lazy: page(() => import('./pages/grant-rules/grant-rules-page'), 'GrantRulesPage') },
           { path: 'customers', lazy: page(() => import('./pages/customers/customers-page'), 'CustomersPage') },
           { path: 'customers/:customerId', lazy: page(() => import('./pages/customers/customer-page'), 'CustomerPage') },
           { path: 'entitlements', lazy: page(() => import('./pages/entitlements/entitlements-page'), 'EntitlementsPage') },

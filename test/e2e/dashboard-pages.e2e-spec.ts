@@ -34,7 +34,8 @@ describeWithBrowser('every dashboard page in a browser', () => {
   beforeAll(async () => {
     harness = await startDashboard();
     receiver = await WebhookReceiver.start();
-    merchant = await harness.createMerchant({ name: 'Northwind Press' });
+    // A readable address for the screenshots, unique per run (the run's database is shared).
+    merchant = await harness.createMerchant({ name: 'Northwind Press', email: `ada.${Date.now().toString(36)}@northwind.example` });
     const post = async <T>(route: string, body: unknown, method = 'POST') => {
       const answer = await harness.api<T>(merchant.testKey, method, route, body);
       if (answer.status >= 300) throw new Error(`${method} ${route}: ${answer.status} ${JSON.stringify(answer.body)}`);
@@ -185,7 +186,7 @@ describeWithBrowser('every dashboard page in a browser', () => {
     await first.getByLabel('Email').fill(merchant.email);
     await first.getByLabel('Password').fill('a long enough password');
     await first.getByRole('button', { name: 'Sign in' }).click();
-    await first.getByTestId('downloads-chart').locator('svg').waitFor();
+    await first.getByRole('img', { name: 'Downloads per day, last 30 days' }).waitFor();
     await first.waitForLoadState('networkidle');
     const total = scripts.reduce((sum, script) => sum + script.bytes, 0);
     console.log(`First page (sign-in, then Overview with charts): ${scripts.length} scripts, ${(total / 1024).toFixed(1)} kB compressed`);

@@ -49,7 +49,7 @@ export interface DashboardHarness {
    * A merchant with one dashboard user whose password is PASSWORD (or, with `setPassword: false`,
    * its setup link), and keys with every scope unless `withKeys: false` (a new merchant's state).
    */
-  createMerchant(options?: { name?: string; withKeys?: boolean; setPassword?: boolean }): Promise<DashboardMerchant>;
+  createMerchant(options?: { name?: string; email?: string; withKeys?: boolean; setPassword?: boolean }): Promise<DashboardMerchant>;
   /** A new tab in the browser (one profile: tabs share the session cookie). */
   newPage(viewport?: { width: number; height: number }): Promise<Page>;
   /** Calls /v1 with a key, as a merchant's backend does. */
@@ -85,7 +85,7 @@ export async function startDashboard(overrides: Record<string, string> = {}): Pr
       counter += 1;
       const name = options.name ?? `Browser Books ${counter}`;
       const merchant = await testApp.app.get(MerchantsService).create(name, 'growth');
-      const email = `browser-${Date.now()}-${counter}@example.com`;
+      const email = options.email ?? `browser-${Date.now()}-${counter}@example.com`;
       const users = testApp.app.get(DashboardUsersService);
       const created = await users.create(merchant.id, email);
       const setPassword = options.setPassword ?? true;

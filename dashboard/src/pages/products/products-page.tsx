@@ -34,9 +34,14 @@ export function ProductsPage() {
         title="Products"
         description="What your customers can be entitled to, and how each is delivered."
         actions={
-          <Link className="button primary" to={path('products/new')}>
-            New product
-          </Link>
+          <>
+            <Link className="button secondary" to={path('grant-rules')}>
+              Grant rules
+            </Link>
+            <Link className="button primary" to={path('products/new')}>
+              New product
+            </Link>
+          </>
         }
       />
       <FilterBar label="Search products">
