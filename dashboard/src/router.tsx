@@ -39,6 +39,7 @@ export function createRoutes(): RouteObject[] {
           { path: 'entitlements', lazy: page(() => import('./pages/entitlements/entitlements-page'), 'EntitlementsPage') },
           { path: 'entitlements/new', lazy: page(() => import('./pages/entitlements/grant-page'), 'GrantPage') },
           { path: 'entitlements/:entitlementId', lazy: page(() => import('./pages/entitlements/entitlement-page'), 'EntitlementPage') },
+          { path: 'imports', lazy: page(() => import('./pages/imports/imports-page'), 'ImportsPage') },
           { path: 'orders', lazy: page(() => import('./pages/orders/orders-page'), 'OrdersPage') },
           { path: 'orders/:orderId', lazy: page(() => import('./pages/orders/order-page'), 'OrderPage') },
           { path: 'subscriptions', lazy: page(() => import('./pages/subscriptions/subscriptions-page'), 'SubscriptionsPage') },

@@ -18,10 +18,19 @@ export interface SentRequest {
 /** Every request the mock answered, in order. */
 export const sent: SentRequest[] = [];
 
+/** A JSON body as a value; any other (CSV) as its text. */
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
 server.events.on('request:start', async ({ request }) => {
   const url = new URL(request.url);
   const text = request.method === 'GET' ? '' : await request.clone().text();
-  sent.push({ method: request.method, path: url.pathname, query: url.searchParams, headers: request.headers, body: text ? JSON.parse(text) : undefined });
+  sent.push({ method: request.method, path: url.pathname, query: url.searchParams, headers: request.headers, body: text ? parsed(text) : undefined });
 });
 
 export function resetSent(): void {

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import { unwrap, unwrapPage } from '../../api/client';
 import { formatCount, humanize } from '../../lib/format';
@@ -11,7 +11,9 @@ import { ProductLink, useProductName } from '../../ui/names';
 import { Facts, PageHeader, Section } from '../../ui/page';
 import { Empty, ErrorMessage, Loading } from '../../ui/states';
 import { Time } from '../../ui/time';
+import { useWrite } from '../../lib/write';
 import { EntitlementActions } from './entitlement-actions';
+import { EntitlementForm, type EntitlementChanges } from './entitlement-form';
 
 /** One entitlement: what it gives, the actions its status allows, and its history (its events). */
 export function EntitlementPage() {
@@ -25,6 +27,12 @@ export function EntitlementPage() {
     queryFn: async () => unwrap(await api.GET('/v1/entitlements/{entitlement_id}', { params: { path: { entitlement_id: entitlementId } } })),
   });
   const product = useProductName(entitlement.data?.product_id);
+  const [editing, setEditing] = useState(false);
+  const update = useWrite({
+    mutationFn: async (body: EntitlementChanges) => unwrap(await api.PATCH('/v1/entitlements/{entitlement_id}', { params: { path: { entitlement_id: entitlementId } }, body })),
+    invalidates: [['entitlements'], ['events']],
+    onSuccess: () => setEditing(false),
+  });
   const history = useQuery({
     queryKey: [mode, 'events', 'list', { object_id: entitlementId }, ''],
     queryFn: async () => unwrapPage(await api.GET('/v1/events', { params: { query: { object_id: entitlementId, limit: 100 } } })),
@@ -50,6 +58,14 @@ export function EntitlementPage() {
       )}
       <Section title="Actions">
         <EntitlementActions entitlement={data} label={label} />
+        {data.status !== 'revoked' && !data.parent_entitlement_id && !editing && (
+          <p>
+            <button type="button" className="secondary" onClick={() => setEditing(true)}>
+              Change the end, usage limit or metadata
+            </button>
+          </p>
+        )}
+        {editing && <EntitlementForm entitlement={data} pending={update.isPending} error={update.error} onSubmit={update.run} onCancel={() => setEditing(false)} />}
       </Section>
       <Section title="Details">
         <Facts

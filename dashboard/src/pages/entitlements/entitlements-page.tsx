@@ -50,9 +50,14 @@ export function EntitlementsPage() {
         title="Entitlements"
         description="Who may use which product, from which source, until when."
         actions={
-          <Link className="button primary" to={path('entitlements/new')}>
-            Grant a product
-          </Link>
+          <>
+            <Link className="button secondary" to={path('imports')}>
+              Import from CSV
+            </Link>
+            <Link className="button primary" to={path('entitlements/new')}>
+              Grant a product
+            </Link>
+          </>
         }
       />
       <CheckAccess />
