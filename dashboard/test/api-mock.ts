@@ -85,3 +85,29 @@ export function product(overrides: Record<string, unknown> = {}) {
     ...overrides,
   };
 }
+
+export function entitlement(overrides: Record<string, unknown> = {}) {
+  return {
+    id: 'ent_01aaaaaaaaaaaaaaaaaaaaaaaa',
+    customer_id: 'cus_01aaaaaaaaaaaaaaaaaaaaaaaa',
+    store_customer_id: 'cust_1',
+    product_id: 'prod_01aaaaaaaaaaaaaaaaaaaaaaaa',
+    status: 'active' as const,
+    granted_at: '2026-11-01T00:00:00.000Z',
+    expires_at: null as string | null,
+    revoked_at: null,
+    revocation_reason: null,
+    usage_count: 0,
+    usage_limit: null as number | null,
+    source: 'manual' as const,
+    store_order_id: null,
+    metadata: {} as Record<string, unknown>,
+    created_at: '2026-11-01T00:00:00.000Z',
+    updated_at: '2026-11-01T00:00:00.000Z',
+    store_line_item_id: null,
+    parent_entitlement_id: null as string | null,
+    suspended_at: null,
+    suspension_reason: null,
+    ...overrides,
+  };
+}

@@ -18,6 +18,24 @@ function useFieldIds(error?: string, hint?: ReactNode) {
   return { id, hintId, errorId, describedBy };
 }
 
+/** A control's hint and error, with the ids its aria-describedby names. */
+export function HintAndError({ hint, error, hintId, errorId }: { hint?: ReactNode; error?: string; hintId?: string; errorId?: string }) {
+  return (
+    <>
+      {hint && (
+        <p id={hintId} className="hint">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={errorId} className="field-error">
+          {error}
+        </p>
+      )}
+    </>
+  );
+}
+
 function Frame({ label, optional, error, hint, ids, children }: Omit<FieldFrame, 'name'> & { ids: ReturnType<typeof useFieldIds>; children: ReactNode }) {
   return (
     <div className={error ? 'field has-error' : 'field'}>
@@ -26,16 +44,7 @@ function Frame({ label, optional, error, hint, ids, children }: Omit<FieldFrame,
         {optional && <span className="optional"> (optional)</span>}
       </label>
       {children}
-      {hint && (
-        <p id={ids.hintId} className="hint">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={ids.errorId} className="field-error">
-          {error}
-        </p>
-      )}
+      <HintAndError hint={hint} error={error} hintId={ids.hintId} errorId={ids.errorId} />
     </div>
   );
 }
@@ -88,16 +97,7 @@ export function FieldGroup({ legend, error, hint, children, className }: { legen
     <fieldset className={`${className ?? ''} ${error ? 'has-error' : ''}`.trim()} aria-describedby={ids.describedBy} aria-invalid={error ? true : undefined}>
       <legend>{legend}</legend>
       {children}
-      {hint && (
-        <p id={ids.hintId} className="hint">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={ids.errorId} className="field-error">
-          {error}
-        </p>
-      )}
+      <HintAndError hint={hint} error={error} hintId={ids.hintId} errorId={ids.errorId} />
     </fieldset>
   );
 }
@@ -108,6 +108,25 @@ export function SubmitButton({ pending, children, pendingLabel, disabled }: { pe
     <button type="submit" className="primary" disabled={pending || disabled} aria-busy={pending || undefined}>
       {pending ? (pendingLabel ?? 'Saving…') : children}
     </button>
+  );
+}
+
+/** The end of a form: its error, its submit button and, where it can be left, Cancel. */
+export function FormActions({ error, pending, submitLabel, pendingLabel, onCancel }: { error: string | null; pending: boolean; submitLabel: ReactNode; pendingLabel?: string; onCancel?: () => void }) {
+  return (
+    <>
+      <FormError message={error} />
+      <div className="actions">
+        <SubmitButton pending={pending} pendingLabel={pendingLabel}>
+          {submitLabel}
+        </SubmitButton>
+        {onCancel && (
+          <button type="button" className="secondary" onClick={onCancel} disabled={pending}>
+            Cancel
+          </button>
+        )}
+      </div>
+    </>
   );
 }
 

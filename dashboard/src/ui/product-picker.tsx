@@ -3,6 +3,7 @@ import { useId, useState, type KeyboardEvent } from 'react';
 import { unwrapPage, type Schemas } from '../api/client';
 import { humanize } from '../lib/format';
 import { useApi, useMode } from '../lib/mode';
+import { HintAndError } from './fields';
 
 export type ProductChoice = Pick<Schemas['ProductListItemDto'], 'id' | 'name' | 'entitlement_type' | 'store_product_id'>;
 
@@ -110,16 +111,7 @@ export function ProductPicker({ label, value, onChange, error, hint, exclude = [
           ))}
         </ul>
       )}
-      {hint && (
-        <p id={`${id}-hint`} className="hint">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="field-error">
-          {error}
-        </p>
-      )}
+      <HintAndError hint={hint} error={error} hintId={`${id}-hint`} errorId={`${id}-error`} />
     </div>
   );
 }

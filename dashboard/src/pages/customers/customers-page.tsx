@@ -4,8 +4,8 @@ import { presentFilters, useListState, usePage } from '../../lib/list';
 import { useApi, useModePath } from '../../lib/mode';
 import { DateFilter, FilterBar, SearchInput } from '../../ui/filters';
 import { PageHeader } from '../../ui/page';
-import { Pager } from '../../ui/pager';
-import { Empty, ErrorMessage, Loading } from '../../ui/states';
+import { ListView } from '../../ui/list-view';
+import { Empty } from '../../ui/states';
 import { Table } from '../../ui/table';
 import { Time } from '../../ui/time';
 
@@ -33,16 +33,11 @@ export function CustomersPage() {
         <DateFilter label="Created from" value={list.filters.created_after} onChange={(created_after) => list.setFilters({ created_after })} />
         <DateFilter label="Created until" value={list.filters.created_before} onChange={(created_before) => list.setFilters({ created_before })} endOfDay />
       </FilterBar>
-      {page.isPending && <Loading what="customers" />}
-      <ErrorMessage error={page.error} />
-      {page.data && page.data.data.length === 0 && (
-        <Empty title={filtered ? 'No customer matches.' : 'No customers yet.'}>{filtered ? null : <p>A customer appears with their first grant, order or subscription.</p>}</Empty>
-      )}
-      {page.data && page.data.data.length > 0 && (
-        <>
+      <ListView page={page} list={list} noun="customers" empty={<Empty title={filtered ? 'No customer matches.' : 'No customers yet.'}>{filtered ? null : <p>A customer appears with their first grant, order or subscription.</p>}</Empty>}>
+        {(rows) => (
           <Table<Customer>
             caption="Customers"
-            rows={page.data.data}
+            rows={rows}
             rowKey={(customer) => customer.id}
             columns={[
               { header: 'Store customer id', rowHeader: true, cell: (customer) => <Link to={path(`customers/${customer.id}`)}>{customer.store_customer_id}</Link> },
@@ -50,9 +45,8 @@ export function CustomersPage() {
               { header: 'Since', cell: (customer) => <Time value={customer.created_at} /> },
             ]}
           />
-          <Pager page={page.data} loading={page.isPlaceholderData} noun="customers" list={list} />
-        </>
-      )}
+        )}
+      </ListView>
     </>
   );
 }

@@ -1,32 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import * as path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { http, ok, resetSent, sentTo, server } from '../../../test/api-mock';
+import { entitlement, http, ok, resetSent, sentTo, server } from '../../../test/api-mock';
 import { renderAt } from '../../../test/render';
 import { ACTION_FROM, allowedActions, EntitlementActions } from './entitlement-actions';
 
-const ENTITLEMENT = {
-  id: 'ent_01aaaaaaaaaaaaaaaaaaaaaaaa',
-  customer_id: 'cus_01aaaaaaaaaaaaaaaaaaaaaaaa',
-  store_customer_id: 'cust_1',
-  product_id: 'prod_01aaaaaaaaaaaaaaaaaaaaaaaa',
-  status: 'active' as const,
-  granted_at: '2026-11-01T00:00:00.000Z',
-  expires_at: null,
-  revoked_at: null,
-  revocation_reason: null,
-  usage_count: 0,
-  usage_limit: null,
-  source: 'manual' as const,
-  store_order_id: null,
-  metadata: {},
-  created_at: '2026-11-01T00:00:00.000Z',
-  updated_at: '2026-11-01T00:00:00.000Z',
-  store_line_item_id: null,
-  parent_entitlement_id: null,
-  suspended_at: null,
-  suspension_reason: null,
-};
+const ENTITLEMENT = entitlement({});
 
 beforeEach(resetSent);
 

@@ -1,30 +1,10 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { entitlement } from '../../../test/api-mock';
 import { EntitlementForm, type EntitlementChanges } from './entitlement-form';
 
-const ENTITLEMENT = {
-  id: 'ent_01aaaaaaaaaaaaaaaaaaaaaaaa',
-  customer_id: 'cus_01aaaaaaaaaaaaaaaaaaaaaaaa',
-  store_customer_id: 'cust_1',
-  product_id: 'prod_01aaaaaaaaaaaaaaaaaaaaaaaa',
-  status: 'active' as const,
-  granted_at: '2026-11-01T00:00:00.000Z',
-  expires_at: '2099-01-01T00:00:00.000Z',
-  revoked_at: null,
-  revocation_reason: null,
-  usage_count: 4,
-  usage_limit: 10,
-  source: 'manual' as const,
-  store_order_id: null,
-  metadata: { tier: 'gold' },
-  created_at: '2026-11-01T00:00:00.000Z',
-  updated_at: '2026-11-01T00:00:00.000Z',
-  store_line_item_id: null,
-  parent_entitlement_id: null,
-  suspended_at: null,
-  suspension_reason: null,
-};
+const ENTITLEMENT = entitlement({ expires_at: '2099-01-01T00:00:00.000Z', usage_count: 4, usage_limit: 10, metadata: { tier: 'gold' } });
 
 describe('the entitlement form', () => {
   it('starts from the entitlement, and sends a new end, no limit and new metadata', async () => {

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { BodyOf, Schemas } from '../../api/client';
 import type { FieldErrors } from '../../lib/errors';
-import { FormError, SubmitButton, TextAreaField, TextField, textOf, useFormErrors } from '../../ui/fields';
+import { FormActions, TextAreaField, TextField, textOf, useFormErrors } from '../../ui/fields';
 import { parseMetadata } from '../products/product-form';
 
 export type EntitlementChanges = BodyOf<'/v1/entitlements/{entitlement_id}', 'patch'>;
@@ -48,13 +48,7 @@ export function EntitlementForm({ entitlement, pending, error, onSubmit, onCance
       <TextField label="Access ends" name="expires_at" type="datetime-local" defaultValue={localInput(entitlement.expires_at)} optional error={errors.fields.expires_at} hint="Empty: access never ends." />
       <TextField label="Usage limit" name="usage_limit" inputMode="numeric" defaultValue={entitlement.usage_limit ?? ''} optional error={errors.fields.usage_limit} hint="Empty: unlimited uses." />
       <TextAreaField label="Metadata (JSON)" name="metadata" defaultValue={Object.keys(entitlement.metadata ?? {}).length ? JSON.stringify(entitlement.metadata, null, 2) : ''} optional error={errors.fields.metadata} className="mono" />
-      <FormError message={errors.form} />
-      <div className="actions">
-        <SubmitButton pending={pending}>Save changes</SubmitButton>
-        <button type="button" className="secondary" onClick={onCancel} disabled={pending}>
-          Cancel
-        </button>
-      </div>
+      <FormActions error={errors.form} pending={pending} submitLabel="Save changes" onCancel={onCancel} />
     </form>
   );
 }

@@ -5,8 +5,8 @@ import { useApi, useModePath } from '../../lib/mode';
 import { DateFilter, FilterBar, FilterSelect, SearchInput } from '../../ui/filters';
 import { useProductName } from '../../ui/names';
 import { PageHeader } from '../../ui/page';
-import { Pager } from '../../ui/pager';
-import { Empty, ErrorMessage, Loading } from '../../ui/states';
+import { FilterChips, ListView } from '../../ui/list-view';
+import { Empty } from '../../ui/states';
 import { CheckAccess } from './check-access';
 import { EntitlementsTable } from './entitlements-table';
 
@@ -68,43 +68,30 @@ export function EntitlementsPage() {
         <DateFilter label="Granted from" value={list.filters.granted_after} onChange={(granted_after) => list.setFilters({ granted_after })} />
         <DateFilter label="Granted until" value={list.filters.granted_before} onChange={(granted_before) => list.setFilters({ granted_before })} endOfDay />
       </FilterBar>
-      {(list.filters.product_id || list.filters.customer_id) && (
-        <ul className="chips" aria-label="Other filters">
-          {list.filters.product_id && (
-            <li>
-              Product: {product.data?.name ?? list.filters.product_id}
-              <button type="button" className="chip-remove" aria-label="Remove the product filter" onClick={() => list.setFilters({ product_id: '' })}>
-                ×
-              </button>
-            </li>
-          )}
-          {list.filters.customer_id && (
-            <li>
-              Customer: {list.filters.customer_id}
-              <button type="button" className="chip-remove" aria-label="Remove the customer filter" onClick={() => list.setFilters({ customer_id: '' })}>
-                ×
-              </button>
-            </li>
-          )}
-        </ul>
-      )}
-      {page.isPending && <Loading what="entitlements" />}
-      <ErrorMessage error={page.error} />
-      {page.data && page.data.data.length === 0 && (
-        <Empty title={filtered ? 'No entitlement matches.' : 'Nobody has been granted anything yet.'}>
-          {!filtered && (
-            <Link className="button primary" to={path('entitlements/new')}>
-              Grant a product
-            </Link>
-          )}
-        </Empty>
-      )}
-      {page.data && page.data.data.length > 0 && (
-        <>
-          <EntitlementsTable rows={page.data.data} caption="Entitlements" />
-          <Pager page={page.data} loading={page.isPlaceholderData} noun="entitlements" list={list} />
-        </>
-      )}
+      <FilterChips
+        chips={[
+          list.filters.product_id ? { what: 'product', label: `Product: ${product.data?.name ?? list.filters.product_id}`, onRemove: () => list.setFilters({ product_id: '' }) } : null,
+          list.filters.customer_id ? { what: 'customer', label: `Customer: ${list.filters.customer_id}`, onRemove: () => list.setFilters({ customer_id: '' }) } : null,
+        ]}
+      />
+      <ListView
+        page={page}
+        list={list}
+        noun="entitlements"
+        empty={
+          <Empty title={filtered ? 'No entitlement matches.' : 'Nobody has been granted anything yet.'}>
+            {!filtered && (
+              <Link className="button primary" to={path('entitlements/new')}>
+                Grant a product
+              </Link>
+            )}
+          </Empty>
+        }
+      >
+        {(rows) => (
+          <EntitlementsTable rows={rows} caption="Entitlements" />
+        )}
+      </ListView>
     </>
   );
 }

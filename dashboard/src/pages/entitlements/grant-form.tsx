@@ -3,7 +3,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { unwrapPage, type BodyOf } from '../../api/client';
 import type { FieldErrors } from '../../lib/errors';
 import { useApi, useMode } from '../../lib/mode';
-import { FieldGroup, FormError, SubmitButton, TextAreaField, TextField, textOf, useFormErrors } from '../../ui/fields';
+import { FieldGroup, FormActions, TextAreaField, TextField, textOf, useFormErrors } from '../../ui/fields';
 import { ProductPicker, type ProductChoice } from '../../ui/product-picker';
 import { parseMetadata } from '../products/product-form';
 
@@ -133,12 +133,7 @@ export function GrantForm({ initialCustomer = '', initialProduct = null, pending
           <TextAreaField label="Metadata (JSON)" name="metadata" optional error={errors.fields.metadata} placeholder='{"order_note": "gift"}' className="mono" />
         </div>
       </details>
-      <FormError message={errors.form} />
-      <div className="actions">
-        <SubmitButton pending={pending} pendingLabel="Granting…">
-          Grant
-        </SubmitButton>
-      </div>
+      <FormActions error={errors.form} pending={pending} submitLabel="Grant" pendingLabel="Granting…" />
     </form>
   );
 }

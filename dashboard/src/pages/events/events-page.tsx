@@ -4,8 +4,8 @@ import { presentFilters, useListState, usePage } from '../../lib/list';
 import { useApi, useModePath } from '../../lib/mode';
 import { DateFilter, FilterBar, FilterSelect, SearchInput } from '../../ui/filters';
 import { PageHeader } from '../../ui/page';
-import { Pager } from '../../ui/pager';
-import { Empty, ErrorMessage, Loading } from '../../ui/states';
+import { ListView } from '../../ui/list-view';
+import { Empty } from '../../ui/states';
 import { Table } from '../../ui/table';
 import { Time } from '../../ui/time';
 import { EVENT_TYPES, type EventType } from '../webhooks/event-types';
@@ -38,14 +38,11 @@ export function EventsPage() {
         <DateFilter label="From" value={list.filters.created_after} onChange={(created_after) => list.setFilters({ created_after })} />
         <DateFilter label="Until" value={list.filters.created_before} onChange={(created_before) => list.setFilters({ created_before })} endOfDay />
       </FilterBar>
-      {page.isPending && <Loading what="events" />}
-      <ErrorMessage error={page.error} />
-      {page.data && page.data.data.length === 0 && <Empty title={filtered ? 'No event matches.' : 'No events yet.'}>{filtered ? null : <p>Create a product or grant one: each change is an event.</p>}</Empty>}
-      {page.data && page.data.data.length > 0 && (
-        <>
+      <ListView page={page} list={list} noun="events" empty={<Empty title={filtered ? 'No event matches.' : 'No events yet.'}>{filtered ? null : <p>Create a product or grant one: each change is an event.</p>}</Empty>}>
+        {(rows) => (
           <Table<Event>
             caption="Events"
-            rows={page.data.data}
+            rows={rows}
             rowKey={(event) => event.id}
             columns={[
               { header: 'Event', rowHeader: true, cell: (event) => <Link to={path(`events/${event.id}`)}>{event.type}</Link> },
@@ -53,9 +50,8 @@ export function EventsPage() {
               { header: 'When', cell: (event) => <Time value={event.created_at} /> },
             ]}
           />
-          <Pager page={page.data} loading={page.isPlaceholderData} noun="events" list={list} />
-        </>
-      )}
+        )}
+      </ListView>
     </>
   );
 }

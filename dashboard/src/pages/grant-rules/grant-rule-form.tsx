@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { BodyOf } from '../../api/client';
 import type { FieldErrors } from '../../lib/errors';
-import { FormError, SubmitButton, TextField, textOf, useFormErrors } from '../../ui/fields';
+import { FormActions, TextField, textOf, useFormErrors } from '../../ui/fields';
 import { ProductPicker, type ProductChoice } from '../../ui/product-picker';
 
 export type GrantRuleBody = BodyOf<'/v1/grant-rules', 'post'>;
@@ -37,10 +37,7 @@ export function GrantRuleForm({ pending, error, onSubmit }: { pending: boolean; 
       <ProductPicker label="When a customer is granted" value={trigger} onChange={setTrigger} error={errors.fields.trigger_product_id} hint="By any source but another rule." />
       <ProductPicker label="Also grant them" value={grant} onChange={setGrant} error={errors.fields.grant_product_id} exclude={trigger ? [trigger.id] : []} hint="Unless they already hold it." />
       <TextField label="Days of access" name="access_duration_days" inputMode="numeric" optional error={errors.fields.access_duration_days} hint="Empty: the granted product’s own duration." />
-      <FormError message={errors.form} />
-      <div className="actions">
-        <SubmitButton pending={pending}>Add rule</SubmitButton>
-      </div>
+      <FormActions error={errors.form} pending={pending} submitLabel="Add rule" />
     </form>
   );
 }

@@ -6,8 +6,8 @@ import { Badge } from '../../ui/badge';
 import { ConfirmButton } from '../../ui/confirm';
 import { ProductLink } from '../../ui/names';
 import { PageHeader, Section } from '../../ui/page';
-import { Pager } from '../../ui/pager';
-import { Empty, ErrorMessage, Loading } from '../../ui/states';
+import { ListView } from '../../ui/list-view';
+import { Empty, ErrorMessage } from '../../ui/states';
 import { Table } from '../../ui/table';
 import { Time } from '../../ui/time';
 import { GrantRuleForm, type GrantRuleBody } from './grant-rule-form';
@@ -39,14 +39,12 @@ export function GrantRulesPage() {
         <GrantRuleForm key={create.data?.id ?? 'new'} pending={create.isPending} error={create.error} onSubmit={create.run} />
       </Section>
       <Section title="Rules">
-        {page.isPending && <Loading what="grant rules" />}
-        <ErrorMessage error={page.error ?? update.error ?? remove.error} />
-        {page.data?.data.length === 0 && <Empty title="No rules yet." />}
-        {page.data && page.data.data.length > 0 && (
-          <>
+        <ErrorMessage error={update.error ?? remove.error} />
+        <ListView page={page} list={list} noun="grant rules" empty={<Empty title="No rules yet." />}>
+          {(rows) => (
             <Table<Rule>
               caption="Grant rules"
-              rows={page.data.data}
+              rows={rows}
               rowKey={(rule) => rule.id}
               columns={[
                 { header: 'When granted', rowHeader: true, cell: (rule) => <ProductLink id={rule.trigger_product_id} /> },
@@ -69,9 +67,8 @@ export function GrantRulesPage() {
                 },
               ]}
             />
-            <Pager page={page.data} loading={page.isPlaceholderData} noun="rules" list={list} />
-          </>
-        )}
+          )}
+        </ListView>
       </Section>
     </>
   );

@@ -9,7 +9,7 @@ import { useWrite } from '../../lib/write';
 import { Badge } from '../../ui/badge';
 import { SubmitButton } from '../../ui/fields';
 import { PageHeader, Section } from '../../ui/page';
-import { Pager } from '../../ui/pager';
+import { ListView } from '../../ui/list-view';
 import { Empty, ErrorMessage, Loading } from '../../ui/states';
 import { Table } from '../../ui/table';
 import { Time } from '../../ui/time';
@@ -93,14 +93,11 @@ export function ImportsPage() {
       </Section>
       {opened && <ImportProgress id={opened} />}
       <Section title="Imports">
-        {page.isPending && <Loading what="imports" />}
-        <ErrorMessage error={page.error} />
-        {page.data?.data.length === 0 && <Empty title="No imports yet." />}
-        {page.data && page.data.data.length > 0 && (
-          <>
+        <ListView page={page} list={list} noun="imports" empty={<Empty title="No imports yet." />}>
+          {(rows) => (
             <Table<Import>
               caption="Imports"
-              rows={page.data.data}
+              rows={rows}
               rowKey={(entry) => entry.id}
               columns={[
                 {
@@ -119,9 +116,8 @@ export function ImportsPage() {
                 { header: 'Failed', cell: (entry) => formatCount(entry.failed) },
               ]}
             />
-            <Pager page={page.data} loading={page.isPlaceholderData} noun="imports" list={list} />
-          </>
-        )}
+          )}
+        </ListView>
       </Section>
     </>
   );

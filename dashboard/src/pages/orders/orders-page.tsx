@@ -3,8 +3,8 @@ import { presentFilters, useListState, usePage } from '../../lib/list';
 import { useApi } from '../../lib/mode';
 import { FilterBar, SearchInput } from '../../ui/filters';
 import { PageHeader } from '../../ui/page';
-import { Pager } from '../../ui/pager';
-import { Empty, ErrorMessage, Loading } from '../../ui/states';
+import { FilterChips, ListView } from '../../ui/list-view';
+import { Empty } from '../../ui/states';
 import { OrdersTable } from './orders-table';
 
 export function OrdersPage() {
@@ -19,27 +19,12 @@ export function OrdersPage() {
         <SearchInput label="Search" placeholder="Order id or store order id" value={list.filters.search} onChange={(search) => list.setFilters({ search })} />
         <SearchInput label="Store customer id" placeholder="Exact store customer id" value={list.filters.store_customer_id} onChange={(store_customer_id) => list.setFilters({ store_customer_id })} />
       </FilterBar>
-      {list.filters.customer_id && (
-        <ul className="chips" aria-label="Other filters">
-          <li>
-            Customer: {list.filters.customer_id}
-            <button type="button" className="chip-remove" aria-label="Remove the customer filter" onClick={() => list.setFilters({ customer_id: '' })}>
-              ×
-            </button>
-          </li>
-        </ul>
-      )}
-      {page.isPending && <Loading what="orders" />}
-      <ErrorMessage error={page.error} />
-      {page.data && page.data.data.length === 0 && (
-        <Empty title={filtered ? 'No order matches.' : 'No orders yet.'}>{filtered ? null : <p>Your store reports orders with POST /v1/orders; they appear here.</p>}</Empty>
-      )}
-      {page.data && page.data.data.length > 0 && (
-        <>
-          <OrdersTable rows={page.data.data} caption="Orders" />
-          <Pager page={page.data} loading={page.isPlaceholderData} noun="orders" list={list} />
-        </>
-      )}
+      <FilterChips chips={[list.filters.customer_id ? { what: 'customer', label: `Customer: ${list.filters.customer_id}`, onRemove: () => list.setFilters({ customer_id: '' }) } : null]} />
+      <ListView page={page} list={list} noun="orders" empty={<Empty title={filtered ? 'No order matches.' : 'No orders yet.'}>{filtered ? null : <p>Your store reports orders with POST /v1/orders; they appear here.</p>}</Empty>}>
+        {(rows) => (
+          <OrdersTable rows={rows} caption="Orders" />
+        )}
+      </ListView>
     </>
   );
 }

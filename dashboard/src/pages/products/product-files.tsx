@@ -1,4 +1,4 @@
-import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueries, useQuery } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { unwrap, unwrapPage, type Schemas } from '../../api/client';
 import { describeFailure } from '../../lib/errors';
@@ -7,11 +7,11 @@ import { useApi, useMode } from '../../lib/mode';
 import { useWrite } from '../../lib/write';
 import { useSession } from '../../shell/session';
 import { Badge } from '../../ui/badge';
-import { ConfirmButton } from '../../ui/confirm';
 import { Section } from '../../ui/page';
 import { Empty, ErrorMessage, Loading } from '../../ui/states';
 import { Table } from '../../ui/table';
 import { Time } from '../../ui/time';
+import { DeleteFileButton } from '../files/delete-file-button';
 import { uploadFile } from './upload';
 
 type File = Schemas['FileResponseDto'];
@@ -39,9 +39,7 @@ export function useProductFiles(product: Schemas['ProductResponseDto']) {
 
 export function ProductFiles({ product }: { product: Schemas['ProductResponseDto'] }) {
   const api = useApi();
-  const mode = useMode();
   const session = useSession();
-  const queryClient = useQueryClient();
   const { files, isPending, error } = useProductFiles(product);
   const [progress, setProgress] = useState<number | null>(null);
   const input = useRef<HTMLInputElement>(null);
@@ -52,10 +50,6 @@ export function ProductFiles({ product }: { product: Schemas['ProductResponseDto
     onSuccess: () => {
       if (input.current) input.current.value = '';
     },
-  });
-  const remove = useWrite({
-    mutationFn: async (file: File) => unwrap(await api.DELETE('/v1/files/{file_id}', { params: { path: { file_id: file.id } } })),
-    invalidates: [['files']],
   });
   const uploadsElsewhere = session.upload_origin && session.upload_origin !== window.location.origin;
   if (product.fulfillment_config.delivery_method !== 'FILE') {
@@ -84,22 +78,7 @@ export function ProductFiles({ product }: { product: Schemas['ProductResponseDto
             {
               header: 'Actions',
               cell: (file) => (
-                <ConfirmButton
-                  label="Delete"
-                  ariaLabel={`Delete ${file.file_name}`}
-                  title={`Delete ${file.file_name}?`}
-                  confirmLabel="Delete file"
-                  onConfirm={async () => {
-                    await remove.runAsync(file);
-                    await queryClient.invalidateQueries({ queryKey: [mode, 'products'] });
-                  }}
-                >
-                  <p>
-                    {file.upload_status === 'PENDING'
-                      ? 'The unfinished upload and its storage reservation are removed.'
-                      : 'Customers can no longer download it. A file a product still delivers can’t be deleted: remove it from the product first.'}
-                  </p>
-                </ConfirmButton>
+                <DeleteFileButton file={file} />
               ),
             },
           ]}

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { BodyOf, Schemas } from '../../api/client';
 import type { FieldErrors } from '../../lib/errors';
-import { FieldGroup, FormError, SelectField, SubmitButton, TextAreaField, TextField, textOf, useFormErrors } from '../../ui/fields';
+import { FieldGroup, FormActions, SelectField, TextAreaField, TextField, textOf, useFormErrors } from '../../ui/fields';
 import { ProductListPicker, type ProductChoice } from '../../ui/product-picker';
 
 export type ProductBody = BodyOf<'/v1/products', 'post'>;
@@ -179,15 +179,7 @@ export function ProductForm({ product, bundle: initialBundle = [], pending, erro
           <TextAreaField label="Metadata (JSON)" name="metadata" defaultValue={product && Object.keys(product.metadata ?? {}).length ? JSON.stringify(product.metadata, null, 2) : ''} optional error={fieldError('metadata')} placeholder='{"isbn": "978-0-00-000000-0"}' className="mono" />
         </div>
       </details>
-      <FormError message={errors.form} />
-      <div className="actions">
-        <SubmitButton pending={pending}>{submitLabel}</SubmitButton>
-        {onCancel && (
-          <button type="button" className="secondary" onClick={onCancel} disabled={pending}>
-            Cancel
-          </button>
-        )}
-      </div>
+      <FormActions error={errors.form} pending={pending} submitLabel={submitLabel} onCancel={onCancel} />
     </form>
   );
 }

@@ -6,10 +6,10 @@ import { useApi, useModePath } from '../../lib/mode';
 import { Badge } from '../../ui/badge';
 import { FilterBar, FilterSelect, SearchInput } from '../../ui/filters';
 import { PageHeader } from '../../ui/page';
-import { Pager } from '../../ui/pager';
+import { ListView } from '../../ui/list-view';
 import { Table } from '../../ui/table';
 import { Time } from '../../ui/time';
-import { Empty, ErrorMessage, Loading } from '../../ui/states';
+import { Empty } from '../../ui/states';
 
 type Product = Schemas['ProductListItemDto'];
 
@@ -48,26 +48,28 @@ export function ProductsPage() {
         <SearchInput label="Search" placeholder="Name, product id or store id" value={list.filters.search} onChange={(search) => list.setFilters({ search })} />
         <FilterSelect label="Status" value={list.filters.status} onChange={(status) => list.setFilters({ status })} options={STATUSES} />
       </FilterBar>
-      {page.isPending && <Loading what="products" />}
-      <ErrorMessage error={page.error} />
-      {page.data && page.data.data.length === 0 && (
-        <Empty title={filtered ? 'No product matches.' : 'No products yet.'}>
-          {filtered ? (
-            <button type="button" className="secondary" onClick={() => list.setFilters({ search: '', status: '' })}>
-              Clear the search
-            </button>
-          ) : (
-            <Link className="button primary" to={path('products/new')}>
-              Create your first product
-            </Link>
-          )}
-        </Empty>
-      )}
-      {page.data && page.data.data.length > 0 && (
-        <>
+      <ListView
+        page={page}
+        list={list}
+        noun="products"
+        empty={
+          <Empty title={filtered ? 'No product matches.' : 'No products yet.'}>
+            {filtered ? (
+              <button type="button" className="secondary" onClick={() => list.setFilters({ search: '', status: '' })}>
+                Clear the search
+              </button>
+            ) : (
+              <Link className="button primary" to={path('products/new')}>
+                Create your first product
+              </Link>
+            )}
+          </Empty>
+        }
+      >
+        {(rows) => (
           <Table<Product>
             caption="Products"
-            rows={page.data.data}
+            rows={rows}
             rowKey={(product) => product.id}
             columns={[
               {
@@ -93,9 +95,8 @@ export function ProductsPage() {
               { header: 'Created', cell: (product) => <Time value={product.created_at} /> },
             ]}
           />
-          <Pager page={page.data} loading={page.isPlaceholderData} noun="products" list={list} />
-        </>
-      )}
+        )}
+      </ListView>
     </>
   );
 }

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { Mode } from '../../api/client';
 import type { CreateApiKey } from '../../api/dashboard';
 import type { FieldErrors } from '../../lib/errors';
-import { FieldGroup, FormError, SubmitButton, TextField, textOf, useFormErrors } from '../../ui/fields';
+import { FieldGroup, FormActions, TextField, textOf, useFormErrors } from '../../ui/fields';
 
 export const SCOPES: ReadonlyArray<{ scope: string; label: string }> = [
   { scope: 'entitlements:read', label: 'Check access, read entitlements' },
@@ -61,12 +61,7 @@ export function ApiKeyForm({ mode, pending, error, onSubmit }: { mode: Mode; pen
             </label>
           ))}
       </FieldGroup>
-      <FormError message={errors.form} />
-      <div className="actions">
-        <SubmitButton pending={pending} pendingLabel="Creating…">
-          Create key
-        </SubmitButton>
-      </div>
+      <FormActions error={errors.form} pending={pending} submitLabel="Create key" pendingLabel="Creating…" />
     </form>
   );
 }

@@ -3,8 +3,8 @@ import { presentFilters, useListState, usePage } from '../../lib/list';
 import { useApi } from '../../lib/mode';
 import { FilterBar, FilterSelect, SearchInput } from '../../ui/filters';
 import { PageHeader } from '../../ui/page';
-import { Pager } from '../../ui/pager';
-import { Empty, ErrorMessage, Loading } from '../../ui/states';
+import { ListView } from '../../ui/list-view';
+import { Empty } from '../../ui/states';
 import { SubscriptionsTable } from './subscriptions-table';
 
 type Status = Schemas['SubscriptionResponseDto']['status'];
@@ -34,17 +34,11 @@ export function SubscriptionsPage() {
         <SearchInput label="Store customer id" placeholder="Exact store customer id" value={list.filters.store_customer_id} onChange={(store_customer_id) => list.setFilters({ store_customer_id })} />
         <FilterSelect label="Status" value={list.filters.status} onChange={(status) => list.setFilters({ status })} options={STATUSES} />
       </FilterBar>
-      {page.isPending && <Loading what="subscriptions" />}
-      <ErrorMessage error={page.error} />
-      {page.data && page.data.data.length === 0 && (
-        <Empty title={filtered ? 'No subscription matches.' : 'No subscriptions yet.'}>{filtered ? null : <p>Your store reports subscriptions with PUT /v1/subscriptions/store/…; they appear here.</p>}</Empty>
-      )}
-      {page.data && page.data.data.length > 0 && (
-        <>
-          <SubscriptionsTable rows={page.data.data} caption="Subscriptions" />
-          <Pager page={page.data} loading={page.isPlaceholderData} noun="subscriptions" list={list} />
-        </>
-      )}
+      <ListView page={page} list={list} noun="subscriptions" empty={<Empty title={filtered ? 'No subscription matches.' : 'No subscriptions yet.'}>{filtered ? null : <p>Your store reports subscriptions with PUT /v1/subscriptions/store/…; they appear here.</p>}</Empty>}>
+        {(rows) => (
+          <SubscriptionsTable rows={rows} caption="Subscriptions" />
+        )}
+      </ListView>
     </>
   );
 }

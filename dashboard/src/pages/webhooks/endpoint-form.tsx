@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { BodyOf, Mode, Schemas } from '../../api/client';
 import type { FieldErrors } from '../../lib/errors';
-import { FieldGroup, FormError, SubmitButton, TextField, textOf, useFormErrors } from '../../ui/fields';
+import { FieldGroup, FormActions, TextField, textOf, useFormErrors } from '../../ui/fields';
 import { EVENT_GROUPS, type EventType } from './event-types';
 
 export type EndpointBody = BodyOf<'/v1/webhook-endpoints', 'post'>;
@@ -61,15 +61,7 @@ export function EndpointForm({ endpoint, mode, pending, error, submitLabel, onSu
             </fieldset>
           ))}
       </FieldGroup>
-      <FormError message={errors.form} />
-      <div className="actions">
-        <SubmitButton pending={pending}>{submitLabel}</SubmitButton>
-        {onCancel && (
-          <button type="button" className="secondary" onClick={onCancel} disabled={pending}>
-            Cancel
-          </button>
-        )}
-      </div>
+      <FormActions error={errors.form} pending={pending} submitLabel={submitLabel} onCancel={onCancel} />
     </form>
   );
 }

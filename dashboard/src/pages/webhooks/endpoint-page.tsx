@@ -10,7 +10,7 @@ import { Badge } from '../../ui/badge';
 import { ConfirmButton } from '../../ui/confirm';
 import { Id, Secret } from '../../ui/copy';
 import { Facts, PageHeader, Section } from '../../ui/page';
-import { Pager } from '../../ui/pager';
+import { ListView } from '../../ui/list-view';
 import { Empty, ErrorMessage, Loading } from '../../ui/states';
 import { Time } from '../../ui/time';
 import { AttemptsTable } from './attempts-table';
@@ -132,19 +132,20 @@ function Attempts({ endpointId }: { endpointId: string }) {
   );
   return (
     <Section title="Delivery attempts">
-      {page.isPending && <Loading what="attempts" />}
-      <ErrorMessage error={page.error} />
-      {page.data?.data.length === 0 && (
-        <Empty title="Nothing sent yet.">
-          Send a test event, or <Link to={path('entitlements/new')}>grant a product</Link> to make one.
-        </Empty>
-      )}
-      {page.data && page.data.data.length > 0 && (
-        <>
-          <AttemptsTable rows={page.data.data} caption="Delivery attempts to this endpoint" endpointId={endpointId} />
-          <Pager page={page.data} loading={page.isPlaceholderData} noun="attempts" list={list} />
-        </>
-      )}
+      <ListView
+        page={page}
+        list={list}
+        noun="attempts"
+        empty={
+          <Empty title="Nothing sent yet.">
+            Send a test event, or <Link to={path('entitlements/new')}>grant a product</Link> to make one.
+          </Empty>
+        }
+      >
+        {(rows) => (
+          <AttemptsTable rows={rows} caption="Delivery attempts to this endpoint" endpointId={endpointId} />
+        )}
+      </ListView>
     </Section>
   );
 }

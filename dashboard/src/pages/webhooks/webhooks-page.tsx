@@ -4,8 +4,8 @@ import { useListState, usePage } from '../../lib/list';
 import { useApi, useModePath } from '../../lib/mode';
 import { Badge } from '../../ui/badge';
 import { PageHeader } from '../../ui/page';
-import { Pager } from '../../ui/pager';
-import { Empty, ErrorMessage, Loading } from '../../ui/states';
+import { ListView } from '../../ui/list-view';
+import { Empty } from '../../ui/states';
 import { Table } from '../../ui/table';
 import { Time } from '../../ui/time';
 
@@ -27,20 +27,22 @@ export function WebhooksPage() {
           </Link>
         }
       />
-      {page.isPending && <Loading what="endpoints" />}
-      <ErrorMessage error={page.error} />
-      {page.data && page.data.data.length === 0 && (
-        <Empty title="No endpoints yet.">
-          <Link className="button primary" to={path('webhooks/new')}>
-            Add your first endpoint
-          </Link>
-        </Empty>
-      )}
-      {page.data && page.data.data.length > 0 && (
-        <>
+      <ListView
+        page={page}
+        list={list}
+        noun="endpoints"
+        empty={
+          <Empty title="No endpoints yet.">
+            <Link className="button primary" to={path('webhooks/new')}>
+              Add your first endpoint
+            </Link>
+          </Empty>
+        }
+      >
+        {(rows) => (
           <Table<Endpoint>
             caption="Webhook endpoints"
-            rows={page.data.data}
+            rows={rows}
             rowKey={(endpoint) => endpoint.id}
             columns={[
               {
@@ -60,9 +62,8 @@ export function WebhooksPage() {
               { header: 'Added', cell: (endpoint) => <Time value={endpoint.created_at} /> },
             ]}
           />
-          <Pager page={page.data} loading={page.isPlaceholderData} noun="endpoints" list={list} />
-        </>
-      )}
+        )}
+      </ListView>
     </>
   );
 }
