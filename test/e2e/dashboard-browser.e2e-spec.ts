@@ -242,6 +242,39 @@ describeWithBrowser('dashboard flows in a browser', () => {
     await live.close();
   });
 
+  it('invites a teammate from Settings → Team; removing them ends their session at once', async () => {
+    await openPage(page, 'Settings · Team', 'Team');
+    const email = `lin-${Date.now()}@example.com`;
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('button', { name: 'Invite' }).click();
+    const link = (await page.getByTestId('setup-link').textContent())?.trim() ?? '';
+    expect(link).toContain('/dashboard/setup#token=');
+    // The teammate, in a browser of their own: sets a password through the link, signs in.
+    const post = (route: string, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${harness.baseUrl}${route}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    expect((await post('/dashboard/api/setup', { token: new URL(link).hash.replace(/^#token=/, ''), password: PASSWORD })).status).toBe(200);
+    const signedIn = await post('/dashboard/api/sign-in', { email, password: PASSWORD });
+    expect(signedIn.status).toBe(200);
+    const cookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0];
+    const teammateSession = () => fetch(`${harness.baseUrl}/dashboard/api/session`, { headers: { Cookie: cookie } });
+    expect((await teammateSession()).status).toBe(200);
+    await page.reload();
+    await page.getByRole('row', { name: new RegExp(`${email}.*Active`) }).waitFor();
+    await page.getByRole('button', { name: `Remove ${email}` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Remove from the team' }).click();
+    await page.getByRole('row', { name: new RegExp(email) }).waitFor({ state: 'detached' });
+    expect((await teammateSession()).status).toBe(401);
+  });
+
+  it('uploads from another address the service answers on (localhost, while PUBLIC_BASE_URL names 127.0.0.1)', async () => {
+    const elsewhere = await harness.newPage();
+    const otherOrigin = harness.baseUrl.replace('127.0.0.1', 'localhost');
+    await signIn(elsewhere, otherOrigin, merchant.email, `/dashboard/test/products/${await productNamed('Browser ebook')}`);
+    await elsewhere.getByLabel('Upload a file to Browser ebook').setInputFiles({ name: 'chapter-two.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4 from another origin') });
+    await elsewhere.getByRole('row', { name: /chapter-two\.pdf.*Uploaded/ }).waitFor();
+    await elsewhere.close();
+  });
+
   it('refuses a state-changing request that carries the cookie but not the CSRF token', async () => {
     const result = await page.evaluate(async () => {
       const response = await fetch('/v1/products', {
