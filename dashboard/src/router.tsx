@@ -13,10 +13,15 @@ function page(load: () => Promise<Record<string, unknown>>, name: string): Route
   return { Component: async () => (await load())[name] as ComponentType };
 }
 
+/** A page of the app: its own chunk, and its own error shown inside the layout (the page list stays). */
+function at(path: string | undefined, load: () => Promise<Record<string, unknown>>, name: string): RouteObject {
+  return path === undefined ? { index: true, lazy: page(load, name), errorElement: <RouteError /> } : { path, lazy: page(load, name), errorElement: <RouteError /> };
+}
+
 /** The route table, new each time: a router resolves lazy routes in place, so two routers can't share one. */
 export function createRoutes(): RouteObject[] {
   return [
-  { path: '/setup', lazy: page(() => import('./shell/setup-page'), 'SetupPage') },
+  at('/setup', () => import('./shell/setup-page'), 'SetupPage'),
   {
     path: '/',
     element: <SessionGate />,
@@ -29,29 +34,29 @@ export function createRoutes(): RouteObject[] {
         element: <ModeGate />,
         errorElement: <RouteError />,
         children: [
-          { index: true, lazy: page(() => import('./pages/overview/overview-page'), 'OverviewPage') },
-          { path: 'products', lazy: page(() => import('./pages/products/products-page'), 'ProductsPage') },
-          { path: 'products/new', lazy: page(() => import('./pages/products/new-product-page'), 'NewProductPage') },
-          { path: 'products/:productId', lazy: page(() => import('./pages/products/product-page'), 'ProductPage') },
-          { path: 'grant-rules', lazy: page(() => import('./pages/grant-rules/grant-rules-page'), 'GrantRulesPage') },
-          { path: 'customers', lazy: page(() => import('./pages/customers/customers-page'), 'CustomersPage') },
-          { path: 'customers/:customerId', lazy: page(() => import('./pages/customers/customer-page'), 'CustomerPage') },
-          { path: 'entitlements', lazy: page(() => import('./pages/entitlements/entitlements-page'), 'EntitlementsPage') },
-          { path: 'entitlements/new', lazy: page(() => import('./pages/entitlements/grant-page'), 'GrantPage') },
-          { path: 'entitlements/:entitlementId', lazy: page(() => import('./pages/entitlements/entitlement-page'), 'EntitlementPage') },
-          { path: 'imports', lazy: page(() => import('./pages/imports/imports-page'), 'ImportsPage') },
-          { path: 'orders', lazy: page(() => import('./pages/orders/orders-page'), 'OrdersPage') },
-          { path: 'orders/:orderId', lazy: page(() => import('./pages/orders/order-page'), 'OrderPage') },
-          { path: 'subscriptions', lazy: page(() => import('./pages/subscriptions/subscriptions-page'), 'SubscriptionsPage') },
-          { path: 'subscriptions/:subscriptionId', lazy: page(() => import('./pages/subscriptions/subscription-page'), 'SubscriptionPage') },
-          { path: 'files', lazy: page(() => import('./pages/files/files-page'), 'FilesPage') },
-          { path: 'webhooks', lazy: page(() => import('./pages/webhooks/webhooks-page'), 'WebhooksPage') },
-          { path: 'webhooks/new', lazy: page(() => import('./pages/webhooks/new-endpoint-page'), 'NewEndpointPage') },
-          { path: 'webhooks/:endpointId', lazy: page(() => import('./pages/webhooks/endpoint-page'), 'EndpointPage') },
-          { path: 'events', lazy: page(() => import('./pages/events/events-page'), 'EventsPage') },
-          { path: 'events/:eventId', lazy: page(() => import('./pages/events/event-page'), 'EventPage') },
-          { path: 'settings/api-keys', lazy: page(() => import('./pages/settings/api-keys-page'), 'ApiKeysPage') },
-          { path: 'settings/team', lazy: page(() => import('./pages/settings/team-page'), 'TeamPage') },
+          at(undefined, () => import('./pages/overview/overview-page'), 'OverviewPage'),
+          at('products', () => import('./pages/products/products-page'), 'ProductsPage'),
+          at('products/new', () => import('./pages/products/new-product-page'), 'NewProductPage'),
+          at('products/:productId', () => import('./pages/products/product-page'), 'ProductPage'),
+          at('grant-rules', () => import('./pages/grant-rules/grant-rules-page'), 'GrantRulesPage'),
+          at('customers', () => import('./pages/customers/customers-page'), 'CustomersPage'),
+          at('customers/:customerId', () => import('./pages/customers/customer-page'), 'CustomerPage'),
+          at('entitlements', () => import('./pages/entitlements/entitlements-page'), 'EntitlementsPage'),
+          at('entitlements/new', () => import('./pages/entitlements/grant-page'), 'GrantPage'),
+          at('entitlements/:entitlementId', () => import('./pages/entitlements/entitlement-page'), 'EntitlementPage'),
+          at('imports', () => import('./pages/imports/imports-page'), 'ImportsPage'),
+          at('orders', () => import('./pages/orders/orders-page'), 'OrdersPage'),
+          at('orders/:orderId', () => import('./pages/orders/order-page'), 'OrderPage'),
+          at('subscriptions', () => import('./pages/subscriptions/subscriptions-page'), 'SubscriptionsPage'),
+          at('subscriptions/:subscriptionId', () => import('./pages/subscriptions/subscription-page'), 'SubscriptionPage'),
+          at('files', () => import('./pages/files/files-page'), 'FilesPage'),
+          at('webhooks', () => import('./pages/webhooks/webhooks-page'), 'WebhooksPage'),
+          at('webhooks/new', () => import('./pages/webhooks/new-endpoint-page'), 'NewEndpointPage'),
+          at('webhooks/:endpointId', () => import('./pages/webhooks/endpoint-page'), 'EndpointPage'),
+          at('events', () => import('./pages/events/events-page'), 'EventsPage'),
+          at('events/:eventId', () => import('./pages/events/event-page'), 'EventPage'),
+          at('settings/api-keys', () => import('./pages/settings/api-keys-page'), 'ApiKeysPage'),
+          at('settings/team', () => import('./pages/settings/team-page'), 'TeamPage'),
           { path: '*', element: <NotFound /> },
         ],
       },

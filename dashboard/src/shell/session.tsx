@@ -1,4 +1,4 @@
-import { QueryCache, QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
+import { MutationCache, QueryCache, QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, useContext, type ReactNode } from 'react';
 import { ApiFailure, setCsrfToken } from '../api/client';
 import { dashboardApi, type Session } from '../api/dashboard';
@@ -14,11 +14,20 @@ export function createQueryClient(): QueryClient {
     defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 5_000 } },
     queryCache: new QueryCache({
       onError: (error, query) => {
-        if (error instanceof ApiFailure && error.code === 'INVALID_SESSION' && query.queryKey[0] !== SESSION_KEY[0]) forgetSession(client);
+        if (sessionEnded(error) && query.queryKey[0] !== SESSION_KEY[0]) forgetSession(client);
+      },
+    }),
+    mutationCache: new MutationCache({
+      onError: (error) => {
+        if (sessionEnded(error)) forgetSession(client);
       },
     }),
   });
   return client;
+}
+
+function sessionEnded(error: unknown): boolean {
+  return error instanceof ApiFailure && error.code === 'INVALID_SESSION';
 }
 
 /**

@@ -22,7 +22,7 @@ export function Pager({ page, loading, noun, list }: PagerProps) {
     <nav className="pager" aria-label={`Pages of ${noun}`} aria-busy={loading || undefined}>
       <p aria-live="polite">
         {shown === 0 ? `No ${noun}` : `${formatCount(first)}–${formatCount(last)}`}
-        {page.total !== undefined && shown > 0 ? ` of ${formatCount(page.total)} ${noun}` : shown > 0 ? ` ${noun}` : ''}
+        {page.total !== undefined && shown > 0 ? ` of ${formatCount(page.total)} ${page.total === 1 ? noun.replace(/s$/, '') : noun}` : shown > 0 ? ` ${noun}` : ''}
         {loading ? ' (loading the next page…)' : ''}
       </p>
       <div className="actions">
