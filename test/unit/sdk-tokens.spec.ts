@@ -1,7 +1,7 @@
 import { generateKeyPairSync, KeyObject } from 'node:crypto';
-import { TokenVerificationError, verifyEntitlementToken } from '@entitlement-delivery/sdk';
+import { TokenVerificationError, verifyEntitlementToken, type EntitlementTokenClaims } from '@entitlement-delivery/sdk';
 import { exportJWK, JSONWebKeySet, SignJWT } from 'jose';
-import { buildEntitlementTokenClaims } from '../../src/entitlements/tokens/entitlement-token-claims';
+import { buildEntitlementTokenClaims, type EntitlementTokenClaims as ServiceTokenClaims } from '../../src/entitlements/tokens/entitlement-token-claims';
 import { rejectionReason } from '../support/rejection-reason';
 
 const refusal = (promise: Promise<unknown>) => rejectionReason(promise, TokenVerificationError);
@@ -58,6 +58,13 @@ function token(key: Key, overrides: { merchant?: string; mode?: 'live' | 'test';
   return new SignJWT({ ...claims }).setProtectedHeader({ alg: 'EdDSA', kid: key.kid, typ: 'JWT' }).sign(key.privateKey);
 }
 
+/**
+ * The SDK can't import the service, so its claim type is written twice; a claim added to or dropped
+ * from either side fails to compile here (`npm run lint` type-checks the tests).
+ */
+type Unmatched<Left, Right> = Exclude<keyof Left, keyof Right>;
+const SAME_CLAIMS: [Unmatched<ServiceTokenClaims, EntitlementTokenClaims>, Unmatched<EntitlementTokenClaims, ServiceTokenClaims>] extends [never, never] ? true : false = true;
+
 describe('SDK tokens.verify', () => {
   const key = newKey('key-1');
   let jwks: JSONWebKeySet;
@@ -68,6 +75,7 @@ describe('SDK tokens.verify', () => {
   });
 
   it('returns the typed claims of a token for this merchant and mode', async () => {
+    expect(SAME_CLAIMS).toBe(true);
     const claims = await verifyEntitlementToken(await token(key), { ...options(), productId: 'prod_1', storeCustomerId: 'store_cust_1' });
     expect(claims).toMatchObject({ iss: ISSUER, aud: `${MERCHANT}:test`, sub: 'cus_1', id: 'ent_1', status: 'active', product_id: 'prod_1', livemode: false });
   });
