@@ -68,6 +68,7 @@ export class ProductsService {
       this.unitOfWork.run(operation, async (tx) => {
         await this.requireOwnFiles(tx, tenant, fulfillment.file_ids);
         const includedProductIds = input.included_product_ids ?? [];
+        await this.lockBundleGraph(tx, tenant, includedProductIds);
         await this.requireIncludable(tx, tenant, null, includedProductIds);
         const product = await this.products.insert(tx, tenant, {
           id: generateId('prod'),
@@ -99,7 +100,10 @@ export class ProductsService {
     const { tenant } = operation;
     return this.withDuplicateStoreIdCheck(input.store_product_id, () =>
       this.unitOfWork.run(operation, async (tx) => {
-        const current = await this.lockForChange(tx, tenant, productId);
+        const current =
+          input.included_product_ids === undefined
+            ? await this.lockForChange(tx, tenant, productId)
+            : await this.lockBundleGraph(tx, tenant, input.included_product_ids, productId);
         const entitlementType = input.entitlement_type ?? current.entitlement_type;
         const typeFields = resolveTypeFields({ ...input, entitlement_type: entitlementType }, current);
         const changes: ProductChanges = {
@@ -246,6 +250,23 @@ export class ProductsService {
     const response = toProductResponse(product, linksChanged ? fileIds : currentFileIds, itemsChanged ? includedProductIds : currentIncludedIds);
     await tx.publish('product.updated', tenant, { ...response });
     return response;
+  }
+
+  /**
+   * A change of bundle contents locks every product it touches (the bundle and what it would
+   * include) in id order, before the rules are checked (DESIGN §13). The no-nesting and no-cycle
+   * rules each relate a bundle to a product it includes, so two changes that together would break
+   * one both lock that product: the second waits, then sees the first's rows and is refused.
+   */
+  private async lockBundleGraph(tx: Transaction, tenant: Tenant, includedIds: string[], bundleProductId: string): Promise<ProductEntity>;
+  private async lockBundleGraph(tx: Transaction, tenant: Tenant, includedIds: string[]): Promise<null>;
+  private async lockBundleGraph(tx: Transaction, tenant: Tenant, includedIds: string[], bundleProductId?: string): Promise<ProductEntity | null> {
+    const bundleId = bundleProductId !== undefined && isValidId('prod', bundleProductId) ? [bundleProductId] : [];
+    const locked = await this.products.lockByIds(tx, tenant, [...bundleId, ...includedIds.filter((productId) => isValidId('prod', productId))]);
+    if (bundleProductId === undefined) return null;
+    const bundle = locked.find((product) => product.id === bundleProductId);
+    if (!bundle) throw notFound(bundleProductId);
+    return bundle;
   }
 
   private async lockForChange(tx: Transaction, tenant: Tenant, productId: string): Promise<ProductEntity> {
