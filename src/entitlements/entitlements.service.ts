@@ -22,26 +22,16 @@ import { EntitlementLifecycleService } from './entitlement-lifecycle.service';
 import { toEntitlementCheckItem, toEntitlementListItem, toEntitlementResponse } from './entitlement.mapper';
 import { EntitlementsRepository } from './entitlements.repository';
 import { EntitlementTokensService } from './tokens/entitlement-tokens.service';
+import { exactlyOne, OneOf } from '../validation/exactly-one';
 
 const LIST_FILTERS = ['customer_id', 'store_customer_id', 'product_id', 'status', 'source', 'granted_after', 'granted_before'] as const;
-
-/** Present means a non-empty value: `?customer_id=` counts as absent. */
-const present = (value: string | undefined): value is string => value !== undefined && value !== '';
 
 const parseNullableTime = (value: string | null | undefined): Date | null | undefined =>
   value === undefined ? undefined : value === null ? null : new Date(value);
 
-/**
- * Exactly one of an id pair. Neither and both are the same mistake with one code, on the check
- * (where DESIGN §5 names it MISSING_REQUIRED_FIELD) and on create alike, so a client handles it once.
- */
-function pickReference(id: string | undefined, storeId: string | undefined, names: [string, string]): Reference {
-  if (present(id) && present(storeId)) {
-    throw new ApiError(ErrorCode.MISSING_REQUIRED_FIELD, `Pass exactly one of '${names[0]}' and '${names[1]}', not both`, names[1]);
-  }
-  if (present(id)) return { id };
-  if (present(storeId)) return { storeId };
-  throw new ApiError(ErrorCode.MISSING_REQUIRED_FIELD, `Pass one of '${names[0]}' or '${names[1]}'`, names[0]);
+/** A customer or product named by exactly one of its id and its store id. */
+function referenceOf(named: OneOf<string>, idField: string): Reference {
+  return named.field === idField ? { id: named.value } : { storeId: named.value };
 }
 
 /** A negative check; with include_token=true it says so with `token: null`. */
@@ -81,8 +71,8 @@ export class EntitlementsService {
 
   /** The hot path: one indexed query, no caching, so a revoke or suspend shows on the next request. */
   async check(tenant: Tenant, query: CheckEntitlementQueryDto): Promise<EntitlementCheckResponseDto> {
-    const customer = pickReference(query.customer_id, query.store_customer_id, ['customer_id', 'store_customer_id']);
-    const product = pickReference(query.product_id, query.store_product_id, ['product_id', 'store_product_id']);
+    const customer = referenceOf(exactlyOne({ customer_id: query.customer_id, store_customer_id: query.store_customer_id }), 'customer_id');
+    const product = referenceOf(exactlyOne({ product_id: query.product_id, store_product_id: query.store_product_id }), 'product_id');
     // A malformed id names nobody: not entitled, without a query.
     const withToken = query.include_token === 'true';
     if ((customer.id !== undefined && !isValidId('cus', customer.id)) || (product.id !== undefined && !isValidId('prod', product.id))) {
@@ -136,8 +126,8 @@ export class EntitlementsService {
 
   /** POST /v1/entitlements: a grant with source api, or manual when a person made it in the dashboard. */
   create(operation: Operation, body: CreateEntitlementDto): Promise<EntitlementResponseDto> {
-    const customer = pickReference(body.customer_id, body.store_customer_id, ['customer_id', 'store_customer_id']);
-    const product = pickReference(body.product_id, body.store_product_id, ['product_id', 'store_product_id']);
+    const customer = referenceOf(exactlyOne({ customer_id: body.customer_id, store_customer_id: body.store_customer_id }), 'customer_id');
+    const product = referenceOf(exactlyOne({ product_id: body.product_id, store_product_id: body.store_product_id }), 'product_id');
     return this.unitOfWork.run(operation, (tx) =>
       this.lifecycle.grant(tx, operation.tenant, {
         customer,

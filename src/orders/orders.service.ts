@@ -21,12 +21,12 @@ import { OrderEntity } from './order.entity';
 import { lineItemOutcome, orderedUsageLimit, orderStatusOf } from './order-status';
 import { toOrderResponse } from './order.mapper';
 import { OrderChanges, OrdersRepository } from './orders.repository';
+import { exactlyOne } from '../validation/exactly-one';
 
 /** The largest usage_limit its int4 column holds. */
 const USAGE_LIMIT_MAX = 2_147_483_647;
 /** Line item states whose entitlement a refund revokes (the others can't be revoked). */
 const REVOCABLE = new Set(['active', 'suspended', 'pending']);
-const PRODUCT_FIELDS = ['product_id', 'store_product_id', 'store_variant_id'] as const;
 
 /**
  * Store orders and refunds (DESIGN §10). A post is one transaction: the order row is inserted if
@@ -230,21 +230,10 @@ export class OrdersService {
 
 /** Exactly one customer reference and, per line item, exactly one product reference; line item ids unique. */
 function checkBody(input: CreateOrderDto): void {
-  if (input.customer_id !== undefined && input.store_customer_id !== undefined) {
-    throw new ApiError(ErrorCode.INVALID_PARAMETER, `Pass exactly one of 'customer_id' and 'store_customer_id', not both`, 'store_customer_id');
-  }
-  if (input.customer_id === undefined && input.store_customer_id === undefined) {
-    throw new ApiError(ErrorCode.MISSING_REQUIRED_FIELD, `Pass one of 'customer_id' or 'store_customer_id'`, 'customer_id');
-  }
+  exactlyOne({ customer_id: input.customer_id, store_customer_id: input.store_customer_id });
   const seen = new Set<string>();
   for (const [index, item] of input.line_items.entries()) {
-    const given = PRODUCT_FIELDS.filter((field) => item[field] !== undefined);
-    if (given.length === 0) {
-      throw new ApiError(ErrorCode.MISSING_REQUIRED_FIELD, `Line item ${index} needs one of ${PRODUCT_FIELDS.join(', ')}`, `line_items[${index}].product_id`);
-    }
-    if (given.length > 1) {
-      throw new ApiError(ErrorCode.INVALID_PARAMETER, `Line item ${index}: pass exactly one of ${PRODUCT_FIELDS.join(', ')}`, `line_items[${index}].${given[1]}`);
-    }
+    exactlyOne({ product_id: item.product_id, store_product_id: item.store_product_id, store_variant_id: item.store_variant_id }, `line_items[${index}].`);
     if (seen.has(item.store_line_item_id)) {
       throw new ApiError(ErrorCode.INVALID_PARAMETER, `Line item ${index}: store_line_item_id '${item.store_line_item_id}' appears twice`, `line_items[${index}].store_line_item_id`);
     }

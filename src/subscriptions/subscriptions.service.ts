@@ -21,6 +21,7 @@ import { ListSubscriptionsQueryDto } from './dto/subscription-query.dto';
 import { SubscriptionResponseDto } from './dto/subscription-response.dto';
 import { SubscriptionEntity, SubscriptionStatus } from './subscription.entity';
 import { SubscriptionsRepository } from './subscriptions.repository';
+import { atMostOne, OneOf } from '../validation/exactly-one';
 
 /** What a put answers: the subscription, and whether this put created it (201) or not (200). */
 export interface PutResult {
@@ -39,7 +40,6 @@ const ENTITLEMENT_TARGET: Record<SubscriptionStatus, 'active' | 'suspended' | 'e
 
 const PAUSED_REASON = 'subscription_paused';
 
-const present = (value: string | undefined): value is string => value !== undefined && value !== '';
 const iso = (value: Date | null): string | null => (value ? value.toISOString() : null);
 
 /** The named customer, when the put names one. */
@@ -47,14 +47,8 @@ type CustomerName = { id: string } | { storeId: string };
 /** The named product, when the put names one. */
 type ProductName = { id: string } | { storeId: string } | { variantId: string };
 
-function onlyOne<T>(names: Array<[string, string | undefined, (value: string) => T]>): T | null {
-  const given = names.filter(([, value]) => present(value));
-  if (given.length > 1) {
-    throw new ApiError(ErrorCode.INVALID_PARAMETER, `Pass only one of ${names.map(([name]) => `'${name}'`).join(', ')}`, given[1][0]);
-  }
-  const [first] = given;
-  return first ? first[2](first[1] as string) : null;
-}
+const customerNameOf = (named: OneOf<'customer_id' | 'store_customer_id'> | null): CustomerName | null =>
+  named === null ? null : named.field === 'customer_id' ? { id: named.value } : { storeId: named.value };
 
 /**
  * Store subscriptions (DESIGN §10): each put records the store's state and keeps one
@@ -74,15 +68,16 @@ export class SubscriptionsService {
   ) {}
 
   async put(operation: Operation, storeSubscriptionId: string, body: PutSubscriptionDto): Promise<PutResult> {
-    const customerName = onlyOne<CustomerName>([
-      ['customer_id', body.customer_id, (id) => ({ id })],
-      ['store_customer_id', body.store_customer_id, (storeId) => ({ storeId })],
-    ]);
-    const productName = onlyOne<ProductName>([
-      ['product_id', body.product_id, (id) => ({ id })],
-      ['store_product_id', body.store_product_id, (storeId) => ({ storeId })],
-      ['store_variant_id', body.store_variant_id, (variantId) => ({ variantId })],
-    ]);
+    const customerName = customerNameOf(atMostOne({ customer_id: body.customer_id, store_customer_id: body.store_customer_id }));
+    const namedProduct = atMostOne({ product_id: body.product_id, store_product_id: body.store_product_id, store_variant_id: body.store_variant_id });
+    const productName: ProductName | null =
+      namedProduct === null
+        ? null
+        : namedProduct.field === 'product_id'
+          ? { id: namedProduct.value }
+          : namedProduct.field === 'store_product_id'
+            ? { storeId: namedProduct.value }
+            : { variantId: namedProduct.value };
     const storeUpdatedAt = body.store_updated_at !== undefined ? new Date(body.store_updated_at) : null;
     const tenant = operation.tenant;
     return this.unitOfWork.run(operation, async (tx) => {
@@ -143,10 +138,7 @@ export class SubscriptionsService {
 
   /** A customer's subscriptions, newest first; an unknown customer has none. */
   async list(tenant: Tenant, query: ListSubscriptionsQueryDto): Promise<PageResult<SubscriptionResponseDto>> {
-    const customerName = onlyOne<CustomerName>([
-      ['customer_id', query.customer_id, (id) => ({ id })],
-      ['store_customer_id', query.store_customer_id, (storeId) => ({ storeId })],
-    ]);
+    const customerName = customerNameOf(atMostOne({ customer_id: query.customer_id, store_customer_id: query.store_customer_id }));
     if (!customerName) throw new ApiError(ErrorCode.FILTER_REQUIRED, "Filter by 'customer_id' or 'store_customer_id'", 'customer_id');
     const page = toPageRequest(query);
     const db = this.unitOfWork.pool;

@@ -148,7 +148,9 @@ describe('orders and refunds (DESIGN §10)', () => {
     expect((await testApp.http.get('/v1/entitlements?store_customer_id=buyer_refused').set(key()).expect(200)).body.data).toEqual([]);
 
     const refusals: Array<[Record<string, unknown>, number, string]> = [
-      [{ line_items: [{ store_line_item_id: 'a', product_id: item.id, store_variant_id: 'v' }] }, 400, 'INVALID_PARAMETER'],
+      // Both of two names for one thing: the entitlement routes' code, on every route (one mistake, one code).
+      [{ line_items: [{ store_line_item_id: 'a', product_id: item.id, store_variant_id: 'v' }] }, 400, 'MISSING_REQUIRED_FIELD'],
+      [{ customer_id: 'cus_01jd8x3k2m4n5p6q7r8s9t0v1w', line_items: [{ store_line_item_id: 'a', product_id: item.id }] }, 400, 'MISSING_REQUIRED_FIELD'],
       [{ line_items: [{ store_line_item_id: 'a' }] }, 400, 'MISSING_REQUIRED_FIELD'],
       [{ line_items: [{ store_line_item_id: 'a', product_id: item.id, quantity: 0 }] }, 400, 'INVALID_PARAMETER'],
       [{ line_items: [] }, 400, 'INVALID_PARAMETER'],
