@@ -22,6 +22,7 @@ import { lineItemOutcome, orderedUsageLimit, orderStatusOf } from './order-statu
 import { toOrderResponse } from './order.mapper';
 import { OrderChanges, OrdersRepository } from './orders.repository';
 import { exactlyOne } from '../validation/exactly-one';
+import { sameJsonContent } from '../database/jsonb';
 
 /** The largest usage_limit its int4 column holds. */
 const USAGE_LIMIT_MAX = 2_147_483_647;
@@ -117,7 +118,7 @@ export class OrdersService {
       const lineItems = [...known, ...inserted];
       const changes: OrderChanges = {};
       if (!isNew && placedAt !== undefined && placedAt.getTime() !== order.placed_at?.getTime()) changes.placed_at = placedAt;
-      if (!isNew && input.metadata !== undefined && JSON.stringify(input.metadata) !== JSON.stringify(order.metadata)) changes.metadata = input.metadata;
+      if (!isNew && input.metadata !== undefined && !sameJsonContent(input.metadata, order.metadata)) changes.metadata = input.metadata;
       const status = orderStatusOf(lineItems);
       if (status !== order.status) changes.status = status;
       if (Object.keys(changes).length > 0 || fresh.length > 0) order = await this.orders.update(tx, tenant, order.id, changes);

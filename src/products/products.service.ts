@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { isDeepStrictEqual } from 'node:util';
 import type { Tenant } from '../database/tenant';
 import type { Operation } from '../database/operation';
 import { isUniqueViolation } from '../database/unique-violation';
@@ -20,6 +19,7 @@ import { toProductListItem, toProductResponse } from './product.mapper';
 import { DEFAULT_FULFILLMENT_CONFIG, normalizeFulfillmentConfig, resolveTypeFields } from './product-rules';
 import { ProductChanges, ProductReference, ProductsRepository } from './products.repository';
 import { FileCatalog } from './file-catalog';
+import { sameJsonContent } from '../database/jsonb';
 
 export type { ProductReference } from './products.repository';
 
@@ -238,11 +238,11 @@ export class ProductsService {
     const currentFileIds = await this.links.fileIdsOf(tx, tenant, current.id);
     const currentIncludedIds = await this.bundleItems.includedIdsOf(tx, tenant, current.id);
     const changed = Object.fromEntries(
-      Object.entries(changes).filter(([field, value]) => !sameValue(current[field as keyof ProductEntity], value)),
+      Object.entries(changes).filter(([field, value]) => !sameJsonContent(current[field as keyof ProductEntity], value)),
     ) as ProductChanges;
     const { fileIds, includedProductIds } = rows;
-    const linksChanged = fileIds !== undefined && !sameValue(currentFileIds, fileIds);
-    const itemsChanged = includedProductIds !== undefined && !sameValue(currentIncludedIds, includedProductIds);
+    const linksChanged = fileIds !== undefined && !sameJsonContent(currentFileIds, fileIds);
+    const itemsChanged = includedProductIds !== undefined && !sameJsonContent(currentIncludedIds, includedProductIds);
     if (Object.keys(changed).length === 0 && !linksChanged && !itemsChanged) return toProductResponse(current, currentFileIds, currentIncludedIds);
     if (linksChanged) await this.links.replace(tx, tenant, current.id, fileIds);
     if (itemsChanged) await this.bundleItems.replace(tx, tenant, current.id, includedProductIds);
@@ -337,10 +337,4 @@ function storedConfig(fulfillment: FulfillmentWithFiles): FulfillmentConfig {
 
 function pickDefined<T extends object, K extends keyof T>(source: T, fields: K[]): Partial<Pick<T, K>> {
   return Object.fromEntries(fields.filter((field) => source[field] !== undefined).map((field) => [field, source[field]])) as Partial<Pick<T, K>>;
-}
-
-/** Column values are JSON-shaped; jsonb reorders object keys, so objects compare by content. */
-function sameValue(left: unknown, right: unknown): boolean {
-  const plain = (value: unknown): unknown => JSON.parse(JSON.stringify(value ?? null));
-  return isDeepStrictEqual(plain(left), plain(right));
 }
