@@ -18,8 +18,9 @@ import { UpdateEntitlementDto } from './dto/update-entitlement.dto';
 import { Reference } from './entitlement-check.query';
 import { EntitlementEntity, EntitlementStatus } from './entitlement.entity';
 import { effectiveStatus } from './effective-status';
-import { EntitlementLifecycleService } from './entitlement-lifecycle.service';
-import { toEntitlementCheckItem, toEntitlementListItem, toEntitlementResponse } from './entitlement.mapper';
+import { EntitlementGrantResolutionService } from './entitlement-grant-resolution.service';
+import { EntitlementTransitionsService } from './entitlement-transitions.service';
+import { toEntitlementCheckItem, toEntitlementListItem, toChangedEntitlementResponse, toEntitlementResponse } from './entitlement.mapper';
 import { EntitlementsRepository } from './entitlements.repository';
 import { EntitlementTokensService } from './tokens/entitlement-tokens.service';
 import { exactlyOne, OneOf } from '../validation/exactly-one';
@@ -41,14 +42,15 @@ function notEntitled(withToken: boolean): EntitlementCheckResponseDto {
 
 /**
  * The entitlement routes: the access check and reads, and each write request in one transaction
- * (with its idempotency claim) running a rule of EntitlementLifecycleService. Also the reads the
+ * (with its idempotency claim) running a rule of EntitlementGrantResolutionService or EntitlementTransitionsService. Also the reads the
  * customers module lists a customer's entitlements and downloads with.
  */
 @Injectable()
 export class EntitlementsService {
   constructor(
     private readonly entitlements: EntitlementsRepository,
-    private readonly lifecycle: EntitlementLifecycleService,
+    private readonly grantResolution: EntitlementGrantResolutionService,
+    private readonly transitions: EntitlementTransitionsService,
     private readonly customers: CustomerRecordsService,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
@@ -129,7 +131,8 @@ export class EntitlementsService {
     const customer = referenceOf(exactlyOne({ customer_id: body.customer_id, store_customer_id: body.store_customer_id }), 'customer_id');
     const product = referenceOf(exactlyOne({ product_id: body.product_id, store_product_id: body.store_product_id }), 'product_id');
     return this.unitOfWork.run(operation, (tx) =>
-      this.lifecycle.grant(tx, operation.tenant, {
+      this.grantResolution
+        .grant(tx, operation.tenant, {
         customer,
         product,
         source: operation.credential === 'dashboard-session' ? 'manual' : 'api',
@@ -139,35 +142,36 @@ export class EntitlementsService {
         storeOrderId: body.store_order_id,
         storeLineItemId: body.store_line_item_id,
         metadata: body.metadata,
-      }),
+      })
+        .then(toChangedEntitlementResponse),
     );
   }
 
   suspend(operation: Operation, entitlementId: string, body: EntitlementReasonDto): Promise<EntitlementResponseDto> {
-    return this.unitOfWork.run(operation, (tx) => this.lifecycle.suspend(tx, operation.tenant, entitlementId, body.reason ?? null));
+    return this.unitOfWork.run(operation, (tx) => this.transitions.suspend(tx, operation.tenant, entitlementId, body.reason ?? null).then(toChangedEntitlementResponse));
   }
 
   revoke(operation: Operation, entitlementId: string, body: EntitlementReasonDto): Promise<EntitlementResponseDto> {
-    return this.unitOfWork.run(operation, (tx) => this.lifecycle.revoke(tx, operation.tenant, entitlementId, body.reason ?? null));
+    return this.unitOfWork.run(operation, (tx) => this.transitions.revoke(tx, operation.tenant, entitlementId, body.reason ?? null).then(toChangedEntitlementResponse));
   }
 
   reactivate(operation: Operation, entitlementId: string, body: ReactivateEntitlementDto): Promise<EntitlementResponseDto> {
     const changes = { expiresAt: parseNullableTime(body.expires_at), usageLimit: body.usage_limit };
-    return this.unitOfWork.run(operation, (tx) => this.lifecycle.reactivate(tx, operation.tenant, entitlementId, changes));
+    return this.unitOfWork.run(operation, (tx) => this.transitions.reactivate(tx, operation.tenant, entitlementId, changes).then(toChangedEntitlementResponse));
   }
 
   activate(operation: Operation, entitlementId: string): Promise<EntitlementResponseDto> {
-    return this.unitOfWork.run(operation, (tx) => this.lifecycle.activate(tx, operation.tenant, entitlementId));
+    return this.unitOfWork.run(operation, (tx) => this.transitions.activate(tx, operation.tenant, entitlementId).then(toChangedEntitlementResponse));
   }
 
   update(operation: Operation, entitlementId: string, body: UpdateEntitlementDto): Promise<EntitlementResponseDto> {
     const changes = { expiresAt: parseNullableTime(body.expires_at), usageLimit: body.usage_limit, metadata: body.metadata };
-    return this.unitOfWork.run(operation, (tx) => this.lifecycle.update(tx, operation.tenant, entitlementId, changes));
+    return this.unitOfWork.run(operation, (tx) => this.transitions.update(tx, operation.tenant, entitlementId, changes).then(toChangedEntitlementResponse));
   }
 
   /** POST /usage: uses of a non-file product (downloads count theirs through recordUse too). */
   recordUsage(operation: Operation, entitlementId: string, body: RecordUsageDto): Promise<EntitlementResponseDto> {
-    return this.unitOfWork.run(operation, (tx) => this.lifecycle.recordUse(tx, operation.tenant, entitlementId, body.quantity ?? 1));
+    return this.unitOfWork.run(operation, (tx) => this.transitions.recordUse(tx, operation.tenant, entitlementId, body.quantity ?? 1).then(toChangedEntitlementResponse));
   }
 
   /** One page of a customer's entitlements, every status, with the total. */

@@ -6,7 +6,9 @@ import { UnitOfWork } from '../database/unit-of-work';
 import type { Reader, Transaction } from '../database/transaction';
 import { PageResult } from '../envelope/page-result';
 import { StatusResult } from '../envelope/status-result';
-import { EntitlementLifecycleService, ResolvedGrant } from '../entitlements/entitlement-lifecycle.service';
+import { EntitlementGrantResolutionService, ResolvedGrant } from '../entitlements/entitlement-grant-resolution.service';
+import { canTransition } from '../entitlements/entitlement-state-machine';
+import { EntitlementTransitionsService } from '../entitlements/entitlement-transitions.service';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { generateId, isValidId } from '../ids/id';
@@ -26,14 +28,13 @@ import { sameJsonContent } from '../database/jsonb';
 
 /** The largest usage_limit its int4 column holds. */
 const USAGE_LIMIT_MAX = 2_147_483_647;
-/** Line item states whose entitlement a refund revokes (the others can't be revoked). */
-const REVOCABLE = new Set(['active', 'suspended', 'pending']);
 
 /**
  * Store orders and refunds (DESIGN §10). A post is one transaction: the order row is inserted if
  * new and then locked, so concurrent posts of one order run one after the other and each grants
  * only the line items the previous ones left; the (order, line item) primary key backs that up.
- * Grants go through EntitlementLifecycleService (bundle children and grant rules included).
+ * Grants go through EntitlementGrantResolutionService (bundle children and grant rules included),
+ * refunds through EntitlementTransitionsService.
  */
 @Injectable()
 export class OrdersService {
@@ -41,7 +42,8 @@ export class OrdersService {
     private readonly orders: OrdersRepository,
     private readonly customers: CustomerRecordsService,
     private readonly products: ProductsService,
-    private readonly lifecycle: EntitlementLifecycleService,
+    private readonly grantResolution: EntitlementGrantResolutionService,
+    private readonly transitions: EntitlementTransitionsService,
     private readonly unitOfWork: UnitOfWork,
   ) {}
 
@@ -99,7 +101,7 @@ export class OrdersService {
         }
         return { item, product, quantity, outcome };
       });
-      const granted = new Map((await this.lifecycle.grantMany(tx, tenant, grants)).map((entitlement) => [entitlement.store_line_item_id, entitlement.id]));
+      const granted = new Map((await this.grantResolution.grantMany(tx, tenant, grants)).map((entitlement) => [entitlement.store_line_item_id, entitlement.id]));
       const inserted = await this.orders.insertLineItems(
         tx,
         tenant,
@@ -151,8 +153,8 @@ export class OrdersService {
       }
       const refunded = lineItems.filter((item) => named.includes(item.store_line_item_id) && item.status === 'granted');
       for (const item of refunded) {
-        const entitlement = item.entitlement_id ? await this.lifecycle.lock(tx, tenant, item.entitlement_id) : null;
-        if (entitlement && REVOCABLE.has(entitlement.status)) await this.lifecycle.revoke(tx, tenant, entitlement.id, input.reason ?? 'refunded');
+        const entitlement = item.entitlement_id ? await this.transitions.lock(tx, tenant, item.entitlement_id) : null;
+        if (entitlement && canTransition('revoke', entitlement.status)) await this.transitions.revoke(tx, tenant, entitlement.id, input.reason ?? 'refunded');
       }
       if (refunded.length === 0) return this.respond(tx, tenant, order, lineItems);
       await this.orders.markRefunded(tx, tenant, order.id, refunded.map((item) => item.store_line_item_id));

@@ -7,7 +7,8 @@ import type { Operation } from '../database/operation';
 import { UnitOfWork } from '../database/unit-of-work';
 import type { Reader, Transaction } from '../database/transaction';
 import { PageResult } from '../envelope/page-result';
-import { EntitlementLifecycleService } from '../entitlements/entitlement-lifecycle.service';
+import { EntitlementGrantResolutionService } from '../entitlements/entitlement-grant-resolution.service';
+import { EntitlementTransitionsService } from '../entitlements/entitlement-transitions.service';
 import type { EntitlementStatus } from '../entitlements/entitlement.entity';
 import { EntitlementsService } from '../entitlements/entitlements.service';
 import { ApiError } from '../errors/api-error';
@@ -22,6 +23,7 @@ import { SubscriptionResponseDto } from './dto/subscription-response.dto';
 import { SubscriptionEntity, SubscriptionStatus } from './subscription.entity';
 import { SubscriptionsRepository } from './subscriptions.repository';
 import { atMostOne, OneOf } from '../validation/exactly-one';
+import { EntitlementTarget, subscriptionStep } from './subscription-step';
 
 /** What a put answers: the subscription, and whether this put created it (201) or not (200). */
 export interface PutResult {
@@ -30,7 +32,7 @@ export interface PutResult {
 }
 
 /** The entitlement a subscription's status calls for. */
-const ENTITLEMENT_TARGET: Record<SubscriptionStatus, 'active' | 'suspended' | 'expired'> = {
+const ENTITLEMENT_TARGET: Record<SubscriptionStatus, EntitlementTarget> = {
   active: 'active',
   trialing: 'active',
   past_due: 'active',
@@ -59,7 +61,8 @@ const customerNameOf = (named: OneOf<'customer_id' | 'store_customer_id'> | null
 export class SubscriptionsService {
   constructor(
     private readonly subscriptions: SubscriptionsRepository,
-    private readonly lifecycle: EntitlementLifecycleService,
+    private readonly grantResolution: EntitlementGrantResolutionService,
+    private readonly transitions: EntitlementTransitionsService,
     private readonly entitlements: EntitlementsService,
     private readonly customers: CustomerRecordsService,
     private readonly products: ProductsService,
@@ -244,42 +247,37 @@ export class SubscriptionsService {
     const target = ENTITLEMENT_TARGET[subscription.status];
     const endsAt = subscription.cancel_at_period_end ? subscription.current_period_end : null;
     const ended = endsAt !== null && endsAt.getTime() <= now.getTime();
-    const current = subscription.entitlement_id ? await this.lifecycle.lock(tx, tenant, subscription.entitlement_id) : null;
+    const current = subscription.entitlement_id ? await this.transitions.lock(tx, tenant, subscription.entitlement_id) : null;
     if (!current) {
       if (target === 'expired') return subscription.entitlement_id;
-      const granted = await this.lifecycle.grant(tx, tenant, {
+      const { entitlement: granted } = await this.grantResolution.grant(tx, tenant, {
         customer: { id: subscription.customer_id },
         product: { id: subscription.product_id },
         source: 'subscription',
         expiresAt: ended ? null : endsAt,
       });
-      if (target === 'active' && ended) await this.lifecycle.expire(tx, tenant, granted.id);
-      else if (target === 'suspended') await this.lifecycle.suspend(tx, tenant, granted.id, PAUSED_REASON);
+      if (target === 'active' && ended) await this.transitions.expire(tx, tenant, granted.id);
+      else if (target === 'suspended') await this.transitions.suspend(tx, tenant, granted.id, PAUSED_REASON);
       return granted.id;
     }
     await this.step(tx, tenant, current.id, current.status, current.expiresAt, target === 'active' && ended ? 'expired' : target, endsAt);
     return current.id;
   }
 
+  /** Runs the step subscriptionStep chose, through the lifecycle's transitions (each publishes its own event). */
   private async step(
     tx: Transaction,
     tenant: Tenant,
     entitlementId: string,
     status: EntitlementStatus,
     expiresAt: Date | null,
-    target: 'active' | 'suspended' | 'expired',
+    target: EntitlementTarget,
     endsAt: Date | null,
   ): Promise<void> {
-    if (status === 'revoked' || status === 'pending') return;
-    if (target === 'expired') {
-      if (status !== 'expired') await this.lifecycle.expire(tx, tenant, entitlementId);
-    } else if (target === 'suspended') {
-      if (status === 'active') await this.lifecycle.suspend(tx, tenant, entitlementId, PAUSED_REASON);
-    } else if (status === 'active') {
-      // cancel_at_period_end sets the expiry (the sweeper and the check take it from there); undoing it removes it.
-      if ((expiresAt?.getTime() ?? null) !== (endsAt?.getTime() ?? null)) await this.lifecycle.update(tx, tenant, entitlementId, { expiresAt: endsAt });
-    } else {
-      await this.lifecycle.reactivate(tx, tenant, entitlementId, { expiresAt: endsAt });
-    }
+    const step = subscriptionStep(status, expiresAt, target, endsAt);
+    if (step.operation === 'expire') await this.transitions.expire(tx, tenant, entitlementId);
+    else if (step.operation === 'suspend') await this.transitions.suspend(tx, tenant, entitlementId, PAUSED_REASON);
+    else if (step.operation === 'update') await this.transitions.update(tx, tenant, entitlementId, { expiresAt: step.expiresAt });
+    else if (step.operation === 'reactivate') await this.transitions.reactivate(tx, tenant, entitlementId, { expiresAt: step.expiresAt });
   }
 }
