@@ -10,6 +10,7 @@ import { CustomerRecordsModule } from './customers/customer-records.module';
 import { CustomersModule } from './customers/customers.module';
 import { DashboardModule } from './dashboard/dashboard.module';
 import { DatabaseModule } from './database/database.module';
+import { DemoModule } from './demo/demo.module';
 import { EntitlementsModule } from './entitlements/entitlements.module';
 import { EnvelopeInterceptor } from './envelope/envelope.interceptor';
 import { ResponseInterceptor } from './envelope/response.interceptor';
@@ -56,6 +57,7 @@ export class AppModule {
         SubscriptionsModule,
         ImportsModule,
         DashboardModule,
+        DemoModule,
       ],
       providers: [
         // Authentication, scope and rate limit, in that order, in one guard.

@@ -9,12 +9,12 @@ import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { isValidId } from '../ids/id';
 import { PageRequest, toPageRequest, toPageResult } from '../pagination/page';
+import { pickReference } from '../validation/id-reference';
 import { CreateEntitlementDto } from './dto/create-entitlement.dto';
 import { EntitlementReasonDto, ReactivateEntitlementDto, RecordUsageDto } from './dto/entitlement-operation.dto';
 import { CheckEntitlementQueryDto, ListEntitlementsQueryDto } from './dto/entitlement-query.dto';
 import { EntitlementCheckResponseDto, EntitlementListItemDto, EntitlementResponseDto } from './dto/entitlement-response.dto';
 import { UpdateEntitlementDto } from './dto/update-entitlement.dto';
-import { Reference } from './entitlement-check.query';
 import { EntitlementEntity, EntitlementStatus } from './entitlement.entity';
 import { effectiveStatus } from './effective-status';
 import { EntitlementLifecycleService } from './entitlement-lifecycle.service';
@@ -24,24 +24,8 @@ import { EntitlementTokensService } from './tokens/entitlement-tokens.service';
 
 const LIST_FILTERS = ['customer_id', 'store_customer_id', 'product_id', 'status', 'source', 'granted_after', 'granted_before'] as const;
 
-/** Present means a non-empty value: `?customer_id=` counts as absent. */
-const present = (value: string | undefined): value is string => value !== undefined && value !== '';
-
 const parseNullableTime = (value: string | null | undefined): Date | null | undefined =>
   value === undefined ? undefined : value === null ? null : new Date(value);
-
-/**
- * Exactly one of an id pair. Neither and both are the same mistake with one code, on the check
- * (where DESIGN §5 names it MISSING_REQUIRED_FIELD) and on create alike, so a client handles it once.
- */
-function pickReference(id: string | undefined, storeId: string | undefined, names: [string, string]): Reference {
-  if (present(id) && present(storeId)) {
-    throw new ApiError(ErrorCode.MISSING_REQUIRED_FIELD, `Pass exactly one of '${names[0]}' and '${names[1]}', not both`, names[1]);
-  }
-  if (present(id)) return { id };
-  if (present(storeId)) return { storeId };
-  throw new ApiError(ErrorCode.MISSING_REQUIRED_FIELD, `Pass one of '${names[0]}' or '${names[1]}'`, names[0]);
-}
 
 /** A negative check; with include_token=true it says so with `token: null`. */
 function notEntitled(withToken: boolean): EntitlementCheckResponseDto {
