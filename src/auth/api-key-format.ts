@@ -1,5 +1,5 @@
 import { createHash, randomInt } from 'node:crypto';
-import type { ApiMode } from './tenant';
+import type { ApiMode } from '../database/tenant';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** 40 base62 characters ≈ 238 bits; DESIGN asks for at least 32. */

@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { TIMESTAMP } from '../database/columns';
 import { MerchantEntity } from './merchant.entity';
-import type { ApiMode } from './tenant';
+import type { ApiMode } from '../database/tenant';
 
 @Entity('api_keys')
 @Index('api_keys_merchant_idx', ['merchant_id', 'created_at'])

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, IsNull } from 'typeorm';
 import { generateId } from '../ids/id';
 import { ApiKeyEntity } from './api-key.entity';
-import type { ApiMode } from './tenant';
+import type { ApiMode } from '../database/tenant';
 
 export interface NewApiKey {
   keyHash: string;

@@ -10,7 +10,7 @@ import { ApiKeysRepository } from './api-keys.repository';
 import type { AuthContext } from './auth-context';
 import { MerchantsService } from './merchants.service';
 import { ALL_SCOPES_WILDCARD, isScope, SCOPES } from './scopes';
-import type { ApiMode } from './tenant';
+import type { ApiMode } from '../database/tenant';
 
 /** last_used_at is written at most this often per key, to keep writes off the hot path. */
 const LAST_USED_WRITE_INTERVAL_MILLISECONDS = 60_000;

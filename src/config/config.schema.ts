@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseEd25519PrivateKey } from '../entitlements/tokens/ed25519-key';
+import { parseEd25519PrivateKey } from './ed25519-key';
 import { parseDuration } from './duration';
 
 const booleanString = z

@@ -8,7 +8,7 @@ import { Clock } from '../clock/clock';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { DownloadStatisticsService } from '../files/download-statistics.service';
-import { HttpResponse, rawRequestOf } from '../http/http-exchange';
+import { HttpResponse, rawRequestOf } from '../exchange/http-exchange';
 import { DashboardRoute, RequireDashboardSession, sessionOf } from './dashboard-route.decorator';
 import { DashboardSessionsService } from './dashboard-sessions.service';
 import { DashboardUsersService } from './dashboard-users.service';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, IsNull } from 'typeorm';
-import type { ApiMode } from '../auth/tenant';
+import type { ApiMode } from '../database/tenant';
 import { generateId } from '../ids/id';
 import { DashboardSessionEntity } from './dashboard-session.entity';
 import { DashboardUserEntity } from './dashboard-user.entity';

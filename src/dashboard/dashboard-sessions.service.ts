@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { DashboardSessionLookup, ResolvedDashboardSession } from '../auth/dashboard-session-lookup';
 import { ALL_SCOPES_WILDCARD } from '../auth/scopes';
-import type { ApiMode } from '../auth/tenant';
+import type { ApiMode } from '../database/tenant';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
 import { DashboardCookie } from './dashboard-cookie';

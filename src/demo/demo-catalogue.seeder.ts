@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Tenant } from '../auth/tenant';
+import type { Tenant } from '../database/tenant';
 import { operationFor } from '../database/operation';
 import { EntitlementsService } from '../entitlements/entitlements.service';
 import { ProductsService } from '../products/products.service';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { Tenant } from '../auth/tenant';
+import type { Tenant } from '../database/tenant';
 import { assertTenant, TenantTable, WithoutTenant } from '../database/tenant-table';
-import type { Reader, Transaction } from '../database/unit-of-work';
+import type { Reader, Transaction } from '../database/transaction';
 import { DownloadEntity } from './download.entity';
 
 export type NewDownload = WithoutTenant<Omit<DownloadEntity, 'merchant'>>;

@@ -4,7 +4,7 @@ import express, { Express, NextFunction, Request, Response } from 'express';
 import { parse as parseQuery } from 'node:querystring';
 import type { AuthenticatedRequest } from '../auth/auth-context';
 import type { HttpTimeouts } from '../config/app-config';
-import { describeRequest, toApiError } from '../errors/all-exceptions.filter';
+import { describeRequest, toApiError } from './all-exceptions.filter';
 import type { ApiError } from '../errors/api-error';
 import { errorReply, startExchange } from './exchange-start';
 import type { HttpPlatform, PlatformServices } from './http-platform';

@@ -6,8 +6,8 @@ import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { isJsonApiPath, readJsonApiBody } from '../validation/request-body';
 import { isDashboardPath } from './dashboard-assets';
-import { announcesBody, armRequestDeadline } from './request-deadline';
-import { pathOf, pathProblem } from './request-path';
+import { announcesBody, armRequestDeadline } from '../exchange/request-deadline';
+import { pathOf, pathProblem } from '../exchange/request-path';
 import { bodyRulesFor } from './route-body-rules';
 
 /** What the gate let through: the credential, and the parsed body of a JSON API request. */

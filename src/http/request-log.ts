@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { AuthContext } from '../auth/auth-context';
 import { requestIdOf } from '../envelope/request-id';
-import { pathOf } from './request-path';
+import { pathOf } from '../exchange/request-path';
 
 /** What the adapter knows only once the response is sent: the matched route template and the tenant. */
 export interface RequestLogDetails {

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { Tenant } from '../auth/tenant';
-import { CustomerRecordsService } from '../customers/customer-records.service';
+import type { Tenant } from '../database/tenant';
+import { CustomerRecordsService } from '../customer-records/customer-records.service';
 import type { Operation } from '../database/operation';
-import { Reader, Transaction, UnitOfWork } from '../database/unit-of-work';
+import { UnitOfWork } from '../database/unit-of-work';
+import type { Reader, Transaction } from '../database/transaction';
 import { PageResult } from '../envelope/page-result';
 import { StatusResult } from '../envelope/status-result';
 import { EntitlementLifecycleService, ResolvedGrant } from '../entitlements/entitlement-lifecycle.service';

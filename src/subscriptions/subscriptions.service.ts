@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { Tenant } from '../auth/tenant';
+import type { Tenant } from '../database/tenant';
 import { Clock } from '../clock/clock';
-import { CustomerEntity } from '../customers/customer.entity';
-import { CustomerRecordsService } from '../customers/customer-records.service';
+import { CustomerEntity } from '../customer-records/customer.entity';
+import { CustomerRecordsService } from '../customer-records/customer-records.service';
 import type { Operation } from '../database/operation';
-import { Reader, Transaction, UnitOfWork } from '../database/unit-of-work';
+import { UnitOfWork } from '../database/unit-of-work';
+import type { Reader, Transaction } from '../database/transaction';
 import { PageResult } from '../envelope/page-result';
 import { EntitlementLifecycleService } from '../entitlements/entitlement-lifecycle.service';
 import type { EntitlementStatus } from '../entitlements/entitlement.entity';

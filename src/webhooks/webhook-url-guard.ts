@@ -1,6 +1,6 @@
 import ipaddr from 'ipaddr.js';
 import { lookup } from 'node:dns/promises';
-import type { ApiMode } from '../auth/tenant';
+import type { ApiMode } from '../database/tenant';
 
 /** Metadata services reachable from cloud instances, refused whatever their range says. */
 const METADATA_ADDRESSES = ['169.254.169.254', 'fd00:ec2::254'];

@@ -1,4 +1,4 @@
-import type { ApiMode } from '../../auth/tenant';
+import type { ApiMode } from '../../database/tenant';
 import type { EntitlementCheckItemDto } from '../dto/entitlement-response.dto';
 
 /** What a signed entitlement token says (DESIGN §12): the check's entitlement, who it is for, and its lifetime. */

@@ -1,4 +1,4 @@
-import type { AppConfig } from './config/app-config';
+import type { AppConfig } from '../config/app-config';
 
 /**
  * Hook for the dashboard: a module that serves one provides this token with its path

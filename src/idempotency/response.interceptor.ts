@@ -1,7 +1,7 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import { Observable } from 'rxjs';
-import { IdempotencyInterceptor } from '../idempotency/idempotency.interceptor';
-import { EnvelopeInterceptor } from './envelope.interceptor';
+import { IdempotencyInterceptor } from './idempotency.interceptor';
+import { EnvelopeInterceptor } from '../envelope/envelope.interceptor';
 
 /**
  * The one global interceptor: idempotency around the envelope, so a replay returns exactly the

@@ -1,11 +1,11 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import type { HttpRequest } from '../http/http-exchange';
-import { requestPathOf } from '../http/http-exchange';
+import type { HttpRequest } from '../exchange/http-exchange';
+import { requestPathOf } from '../exchange/http-exchange';
 import { requestIdOf } from '../envelope/request-id';
-import { ApiError } from './api-error';
-import { unknownRouteMessage } from './route-hints';
-import { databaseUnavailableError, isDatabaseUnavailable } from './database-unavailable';
-import { ErrorCode } from './error-code.enum';
+import { ApiError } from '../errors/api-error';
+import { unknownRouteMessage } from '../errors/route-hints';
+import { databaseUnavailableError, isDatabaseUnavailable } from '../errors/database-unavailable';
+import { ErrorCode } from '../errors/error-code.enum';
 
 /** What an error's log line and message may say about the request. */
 export interface FailedRequest {

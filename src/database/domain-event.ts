@@ -1,5 +1,4 @@
-import type { Tenant } from '../auth/tenant';
-import type { Transaction } from '../database/unit-of-work';
+import type { Tenant } from './tenant';
 
 /** Every event type of DESIGN §8. */
 export const EVENT_TYPES = [
@@ -29,18 +28,6 @@ export interface PublishedEvent {
   readonly type: EventType;
   readonly tenant: Tenant;
   readonly object: Record<string, unknown>;
-}
-
-/**
- * Emitted (awaited) once per transaction, just before it commits, with every event it published
- * in publishing order. Listeners write with `tx`, so they commit or roll back with the change; the
- * outbox then costs one statement per transaction, whatever and however much it published.
- */
-export class DomainEvents {
-  constructor(
-    readonly events: ReadonlyArray<PublishedEvent>,
-    readonly tx: Transaction,
-  ) {}
 }
 
 /** Emitter channel of domain events; listeners subscribe with `@OnEvent(DOMAIN_EVENT)`. */

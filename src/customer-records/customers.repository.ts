@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
-import type { Tenant } from '../auth/tenant';
+import type { Tenant } from '../database/tenant';
 import { assertTenant, TenantTable } from '../database/tenant-table';
-import type { Reader, Transaction } from '../database/unit-of-work';
+import type { Reader, Transaction } from '../database/transaction';
 import { generateId } from '../ids/id';
 import { CustomerEntity } from './customer.entity';
 

@@ -1,6 +1,6 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { ERROR_CATALOGUE, ErrorCode, errorTypeForStatus } from '../errors/error-code.enum';
-import { IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency.service';
+import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../validation/input-bounds';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
