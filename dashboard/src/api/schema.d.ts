@@ -748,8 +748,7 @@ export interface paths {
         get: operations["files.get"];
         put?: never;
         post?: never;
-        /** s */
-        delete: operations["files.delete"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1085,91 +1084,6 @@ export interface paths {
          * @description Creates a dashboard user of the merchant and returns a one-time `setup_url` (valid 24 hours) where the user sets a password of at least 12 characters. For an existing user of the same merchant it returns a new link, which resets the password.
          */
         post: operations["admin.createDashboardUser"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/customers": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** s */
-        get: operations["customers.list"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/customers/{customer_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** s */
-        get: operations["customers.get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/customers/store/{store_customer_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** s */
-        get: operations["customers.getByStore"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/events/{event_id}/deliveries": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** s */
-        get: operations["events.deliveries"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/webhook-endpoints/{endpoint_id}/test": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** s */
-        post: operations["webhooks.test"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2086,8 +2000,6 @@ export interface components {
              * @example 2026-01-15T10:30:00.000Z
              */
             updated_at: string;
-            /** @description Product name */
-            product_name: string | null;
         };
         EntitlementResponseDto: {
             /**
@@ -2402,8 +2314,6 @@ export interface components {
              * @example ent_01jd8x3k2m4n5p6q7r8s9t0v1w
              */
             entitlement_id: string | null;
-            /** @description Product name */
-            product_name: string | null;
         };
         OrderResponseDto: {
             /**
@@ -2572,8 +2482,6 @@ export interface components {
             metadata: {
                 [key: string]: unknown;
             };
-            /** @description Product name */
-            product_name: string | null;
         };
         CustomerDownloadFileDto: {
             /**
@@ -3161,8 +3069,6 @@ export interface components {
              * @example 2026-11-20T10:00:00.000Z
              */
             updated_at: string;
-            /** @description Product name */
-            product_name: string | null;
         };
         PutSubscriptionDto: {
             /** @description Existing customer id, instead of store_customer_id (e.g. cus_01jd8x3k2m4n5p6q7r8s9t0v1w) */
@@ -3363,19 +3269,6 @@ export interface components {
              * @example ada@example.com
              */
             email: string;
-        };
-        CustomerResponseDto: {
-            id: string;
-            store_customer_id: string;
-            /** Format: date-time */
-            created_at: string;
-        };
-        EventDeliveryResponseDto: components["schemas"]["WebhookDeliveryResponseDto"] & {
-            endpoint_id: string;
-        };
-        DeletedFileResponseDto: {
-            id: string;
-            deleted: boolean;
         };
     };
     responses: never;
@@ -4284,10 +4177,6 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from pagination.next_cursor of the previous page */
                 cursor?: string;
-                /** @description search */
-                search?: string;
-                /** @description status */
-                status?: "active" | "archived";
             };
             header?: never;
             path?: never;
@@ -7180,8 +7069,6 @@ export interface operations {
                 customer_id?: string;
                 /** @description Orders of the customer with this store id */
                 store_customer_id?: string;
-                /** @description search */
-                search?: string;
             };
             header?: never;
             path?: never;
@@ -8840,31 +8727,6 @@ export interface operations {
             };
         };
     };
-    "files.delete": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                file_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description ok */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["DeletedFileResponseDto"];
-                        meta: components["schemas"]["MetaDto"];
-                    };
-                };
-            };
-        };
-    };
     "files.list": {
         parameters: {
             query?: {
@@ -8872,10 +8734,6 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from pagination.next_cursor of the previous page */
                 cursor?: string;
-                /** @description product_id */
-                product_id?: string;
-                /** @description upload_status */
-                upload_status?: "PENDING" | "CONFIRMED";
             };
             header?: never;
             path?: never;
@@ -8998,8 +8856,6 @@ export interface operations {
                 created_after?: string;
                 /** @description Only events created strictly before this time (ISO 8601), e.g. 2026-11-23T00:00:00Z */
                 created_before?: string;
-                /** @description object_id */
-                object_id?: string;
             };
             header?: never;
             path?: never;
@@ -10671,10 +10527,6 @@ export interface operations {
                 customer_id?: string;
                 /** @description Customer id in the e-commerce platform, e.g. store_cust_1001 */
                 store_customer_id?: string;
-                /** @description search */
-                search?: string;
-                /** @description status */
-                status?: "active" | "trialing" | "past_due" | "paused" | "canceled";
             };
             header?: never;
             path?: never;
@@ -11268,147 +11120,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-        };
-    };
-    "customers.list": {
-        parameters: {
-            query?: {
-                /** @description search */
-                search?: string;
-                /** @description created_after */
-                created_after?: string;
-                /** @description created_before */
-                created_before?: string;
-                /** @description limit */
-                limit?: number;
-                /** @description cursor */
-                cursor?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description ok */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["CustomerResponseDto"][];
-                        meta: components["schemas"]["MetaDto"];
-                        pagination: components["schemas"]["PaginationDto"];
-                    };
-                };
-            };
-        };
-    };
-    "customers.get": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                customer_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description ok */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["CustomerResponseDto"];
-                        meta: components["schemas"]["MetaDto"];
-                    };
-                };
-            };
-        };
-    };
-    "customers.getByStore": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                store_customer_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description ok */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["CustomerResponseDto"];
-                        meta: components["schemas"]["MetaDto"];
-                    };
-                };
-            };
-        };
-    };
-    "events.deliveries": {
-        parameters: {
-            query?: {
-                /** @description limit */
-                limit?: number;
-                /** @description cursor */
-                cursor?: string;
-            };
-            header?: never;
-            path: {
-                event_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description ok */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["EventDeliveryResponseDto"][];
-                        meta: components["schemas"]["MetaDto"];
-                        pagination: components["schemas"]["PaginationDto"];
-                    };
-                };
-            };
-        };
-    };
-    "webhooks.test": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                endpoint_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description ok */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["WebhookDeliveryResponseDto"];
-                        meta: components["schemas"]["MetaDto"];
-                    };
                 };
             };
         };
