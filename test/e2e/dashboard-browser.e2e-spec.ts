@@ -1,29 +1,25 @@
 import AxeBuilder from '@axe-core/playwright';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { Browser, chromium, Page } from 'playwright-core';
 import { DataSource } from 'typeorm';
 import { DashboardUsersService } from '../../src/dashboard/dashboard-users.service';
 import { DownloadEntity } from '../../src/files/download.entity';
-import { DASHBOARD_BUILD_DIRECTORY } from '../../src/http/dashboard-assets';
 import { generateId } from '../../src/ids/id';
 import { freePort } from '../support/free-port';
 import { bearer, createTestApp, TestApp, TestTenant } from '../support/test-app';
+import { CHROMIUM_EXECUTABLE, describeNeeding } from '../support/requirements';
 
 /**
  * The dashboard in a real browser (Debian's chromium through playwright-core), on the built app
- * (`npm run build`): sign in through a setup link, create a key and use it, grant and revoke,
+ * (the test setup builds it when missing or stale): sign in through a setup link, create a key and use it, grant and revoke,
  * upload a file, render the Overview charts, and scan every page with axe.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = path.join(__dirname, '..', 'artifacts');
-const available = existsSync(CHROMIUM);
-if (!available && process.env.CI === 'true') throw new Error(`CI needs chromium at ${CHROMIUM} (.ci/run installs it)`);
-const describeWithBrowser = available ? describe : describe.skip;
 const PASSWORD = 'a long enough password';
 const PAGES = ['Overview', 'Products', 'Customers', 'Entitlements', 'Orders', 'Webhooks', 'Events', 'Settings → API keys'];
 
-describeWithBrowser('dashboard in a browser', () => {
+describeNeeding(['chromium'], 'dashboard in a browser', () => {
   let testApp: TestApp;
   let tenant: TestTenant;
   let browser: Browser;
@@ -32,7 +28,6 @@ describeWithBrowser('dashboard in a browser', () => {
   const email = `browser-${Date.now()}@example.com`;
 
   beforeAll(async () => {
-    if (!existsSync(path.join(DASHBOARD_BUILD_DIRECTORY, 'index.html'))) throw new Error('Build the dashboard first: npm run build');
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
     testApp = await createTestApp({ PUBLIC_BASE_URL: baseUrl });
@@ -53,7 +48,7 @@ describeWithBrowser('dashboard in a browser', () => {
     }
     await testApp.app.listen(port, '127.0.0.1');
     browser = await chromium.launch({
-      executablePath: CHROMIUM,
+      executablePath: CHROMIUM_EXECUTABLE,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
     });
     // axe needs a page of an explicit context.

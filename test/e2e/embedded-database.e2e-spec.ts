@@ -15,6 +15,7 @@ import { EventEntity } from '../../src/webhooks/event.entity';
 import { eventually } from '../support/eventually';
 import { createTestApp, TestApp } from '../support/test-app';
 import { freePort } from '../support/free-port';
+import { describeNeeding } from '../support/requirements';
 
 const REPOSITORY_ROOT = path.resolve(__dirname, '../..');
 
@@ -143,8 +144,7 @@ describe('embedded database (PGlite)', () => {
   });
 });
 
-const sharedDatabase = process.env.EH_TEST_DATABASE_URL ? describe : describe.skip;
-sharedDatabase('PostgreSQL database (TEST_DATABASE_URL)', () => {
+describeNeeding(['postgresql'], 'PostgreSQL database (TEST_DATABASE_URL)', () => {
   let testApp: TestApp;
 
   beforeAll(async () => {

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { Browser, chromium, Locator, Page } from 'playwright-core';
 import { DataSource } from 'typeorm';
@@ -6,6 +6,7 @@ import { insertProduct } from '../support/entitlement-fixtures';
 import { freePort } from '../support/free-port';
 import { documentOperations } from '../support/openapi-operations';
 import { bearer, createTestApp, TEST_ADMIN_TOKEN, TestApp, TestTenant } from '../support/test-app';
+import { CHROMIUM_EXECUTABLE, describeNeeding } from '../support/requirements';
 
 /**
  * Swagger UI as shipped, in a real browser (Debian's chromium, driven by playwright-core): a
@@ -22,19 +23,14 @@ import { bearer, createTestApp, TEST_ADMIN_TOKEN, TestApp, TestTenant } from '..
  * added without a step here fails the coverage check at the end. `.ci/run` installs chromium;
  * elsewhere the suite is skipped without it.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = path.join(__dirname, '..', 'artifacts');
-const available = existsSync(CHROMIUM);
-if (!available && process.env.CI === 'true') throw new Error(`CI needs chromium at ${CHROMIUM} (.ci/run installs it)`);
-const describeWithBrowser = available ? describe : describe.skip;
-if (!available) console.warn(`Swagger UI browser test skipped: no chromium at ${CHROMIUM}`);
 
 interface Executed {
   status: number;
   body: { data?: Record<string, unknown> & { id?: string } };
 }
 
-describeWithBrowser('Swagger UI in a browser', () => {
+describeNeeding(['chromium'], 'Swagger UI in a browser', () => {
   let testApp: TestApp;
   let tenant: TestTenant;
   let browser: Browser;
@@ -50,7 +46,7 @@ describeWithBrowser('Swagger UI in a browser', () => {
     await testApp.app.listen(port, '127.0.0.1');
     baseUrl = await testApp.app.getUrl();
     browser = await chromium.launch({
-      executablePath: CHROMIUM,
+      executablePath: CHROMIUM_EXECUTABLE,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
     });
     page = await browser.newPage({ viewport: { width: 1400, height: 2000 } });
