@@ -10,7 +10,8 @@
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json', diagnostics: false }] };
 
 module.exports = {
-  testTimeout: 60000,
+  // Generous: on a shared, loaded machine a suite's first app can take a minute to start; a hang still fails.
+  testTimeout: 120000,
   maxWorkers: Number(process.env.TEST_WORKERS) || 3,
   projects: [
     {
