@@ -9,6 +9,9 @@
  */
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json', diagnostics: false }] };
 
+// The SDK's sources, so a suite needs no SDK build first (the package itself ships sdk/dist).
+const sdkSources = { '^@entitlement-delivery/sdk$': '<rootDir>/sdk/src/index.ts' };
+
 module.exports = {
   // Generous: on a shared, loaded machine a suite's first app can take a minute to start; a hang still fails.
   testTimeout: 120000,
@@ -20,6 +23,7 @@ module.exports = {
       rootDir: __dirname,
       testMatch: ['<rootDir>/test/unit/**/*.spec.ts'],
       transform,
+      moduleNameMapper: sdkSources,
     },
     {
       displayName: 'e2e',
@@ -27,8 +31,7 @@ module.exports = {
       rootDir: __dirname,
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
       transform,
-      // The SDK's sources, so a suite needs no SDK build first (the package itself ships sdk/dist).
-      moduleNameMapper: { '^@entitlement-delivery/sdk$': '<rootDir>/sdk/src/index.ts' },
+      moduleNameMapper: sdkSources,
       // Builds what suites need when it is missing or stale, and prepares the databases.
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',

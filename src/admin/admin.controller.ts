@@ -7,7 +7,8 @@ import { AdminRoute } from '../auth/route-access.decorators';
 import { ErrorCode } from '../errors/error-code.enum';
 import { ApiEnvelopeResponse } from '../swagger/api-envelope-response.decorator';
 import { ApiErrorResponses } from '../swagger/api-error-responses.decorator';
-import { CreateApiKeyDto, CreateMerchantDto, UpdateMerchantDto } from './dto/admin-request.dto';
+import { CreateApiKeyDto } from '../auth/dto/api-key-request.dto';
+import { CreateMerchantDto, UpdateMerchantDto } from './dto/admin-request.dto';
 
 const MERCHANT_ID = { name: 'merchant_id', description: 'Merchant id', example: 'mer_01jd8x3k2m4n5p6q7r8s9t0v1w' };
 

@@ -20,7 +20,7 @@ const BUILD_STEPS: BuildStep[] = [
   {
     name: 'the dashboard',
     output: 'dashboard/dist/index.html',
-    sources: ['dashboard/src', 'dashboard/index.html', 'dashboard/vite.config.ts', 'package-lock.json'],
+    sources: ['dashboard/src', 'dashboard/index.html', 'dashboard/vite.config.mts', 'package-lock.json'],
     script: 'dashboard:build',
   },
 ];

@@ -527,7 +527,7 @@ export interface paths {
          *
          *     Upsert by store_order_id: the first post creates the order (201, order.created), a later one (200, order.updated when something changed) grants only line items not seen before and leaves known ones alone. Each line item names its product by product_id (must exist, else 404), store_product_id or store_variant_id (a product listing it in store_variant_ids); no match is recorded as unmatched, an archived product as skipped (skipped_reason product_archived); every other line item grants one entitlement (source order, with store_order_id and store_line_item_id; a usage_limited product's usage_limit × quantity). All or nothing: one refused line item refuses the post. Another customer for a known order is 409 ORDER_CUSTOMER_MISMATCH. Concurrent posts of one order grant each line item once.
          */
-        post: operations["orders.post"];
+        post: operations["orders.upsert"];
         delete?: never;
         options?: never;
         head?: never;
@@ -748,7 +748,8 @@ export interface paths {
         get: operations["files.get"];
         put?: never;
         post?: never;
-        delete?: never;
+        /** s */
+        delete: operations["files.delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -968,7 +969,7 @@ export interface paths {
          *
          *     Keeps one subscription_linked entitlement (source subscription) in step with the store: active, trialing, past_due → active (granted if none, reactivated if suspended or expired), with expires_at = current_period_end when cancel_at_period_end is true; paused → suspended; canceled → expired now. A revoked entitlement stays revoked. customer and product are required on the first put (201) and may not change later (409 SUBSCRIPTION_CONFLICT); later puts answer 200. A put whose store_updated_at is older than the last applied one changes nothing (200, applied: false). Omitted current_period_end / cancel_at_period_end keep their stored values. Puts of one subscription run one after the other. Publishes subscription.created / subscription.updated and the entitlement events.
          */
-        put: operations["subscriptions.put"];
+        put: operations["subscriptions.upsert"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1083,7 +1084,92 @@ export interface paths {
          * Create a dashboard user
          * @description Creates a dashboard user of the merchant and returns a one-time `setup_url` (valid 24 hours) where the user sets a password of at least 12 characters. For an existing user of the same merchant it returns a new link, which resets the password.
          */
-        post: operations["dashboardUsersAdmin.createUser"];
+        post: operations["admin.createDashboardUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** s */
+        get: operations["customers.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/{customer_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** s */
+        get: operations["customers.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/store/{store_customer_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** s */
+        get: operations["customers.getByStore"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{event_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** s */
+        get: operations["events.deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpoint_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** s */
+        post: operations["webhooks.test"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1996,6 +2082,8 @@ export interface components {
              * @example 2026-01-15T10:30:00.000Z
              */
             updated_at: string;
+            /** @description Product name */
+            product_name: string | null;
         };
         EntitlementResponseDto: {
             /**
@@ -2229,7 +2317,7 @@ export interface components {
         };
         EntitlementTokenResponseDto: {
             /**
-             * @description Compact JWS (alg EdDSA, kid in the header). Claims: the check's entitlement (id, product_id, status, granted_at, expires_at, metadata, access_type) plus merchant, livemode, customer_id, store_customer_id, product_id, store_product_id, iat, exp. Verify it against GET /.well-known/jwks.json.
+             * @description Compact JWS (alg EdDSA, kid in the header). Claims: the check's entitlement (id, product_id, status, granted_at, expires_at, metadata, access_type) plus iss (the service's PUBLIC_BASE_URL), aud ("{merchant id}:{live|test}"), sub (the customer id), merchant, livemode, customer_id, store_customer_id, product_id, store_product_id, iat, exp. Verify it against GET /.well-known/jwks.json, requiring iss and aud: a token of another merchant or mode then fails.
              * @example eyJhbGciOiJFZERTQSIsImtpZCI6IjNxR2pZRHZ0OUt0X0N4S0ZwQm1Da2ZqTXBsQVhrQ0M0Q3RnR0xPZkdkR0UiLCJ0eXAiOiJKV1QifQ.eyJpZCI6ImVudF8wMWpkOHgzazJtNG41cDZxN3I4czl0MHYxdyIsInN0YXR1cyI6ImFjdGl2ZSJ9.c2lnbmF0dXJlLW9mLXRoZS1leGFtcGxlLW5vdC1hLXJlYWwtb25l
              */
             token: string;
@@ -2310,6 +2398,8 @@ export interface components {
              * @example ent_01jd8x3k2m4n5p6q7r8s9t0v1w
              */
             entitlement_id: string | null;
+            /** @description Product name */
+            product_name: string | null;
         };
         OrderResponseDto: {
             /**
@@ -2478,6 +2568,8 @@ export interface components {
             metadata: {
                 [key: string]: unknown;
             };
+            /** @description Product name */
+            product_name: string | null;
         };
         CustomerDownloadFileDto: {
             /**
@@ -3065,6 +3157,8 @@ export interface components {
              * @example 2026-11-20T10:00:00.000Z
              */
             updated_at: string;
+            /** @description Product name */
+            product_name: string | null;
         };
         PutSubscriptionDto: {
             /** @description Existing customer id, instead of store_customer_id (e.g. cus_01jd8x3k2m4n5p6q7r8s9t0v1w) */
@@ -3265,6 +3359,19 @@ export interface components {
              * @example ada@example.com
              */
             email: string;
+        };
+        CustomerResponseDto: {
+            id: string;
+            store_customer_id: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        EventDeliveryResponseDto: components["schemas"]["WebhookDeliveryResponseDto"] & {
+            endpoint_id: string;
+        };
+        DeletedFileResponseDto: {
+            id: string;
+            deleted: boolean;
         };
     };
     responses: never;
@@ -4173,6 +4280,10 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from pagination.next_cursor of the previous page */
                 cursor?: string;
+                /** @description search */
+                search?: string;
+                /** @description status */
+                status?: "active" | "archived";
             };
             header?: never;
             path?: never;
@@ -7065,6 +7176,8 @@ export interface operations {
                 customer_id?: string;
                 /** @description Orders of the customer with this store id */
                 store_customer_id?: string;
+                /** @description search */
+                search?: string;
             };
             header?: never;
             path?: never;
@@ -7174,7 +7287,7 @@ export interface operations {
             };
         };
     };
-    "orders.post": {
+    "orders.upsert": {
         parameters: {
             query?: never;
             header?: {
@@ -8723,6 +8836,31 @@ export interface operations {
             };
         };
     };
+    "files.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DeletedFileResponseDto"];
+                        meta: components["schemas"]["MetaDto"];
+                    };
+                };
+            };
+        };
+    };
     "files.list": {
         parameters: {
             query?: {
@@ -8730,6 +8868,10 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from pagination.next_cursor of the previous page */
                 cursor?: string;
+                /** @description product_id */
+                product_id?: string;
+                /** @description upload_status */
+                upload_status?: "PENDING" | "CONFIRMED";
             };
             header?: never;
             path?: never;
@@ -8852,6 +8994,8 @@ export interface operations {
                 created_after?: string;
                 /** @description Only events created strictly before this time (ISO 8601) */
                 created_before?: string;
+                /** @description object_id */
+                object_id?: string;
             };
             header?: never;
             path?: never;
@@ -10223,7 +10367,7 @@ export interface operations {
             };
         };
     };
-    "subscriptions.put": {
+    "subscriptions.upsert": {
         parameters: {
             query?: never;
             header?: never;
@@ -10523,6 +10667,10 @@ export interface operations {
                 customer_id?: string;
                 /** @description Customer id in the e-commerce platform, e.g. store_cust_1001 */
                 store_customer_id?: string;
+                /** @description search */
+                search?: string;
+                /** @description status */
+                status?: "active" | "trialing" | "past_due" | "paused" | "canceled";
             };
             header?: never;
             path?: never;
@@ -11005,7 +11153,7 @@ export interface operations {
             };
         };
     };
-    "dashboardUsersAdmin.createUser": {
+    "admin.createDashboardUser": {
         parameters: {
             query?: never;
             header?: never;
@@ -11116,6 +11264,147 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    "customers.list": {
+        parameters: {
+            query?: {
+                /** @description search */
+                search?: string;
+                /** @description created_after */
+                created_after?: string;
+                /** @description created_before */
+                created_before?: string;
+                /** @description limit */
+                limit?: number;
+                /** @description cursor */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CustomerResponseDto"][];
+                        meta: components["schemas"]["MetaDto"];
+                        pagination: components["schemas"]["PaginationDto"];
+                    };
+                };
+            };
+        };
+    };
+    "customers.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customer_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CustomerResponseDto"];
+                        meta: components["schemas"]["MetaDto"];
+                    };
+                };
+            };
+        };
+    };
+    "customers.getByStore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                store_customer_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CustomerResponseDto"];
+                        meta: components["schemas"]["MetaDto"];
+                    };
+                };
+            };
+        };
+    };
+    "events.deliveries": {
+        parameters: {
+            query?: {
+                /** @description limit */
+                limit?: number;
+                /** @description cursor */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EventDeliveryResponseDto"][];
+                        meta: components["schemas"]["MetaDto"];
+                        pagination: components["schemas"]["PaginationDto"];
+                    };
+                };
+            };
+        };
+    };
+    "webhooks.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDeliveryResponseDto"];
+                        meta: components["schemas"]["MetaDto"];
+                    };
                 };
             };
         };
