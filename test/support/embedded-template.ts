@@ -42,7 +42,8 @@ async function createTemplate(template: string): Promise<void> {
   try {
     const embedded = await EmbeddedDatabase.start(path.join(building, 'pg'));
     try {
-      const dataSource = await new DataSource(buildDataSourceOptions(embedded.url, true)).initialize();
+      // Migrations are SQL of their own: no entity is needed to run them.
+      const dataSource = await new DataSource(buildDataSourceOptions(embedded.url, true, [])).initialize();
       await runMigrations(dataSource);
       await dataSource.destroy();
     } finally {
