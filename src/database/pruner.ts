@@ -31,7 +31,7 @@ const PRUNE_INTERVAL_MILLISECONDS = 10 * 60 * 1000;
 /** The first run waits a little, so short-lived processes (CLI, tests) never start one. */
 const FIRST_PRUNE_DELAY_MILLISECONDS = 60 * 1000;
 /** pg_try_advisory_xact_lock key of pruning ("prune" in ASCII); the migrations' lock is another. */
-const PRUNE_LOCK_ID = 0x7072756e65;
+export const PRUNE_LOCK_ID = 0x7072756e65;
 
 /**
  * Deletes what has outlived its retention (events, deliveries and attempts past EVENT_RETENTION,
@@ -47,6 +47,7 @@ export class Pruner implements OnApplicationBootstrap, BeforeApplicationShutdown
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<PruneReport> | null = null;
   private stopping = false;
+  private stopped = false;
 
   constructor(private readonly unitOfWork: UnitOfWork) {}
 
@@ -62,9 +63,15 @@ export class Pruner implements OnApplicationBootstrap, BeforeApplicationShutdown
   /** Stops the schedule; a running batch finishes (its transaction commits) before the database closes. */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
+    this.stopSchedule();
+    await this.running?.catch(() => undefined);
+  }
+
+  /** No more scheduled runs (shutdown; tests that call `run` themselves); `run` still works. */
+  stopSchedule(): void {
+    this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    await this.running?.catch(() => undefined);
   }
 
   /** One run of every task until nothing is due (also what tests and operators call). A run already going is joined. */
@@ -82,7 +89,7 @@ export class Pruner implements OnApplicationBootstrap, BeforeApplicationShutdown
         })
         .catch((error: unknown) => this.logger.error({ err: error }, 'Pruning failed; trying again next round'))
         .finally(() => {
-          if (!this.stopping) this.schedule(PRUNE_INTERVAL_MILLISECONDS);
+          if (!this.stopped) this.schedule(PRUNE_INTERVAL_MILLISECONDS);
         });
     }, delay);
     this.timer.unref();
