@@ -1,8 +1,10 @@
 /**
  * Unit tests for pure logic; e2e tests through the real AppModule and a real database; scale tests
- * (several instances behind a real nginx, a million rows) that need PostgreSQL, Redis and nginx and
- * don't depend on the HTTP adapter of the run (.ci/run runs them once, apart from the two e2e runs).
+ * (several instances behind a real nginx, both adapters mixed; a million rows) that need PostgreSQL,
+ * Redis and nginx. `npm test` runs all three; .ci/run runs the scale project once, apart from its
+ * two per-adapter runs, which EH_SCALE_TESTS=apart leaves it out of.
  */
+const scaleApart = process.env.EH_SCALE_TESTS === 'apart';
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json', diagnostics: false }] };
 
 module.exports = {
@@ -27,7 +29,7 @@ module.exports = {
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
       setupFiles: ['<rootDir>/test/support/setup-environment.ts'],
     },
-    {
+    !scaleApart && {
       displayName: 'scale',
       testEnvironment: 'node',
       rootDir: __dirname,
@@ -37,5 +39,5 @@ module.exports = {
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
       setupFiles: ['<rootDir>/test/support/setup-environment.ts'],
     },
-  ],
+  ].filter(Boolean),
 };

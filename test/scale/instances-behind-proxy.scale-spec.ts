@@ -5,6 +5,7 @@ import { AppProcess } from '../support/app-process';
 import { guessApiKey } from '../support/credential-guesses';
 import { eventually } from '../support/eventually';
 import { NGINX, NginxProxy } from '../support/nginx-proxy';
+import { testHttpAdapter } from '../support/test-adapter';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 /**
@@ -12,7 +13,8 @@ import { WebhookReceiver } from '../support/webhook-receiver';
  * behind a real nginx (Debian's package; .ci/run installs it). nginx connects to them from
  * 127.0.0.1, which is all TRUST_PROXY trusts; the test's clients connect to nginx from other
  * loopback addresses (127.x.y.z), so each is a client of its own, as on the internet.
- * Needs PostgreSQL, Redis and nginx: skipped locally without them, failing under CI.
+ * The three run both HTTP adapters. Needs PostgreSQL, Redis and nginx: skipped locally without
+ * them, failing under CI.
  */
 const databaseUrl = process.env.EH_TEST_DATABASE_URL;
 const redisUrl = process.env.REDIS_TEST_URL;
@@ -114,7 +116,9 @@ describeWhenReady('several instances behind a real reverse proxy', () => {
       EXPIRY_SWEEP_INTERVAL: '1s',
     };
     // One after another: three ts-node start-ups at once would only be slower on a small machine.
-    for (let index = 0; index < 3; index += 1) instances.push(await AppProcess.start(databaseUrl as string, environment));
+    // The middle one runs the other HTTP adapter: a fleet may mix them, and both meet nginx here.
+    const adapters = testHttpAdapter() === 'express' ? ['express', 'fastify', 'express'] : ['fastify', 'express', 'fastify'];
+    for (const adapter of adapters) instances.push(await AppProcess.start(databaseUrl as string, { ...environment, HTTP_ADAPTER: adapter }));
     proxy = await NginxProxy.start(instances.map((instance) => new URL(instance.baseUrl).host));
   }, 300_000);
 
