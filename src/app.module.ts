@@ -11,6 +11,7 @@ import { CustomerRecordsModule } from './customer-records/customer-records.modul
 import { CustomersModule } from './customers/customers.module';
 import { DashboardModule } from './dashboard/dashboard.module';
 import { DatabaseModule } from './database/database.module';
+import { DemoModule } from './demo/demo.module';
 import { EntitlementsModule } from './entitlements/entitlements.module';
 import { EnvelopeInterceptor } from './envelope/envelope.interceptor';
 import { ResponseInterceptor } from './idempotency/response.interceptor';
@@ -57,6 +58,7 @@ export class AppModule {
         SubscriptionsModule,
         ImportsModule,
         DashboardModule,
+        DemoModule,
       ],
       providers: [
         // Authentication, scope and rate limit, in that order, in one guard.

@@ -34,11 +34,19 @@ class DatabaseShutdown implements OnApplicationShutdown {
   }
 }
 
+export interface DatabaseModuleOptions {
+  /**
+   * Further attempts at the first connection, 3 s apart, when it fails (default: @nestjs/typeorm's
+   * 9, for a server started before its database). The CLI gives 0: a person waits for it.
+   */
+  startupRetries?: number;
+}
+
 /** The database, its pools and the unit of work, for the entities the application lists (app-entities.ts). */
 @Global()
 @Module({})
 export class DatabaseModule {
-  static forRoot(entities: EntityList): DynamicModule {
+  static forRoot(entities: EntityList, options: DatabaseModuleOptions = {}): DynamicModule {
     return {
       module: DatabaseModule,
       imports: [
@@ -46,8 +54,10 @@ export class DatabaseModule {
         TypeOrmModule.forRootAsync({
           imports: [DatabaseConnectionModule],
           inject: [DatabaseConnection, AppConfig],
-          useFactory: (connection: DatabaseConnection, config: AppConfig) =>
-            buildDataSourceOptions(connection.url, connection.embedded !== null, entities, config.database),
+          useFactory: (connection: DatabaseConnection, config: AppConfig) => ({
+            ...buildDataSourceOptions(connection.url, connection.embedded !== null, entities, config.database),
+            ...(options.startupRetries !== undefined ? { retryAttempts: options.startupRetries } : {}),
+          }),
           dataSourceFactory: async (options) => {
             if (!options) throw new Error('Database options are missing');
             const dataSource = await new DataSource(options).initialize();
