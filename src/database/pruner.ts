@@ -24,9 +24,12 @@ export interface PruneReport {
 }
 
 /** Rows per batch: each batch is one short transaction, so its locks last milliseconds. */
-export const PRUNE_BATCH_SIZE = 1_000;
-/** A pause between batches, so a long backlog never keeps the pool or the disk busy in one stretch. */
-const PAUSE_BETWEEN_BATCHES_MILLISECONDS = 10;
+export const PRUNE_BATCH_SIZE = 500;
+/**
+ * After each batch the pruner rests as long as the batch took (at least this long), so a backlog
+ * takes at most half of one connection's time and of the disk's, however slow the database is.
+ */
+const MINIMUM_PAUSE_MILLISECONDS = 10;
 const PRUNE_INTERVAL_MILLISECONDS = 10 * 60 * 1000;
 /** The first run waits a little, so short-lived processes (CLI, tests) never start one. */
 const FIRST_PRUNE_DELAY_MILLISECONDS = 60 * 1000;
@@ -37,7 +40,7 @@ export const PRUNE_LOCK_ID = 0x7072756e65;
  * Deletes what has outlived its retention (events, deliveries and attempts past EVENT_RETENTION,
  * idempotency keys past 24 h, ended dashboard sessions, used or expired setup links), a minute
  * after start and then every ten minutes, in batches of PRUNE_BATCH_SIZE rows, each its own
- * transaction. One instance at a time: every batch first takes a transaction-level advisory lock,
+ * transaction, resting between batches as long as each took. One instance at a time: every batch first takes a transaction-level advisory lock,
  * and an instance that finds it taken leaves this round to the one holding it.
  */
 @Injectable()
@@ -101,14 +104,19 @@ export class Pruner implements OnApplicationBootstrap, BeforeApplicationShutdown
       deleted[task.name] = 0;
       for (;;) {
         if (this.stopping) return { ran: true, deleted };
+        const startedAt = performance.now();
         const count = await this.unitOfWork.run(async (tx) => {
           const [{ locked }] = (await tx.manager.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [PRUNE_LOCK_ID])) as [{ locked: boolean }];
-          return locked ? task.pruneBatch(tx, batchSize, now()) : null;
+          if (!locked) return null;
+          // A lost batch (a crash before the WAL is flushed) is deleted again next time: its commit
+          // need not wait for the disk, and requests' commits don't queue behind its flushes.
+          await tx.manager.query('SET LOCAL synchronous_commit = off');
+          return task.pruneBatch(tx, batchSize, now());
         });
         if (count === null) return { ran: false, deleted };
         deleted[task.name] += count;
         if (count < batchSize) break;
-        await sleep(PAUSE_BETWEEN_BATCHES_MILLISECONDS);
+        await sleep(Math.max(MINIMUM_PAUSE_MILLISECONDS, performance.now() - startedAt));
       }
     }
     return { ran: true, deleted };
