@@ -6,7 +6,12 @@
  * (test/support/global-setup.ts), so suites in different workers share nothing. TEST_WORKERS sets
  * how many (default 3: suites spend much of their time waiting on timers, sockets and child
  * processes, so a third worker still gains on this project's 2-core machine).
+ *
+ * Scale tests (several instances behind a real nginx, both adapters mixed; a million rows) need
+ * PostgreSQL, Redis and nginx. `npm test` runs them too; .ci/run runs the scale project once, apart
+ * from its two per-adapter runs, which EH_SCALE_TESTS=apart leaves it out of.
  */
+const scaleApart = process.env.EH_SCALE_TESTS === 'apart';
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json', diagnostics: false }] };
 
 // The SDK's sources, so a suite needs no SDK build first (the package itself ships sdk/dist).
@@ -37,5 +42,15 @@ module.exports = {
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
       setupFiles: ['<rootDir>/test/support/setup-environment.ts'],
     },
-  ],
+    !scaleApart && {
+      displayName: 'scale',
+      testEnvironment: 'node',
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/test/scale/**/*.scale-spec.ts'],
+      transform,
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      setupFiles: ['<rootDir>/test/support/setup-environment.ts'],
+    },
+  ].filter(Boolean),
 };
