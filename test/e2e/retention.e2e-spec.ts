@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import { PRUNE_LOCK_ID, Pruner } from '../../src/database/pruner';
 import { WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.service';
 import { countOf, endpointOf, insertHistory } from '../support/event-history';
+import { describeNeeding } from '../support/requirements';
 import { bearer, createTestApp, TEST_ADMIN_TOKEN, TestApp, TestTenant } from '../support/test-app';
 
 /**
@@ -87,17 +88,12 @@ describe('retention: what outlives it is pruned', () => {
   });
 });
 
-/** Instances share a database only on PostgreSQL: without TEST_DATABASE_URL this part is skipped locally and fails under CI. */
-const sharedDatabase = process.env.EH_TEST_DATABASE_URL;
-const describeWithPostgres = sharedDatabase || process.env.CI === 'true' ? describe : describe.skip;
-if (!sharedDatabase) process.stderr.write('\nretention: SKIPPED "one instance at a time": instances share a database only on PostgreSQL (set TEST_DATABASE_URL)\n');
-
-describeWithPostgres('retention: one instance at a time', () => {
+/** Instances share a database only on PostgreSQL. */
+describeNeeding(['postgresql'], 'retention: one instance at a time', () => {
   let first: TestApp;
   let second: TestApp;
 
   beforeAll(async () => {
-    if (!sharedDatabase) throw new Error('TEST_DATABASE_URL is required under CI for the shared-database pruning test');
     first = await createTestApp({ EVENT_RETENTION: '90d' });
     second = await createTestApp({ EVENT_RETENTION: '90d' });
     for (const app of [first, second]) {

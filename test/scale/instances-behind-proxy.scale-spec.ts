@@ -4,7 +4,8 @@ import { Client } from 'pg';
 import { AppProcess } from '../support/app-process';
 import { guessApiKey } from '../support/credential-guesses';
 import { eventually } from '../support/eventually';
-import { NGINX, NginxProxy } from '../support/nginx-proxy';
+import { NginxProxy } from '../support/nginx-proxy';
+import { describeNeeding, testRedisUrl } from '../support/requirements';
 import { testHttpAdapter } from '../support/test-adapter';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
@@ -13,15 +14,9 @@ import { WebhookReceiver } from '../support/webhook-receiver';
  * behind a real nginx (Debian's package; .ci/run installs it). nginx connects to them from
  * 127.0.0.1, which is all TRUST_PROXY trusts; the test's clients connect to nginx from other
  * loopback addresses (127.x.y.z), so each is a client of its own, as on the internet.
- * The three run both HTTP adapters. Needs PostgreSQL, Redis and nginx: skipped locally without
- * them, failing under CI.
+ * The three run both HTTP adapters. Needs PostgreSQL, Redis and nginx (skipped locally without
+ * them, failing under CI).
  */
-const databaseUrl = process.env.EH_TEST_DATABASE_URL;
-const redisUrl = process.env.REDIS_TEST_URL;
-const missing = [!databaseUrl && 'TEST_DATABASE_URL', !redisUrl && 'REDIS_TEST_URL', !NGINX && 'nginx'].filter(Boolean);
-const describeWhenReady = missing.length === 0 || process.env.CI === 'true' ? describe : describe.skip;
-if (missing.length > 0) process.stderr.write(`\ninstances behind a proxy: SKIPPED: it needs ${missing.join(', ')}\n`);
-
 const ADMIN_TOKEN = `scale-admin-token-${randomInt(1e9)}`;
 const READ_LIMIT = 120;
 const FAILURE_LIMIT = 30;
@@ -77,7 +72,7 @@ class Client127 {
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-describeWhenReady('several instances behind a real reverse proxy', () => {
+describeNeeding(['postgresql', 'redis', 'nginx'], 'several instances behind a real reverse proxy', () => {
   const instances: AppProcess[] = [];
   let proxy: NginxProxy;
   let receiver: WebhookReceiver;
@@ -100,12 +95,12 @@ describeWhenReady('several instances behind a real reverse proxy', () => {
   }
 
   beforeAll(async () => {
-    if (missing.length > 0) throw new Error(`Under CI the several-instances test needs ${missing.join(', ')}`);
+    const databaseUrl = process.env.EH_TEST_DATABASE_URL as string;
     receiver = await WebhookReceiver.start();
     database = new Client({ connectionString: databaseUrl });
     await database.connect();
     const environment = {
-      REDIS_URL: redisUrl as string,
+      REDIS_URL: testRedisUrl(),
       TRUST_PROXY: '127.0.0.1',
       ADMIN_TOKEN,
       RATE_LIMIT_READ_PER_MINUTE: String(READ_LIMIT),
@@ -118,7 +113,7 @@ describeWhenReady('several instances behind a real reverse proxy', () => {
     // One after another: three ts-node start-ups at once would only be slower on a small machine.
     // The middle one runs the other HTTP adapter: a fleet may mix them, and both meet nginx here.
     const adapters = testHttpAdapter() === 'express' ? ['express', 'fastify', 'express'] : ['fastify', 'express', 'fastify'];
-    for (const adapter of adapters) instances.push(await AppProcess.start(databaseUrl as string, { ...environment, HTTP_ADAPTER: adapter }));
+    for (const adapter of adapters) instances.push(await AppProcess.start(databaseUrl, { ...environment, HTTP_ADAPTER: adapter }));
     proxy = await NginxProxy.start(instances.map((instance) => new URL(instance.baseUrl).host));
   }, 300_000);
 

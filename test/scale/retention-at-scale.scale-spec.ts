@@ -7,23 +7,20 @@ import { WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.service
 import { endpointOf, insertHistory } from '../support/event-history';
 import { freePort } from '../support/free-port';
 import { HttpClient, isAnswer } from '../support/http-client';
+import { describeNeeding } from '../support/requirements';
 import { createTestApp, TestApp, TestTenant } from '../support/test-app';
 
 /**
  * A million rows past EVENT_RETENTION, pruned while clients keep working (DESIGN §15, issue 22):
  * each prune walks its index, and no request waits a second. Needs PostgreSQL (the embedded
- * database is one session: a prune batch and a request take turns by design); without
- * TEST_DATABASE_URL it is skipped locally and fails under CI.
+ * database is one session: a prune batch and a request take turns by design).
  */
 const DAY = 86_400_000;
-const databaseUrl = process.env.EH_TEST_DATABASE_URL;
-const describeWithPostgres = databaseUrl || process.env.CI === 'true' ? describe : describe.skip;
-if (!databaseUrl) process.stderr.write('\nretention at scale: SKIPPED: it needs PostgreSQL (set TEST_DATABASE_URL)\n');
 
 type Plan = { 'QUERY PLAN': string }[];
 const planText = (rows: Plan) => rows.map((row) => row['QUERY PLAN']).join('\n');
 
-describeWithPostgres('retention at scale: a million old rows', () => {
+describeNeeding(['postgresql'], 'retention at scale: a million old rows', () => {
   let testApp: TestApp;
   let historic: TestTenant;
   let other: TestTenant;
@@ -31,7 +28,6 @@ describeWithPostgres('retention at scale: a million old rows', () => {
   let port: number;
 
   beforeAll(async () => {
-    if (!databaseUrl) throw new Error('TEST_DATABASE_URL is required under CI for the million-row prune');
     testApp = await createTestApp({ EVENT_RETENTION: '90d', LOG_LEVEL: 'error' });
     await testApp.app.get(WebhookDispatcher).stop();
     testApp.app.get(Pruner).stopSchedule();

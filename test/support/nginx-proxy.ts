@@ -1,11 +1,9 @@
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { freePort } from './free-port';
-
-/** Where Debian's nginx package puts the binary (.ci/run installs it when missing). */
-export const NGINX = ['/usr/sbin/nginx', 'nginx'].find((candidate) => spawnSync(candidate, ['-v']).status === 0) ?? null;
+import { NGINX_EXECUTABLE } from './requirements';
 
 /**
  * A real nginx in front of the given upstreams, as a child of the test (no system service): its
@@ -22,7 +20,8 @@ export class NginxProxy {
   ) {}
 
   static async start(upstreams: string[]): Promise<NginxProxy> {
-    if (!NGINX) throw new Error('nginx is not installed (apt-get install nginx)');
+    const nginx = NGINX_EXECUTABLE;
+    if (!nginx) throw new Error('nginx is not installed (apt-get install nginx)');
     const directory = mkdtempSync(path.join(tmpdir(), 'eh-nginx-'));
     const port = await freePort();
     const config = `
@@ -61,7 +60,7 @@ ${upstreams.map((upstream) => `    server ${upstream};`).join('\n')}
 }
 `;
     writeFileSync(path.join(directory, 'nginx.conf'), config);
-    const child = spawn(NGINX, ['-e', path.join(directory, 'error.log'), '-p', directory, '-c', path.join(directory, 'nginx.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(nginx, ['-e', path.join(directory, 'error.log'), '-p', directory, '-c', path.join(directory, 'nginx.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
     const errors = { text: '' };
     child.stderr?.on('data', (chunk: Buffer) => (errors.text += chunk.toString()));
     const proxy = new NginxProxy(child, directory, `http://127.0.0.1:${port}`, errors);

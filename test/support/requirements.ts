@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 
@@ -9,7 +10,10 @@ export const CHROMIUM_EXECUTABLE = process.env.CHROMIUM_PATH ?? '/usr/bin/chromi
  * embedded database). Only these make a suite skip: locally it says so in one line on stderr; under
  * CI (CI=true) a missing one fails the run instead, since CI must run everything.
  */
-export type Requirement = 'postgresql' | 'chromium' | 'redis';
+export type Requirement = 'postgresql' | 'chromium' | 'redis' | 'nginx';
+
+/** Debian's nginx, which the several-instances suite runs in front of its instances (`.ci/run` installs it). */
+export const NGINX_EXECUTABLE = ['/usr/sbin/nginx', 'nginx'].find((candidate) => spawnSync(candidate, ['-v']).status === 0) ?? null;
 
 const REQUIREMENTS: Record<Requirement, { available: () => boolean; lacking: string }> = {
   postgresql: {
@@ -19,6 +23,10 @@ const REQUIREMENTS: Record<Requirement, { available: () => boolean; lacking: str
   chromium: {
     available: () => existsSync(CHROMIUM_EXECUTABLE),
     lacking: `chromium at ${CHROMIUM_EXECUTABLE} (apt-get install chromium, or set CHROMIUM_PATH)`,
+  },
+  nginx: {
+    available: () => NGINX_EXECUTABLE !== null,
+    lacking: 'nginx (apt-get install nginx)',
   },
   redis: {
     // The global setup probes it once per run (REDIS_TEST_URL, else redis://127.0.0.1:6379).
