@@ -134,11 +134,23 @@ export class Server {
     readonly baseUrl: string,
   ) {}
 
-  static async start(databaseUrl: string, adapter: Adapter): Promise<Server> {
+  static start(databaseUrl: string, adapter: Adapter, environment: Record<string, string> = {}): Promise<Server> {
+    return Server.spawn([path.join(REPOSITORY, 'dist', 'main.js')], databaseUrl, { HTTP_ADAPTER: adapter, ...environment });
+  }
+
+  /**
+   * The machine's limit for the check (bench/raw-check-server.ts): `node:http` and `pg` with the
+   * service's SQL and nothing else, answering for one merchant's live mode.
+   */
+  static startRawCheck(databaseUrl: string, merchantId: string): Promise<Server> {
+    return Server.spawn(['-r', 'ts-node/register/transpile-only', path.join(REPOSITORY, 'bench', 'raw-check-server.ts')], databaseUrl, { MERCHANT_ID: merchantId });
+  }
+
+  private static async spawn(script: string[], databaseUrl: string, environment: Record<string, string>): Promise<Server> {
     const port = await freePort();
     // BENCH_NODE_OPTIONS: flags for the server only (e.g. --cpu-prof --cpu-prof-dir=/tmp/profiles).
     const nodeFlags = (process.env.BENCH_NODE_OPTIONS ?? '').split(' ').filter((flag) => flag.length > 0);
-    const command = [process.execPath, ...nodeFlags, path.join(REPOSITORY, 'dist', 'main.js')];
+    const command = [process.execPath, ...nodeFlags, ...script];
     if (pinning) command.unshift('taskset', '--cpu-list', pinning.server);
     const child = spawn(command[0], command.slice(1), {
       cwd: REPOSITORY,
@@ -153,10 +165,10 @@ export class Server {
         RATE_LIMIT_WRITE_PER_MINUTE: '100000000',
         LOG_LEVEL: 'warn',
         DATA_DIR: path.join(REPOSITORY, 'data', 'bench'),
-        HTTP_ADAPTER: adapter,
         // The write scenarios' webhook endpoint is a loopback receiver of the benchmark's own.
         WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
         NODE_EXTRA_CA_CERTS: loopbackCertificate().certificatePath,
+        ...environment,
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     });

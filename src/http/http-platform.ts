@@ -4,6 +4,8 @@ import type { Logger } from 'pino';
 import type { HttpTimeouts } from '../config/app-config';
 import type { ErrorReplier } from '../errors/all-exceptions.filter';
 import type { DashboardAssets } from './dashboard-assets';
+import type { AccessGuard } from '../auth/access.guard';
+import type { DirectRouterServices } from './direct-router';
 import type { RequestGate } from './request-gate';
 
 export type HttpAdapterName = 'express' | 'fastify';
@@ -11,6 +13,10 @@ export type HttpAdapterName = 'express' | 'fastify';
 /** What the platform wires into the server's earliest hook. */
 export interface PlatformServices {
   gate: RequestGate;
+  /** The global guard's decision, asked by the direct routes too. */
+  guard: AccessGuard;
+  /** Handlers answered before the framework's router (direct-router.ts), with their controllers. */
+  directRoutes: DirectRouterServices['routes'];
   /** The request log's logger. */
   logger: Logger;
   /** The dashboard's built pages at /dashboard; null when DASHBOARD_ENABLED=false. */
