@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { ApiMode, Tenant } from '../auth/tenant';
 import { assertTenant, INSERT_CHUNK_ROWS, TenantTable } from '../database/tenant-table';
 import type { Reader, Transaction } from '../database/unit-of-work';
@@ -8,7 +10,7 @@ import { fetchPageWithTotal } from '../pagination/keyset';
 import { PageRequest } from '../pagination/page';
 import type { EventEntity } from './event.entity';
 import { WebhookDeliveryAttemptEntity } from './webhook-delivery-attempt.entity';
-import { BLOCKING_DELIVERY, WAITING_RETRY, WebhookDeliveryEntity } from './webhook-delivery.entity';
+import { BLOCKING_DELIVERY, LEASED_DELIVERY, WAITING_RETRY, WebhookDeliveryEntity } from './webhook-delivery.entity';
 import type { WebhookEndpointEntity } from './webhook-endpoint.entity';
 
 /** What a send needs of the endpoint, read with the claim. */
@@ -54,52 +56,105 @@ interface ClaimedRow {
   event_created_at: Date;
 }
 
+/** How far the claim looks into an endpoint's queue: the first this many blocking deliveries. */
+export const CLAIM_WINDOW = 1_000;
+
+/** The claim's bounds: rows leased at most, lease length, in flight per endpoint, and the window. */
+export interface ClaimBounds {
+  limit: number;
+  leaseMilliseconds: number;
+  endpointConcurrency: number;
+  window: number;
+}
+
 /**
- * Claims due deliveries for one instance. Claimable are: the first blocking delivery of each
- * endpoint (its head, BLOCKING_DELIVERY), unless it is in flight; and each retry that is due and
- * comes before its endpoint's head. The heads are found by a skip scan over the blocking index
- * (one probe per endpoint), so a claim costs the same with a backlog of ten deliveries or of a
- * million: checking every due delivery against all earlier ones of its endpoint made a failing
- * endpoint's backlog cost quadratic time, a whole PostgreSQL core for minutes after a burst.
+ * Claims due deliveries for one instance (DESIGN §8). A pending delivery is claimable when it is
+ * due, not in flight, its endpoint is enabled, and no earlier delivery of the same object to the
+ * same endpoint is blocking (untried or leased: BLOCKING_DELIVERY); each endpoint gets at most
+ * `endpointConcurrency` in flight (live leases), the oldest claimable first. The candidates of an
+ * endpoint are its first `window` blocking deliveries (its queue's head, one index range) and its
+ * due retries, so a claim costs the same with a backlog of ten deliveries or of a million; an
+ * event farther back than the window waits until the head drains, even when its object is free.
+ * Endpoints are found by a skip scan over the blocking index (one probe each).
  *
- * SKIP LOCKED lets instances share the queue without taking the same row; the lease (locked_until)
- * outlives a send, so a crashed instance's rows come back when it expires. The endpoint and the
- * event come back with the claim: a send needs no further read. (A delivery whose event is gone
- * is leased but not returned; its lease lapses, as for a disabled endpoint.)
+ * Claims of all instances take turns on one advisory lock, taken by a statement of its own in
+ * the same round trip (a multi-statement simple query runs as one transaction), so the claim's
+ * snapshot sees every lease committed before it: the concurrency bound holds across instances.
+ * SKIP LOCKED and the recheck on the locked row keep a claim off rows another one holds; the
+ * lease (locked_until) outlives a send, so a crashed instance's rows come back when it expires.
+ * The endpoint and the event come back with the claim: a send needs no further read. (A delivery
+ * whose event is gone is leased but not returned; its lease lapses, as for a disabled endpoint.)
  */
-export const CLAIM_SQL = `
-WITH RECURSIVE heads AS (
-  (SELECT endpoint_id, id FROM webhook_deliveries WHERE ${BLOCKING_DELIVERY} ORDER BY endpoint_id, id LIMIT 1)
+export function claimSql({ limit, leaseMilliseconds, endpointConcurrency, window }: ClaimBounds): string {
+  // Inlined, as a simple query takes no parameters: integers only, checked here.
+  for (const value of [limit, leaseMilliseconds, endpointConcurrency, window]) {
+    if (!Number.isSafeInteger(value) || value < 0) throw new Error(`claim bound ${value} is not a non-negative integer`);
+  }
+  return `SELECT pg_advisory_xact_lock(${CLAIM_LOCK_KEY});
+WITH RECURSIVE endpoints AS (
+  (SELECT endpoint_id FROM webhook_deliveries WHERE ${BLOCKING_DELIVERY} ORDER BY endpoint_id LIMIT 1)
   UNION ALL
-  SELECT following.endpoint_id, following.id
-  FROM heads CROSS JOIN LATERAL (
-    SELECT endpoint_id, id FROM webhook_deliveries
-    WHERE ${BLOCKING_DELIVERY} AND endpoint_id > heads.endpoint_id
-    ORDER BY endpoint_id, id LIMIT 1
+  SELECT following.endpoint_id
+  FROM endpoints CROSS JOIN LATERAL (
+    SELECT endpoint_id FROM webhook_deliveries
+    WHERE ${BLOCKING_DELIVERY} AND endpoint_id > endpoints.endpoint_id
+    ORDER BY endpoint_id LIMIT 1
   ) AS following
 ),
+due_retries AS (
+  SELECT id, endpoint_id, object_id FROM webhook_deliveries WHERE ${WAITING_RETRY} AND next_attempt_at <= now()
+),
+room AS (
+  SELECT active.endpoint_id,
+    ${endpointConcurrency} - (SELECT count(*) FROM webhook_deliveries AS leased
+      WHERE leased.endpoint_id = active.endpoint_id AND ${LEASED_DELIVERY} AND leased.locked_until >= now()) AS free
+  FROM (SELECT endpoint_id FROM endpoints UNION SELECT endpoint_id FROM due_retries) AS active
+  JOIN webhook_endpoints AS endpoint ON endpoint.id = active.endpoint_id AND endpoint.disabled = false
+),
 candidates AS (
-  SELECT id FROM heads
+  SELECT head.id, room.endpoint_id, room.free
+  FROM room CROSS JOIN LATERAL (
+    SELECT queued.id FROM (
+      SELECT id, object_id, locked_until, next_attempt_at FROM webhook_deliveries
+      WHERE ${BLOCKING_DELIVERY} AND endpoint_id = room.endpoint_id
+      ORDER BY id LIMIT ${window}
+    ) AS queued
+    WHERE (queued.locked_until IS NULL OR queued.locked_until < now()) AND queued.next_attempt_at <= now()
+      AND NOT EXISTS (
+        SELECT 1 FROM webhook_deliveries AS earlier
+        WHERE ${prefixed('earlier', BLOCKING_DELIVERY)} AND earlier.endpoint_id = room.endpoint_id
+          AND earlier.object_id = queued.object_id AND earlier.id < queued.id
+      )
+    ORDER BY queued.id LIMIT GREATEST(room.free, 0)
+  ) AS head
   UNION ALL
-  SELECT waiting.id
-  FROM (SELECT endpoint_id, id FROM webhook_deliveries WHERE ${WAITING_RETRY} AND next_attempt_at <= now()) AS waiting
-  LEFT JOIN heads ON heads.endpoint_id = waiting.endpoint_id
-  WHERE heads.id IS NULL OR waiting.id < heads.id
+  SELECT retry.id, room.endpoint_id, room.free
+  FROM room JOIN due_retries AS retry ON retry.endpoint_id = room.endpoint_id
+  WHERE room.free > 0 AND NOT EXISTS (
+    SELECT 1 FROM webhook_deliveries AS earlier
+    WHERE ${prefixed('earlier', BLOCKING_DELIVERY)} AND earlier.endpoint_id = retry.endpoint_id
+      AND earlier.object_id = retry.object_id AND earlier.id < retry.id
+  )
+),
+chosen AS (
+  SELECT id FROM (
+    SELECT id, free, row_number() OVER (PARTITION BY endpoint_id ORDER BY id) AS place FROM candidates
+  ) AS ranked
+  WHERE place <= free
 ),
 claimed AS (
   UPDATE webhook_deliveries AS delivery
-  SET locked_until = now() + ($2 * interval '1 millisecond'), updated_at = now()
+  SET locked_until = now() + (${leaseMilliseconds} * interval '1 millisecond'), updated_at = now()
   WHERE delivery.id IN (
     SELECT candidate.id
     FROM webhook_deliveries AS candidate
-    JOIN webhook_endpoints AS endpoint ON endpoint.id = candidate.endpoint_id AND endpoint.disabled = false
     -- Checked again on the row as locked: another instance may have claimed it meanwhile.
-    WHERE candidate.id IN (SELECT id FROM candidates)
+    WHERE candidate.id IN (SELECT id FROM chosen)
       AND candidate.status = 'pending'
       AND candidate.next_attempt_at <= now()
       AND (candidate.locked_until IS NULL OR candidate.locked_until < now())
     ORDER BY candidate.id
-    LIMIT $1
+    LIMIT ${limit}
     FOR UPDATE OF candidate SKIP LOCKED
   )
   RETURNING delivery.id, delivery.merchant_id, delivery.mode, delivery.endpoint_id, delivery.event_id, delivery.attempt_count
@@ -111,6 +166,15 @@ JOIN webhook_endpoints AS endpoint
   ON endpoint.id = claimed.endpoint_id AND endpoint.merchant_id = claimed.merchant_id AND endpoint.mode = claimed.mode
 JOIN events AS event
   ON event.id = claimed.event_id AND event.merchant_id = claimed.merchant_id AND event.mode = claimed.mode`;
+}
+
+/** The advisory lock claims take turns on (any constant of our own). */
+const CLAIM_LOCK_KEY = 2_026_112_608;
+
+/** A predicate of delivery columns, with every column qualified by `alias`. */
+function prefixed(alias: string, predicate: string): string {
+  return predicate.replace(/\b(status|attempt_count|locked_until)\b/g, `${alias}.$1`);
+}
 
 /**
  * The attempt and the delivery's new state in one statement (atomic on its own): the dispatcher
@@ -133,15 +197,16 @@ export class WebhookDeliveriesRepository {
 
   constructor(private readonly dataSource: DataSource) {}
 
-  /** One delivery per event and subscribed endpoint, in the publishing transaction. */
-  async enqueue(tx: Transaction, tenant: Tenant, eventIds: string[], endpointIds: string[]): Promise<void> {
+  /** One delivery per event and endpoint (a redelivery), in the caller's transaction; `objectId` as deliveryObjectId gives it. */
+  async enqueue(tx: Transaction, tenant: Tenant, events: ReadonlyArray<{ id: string; objectId: string }>, endpointIds: string[]): Promise<void> {
     assertTenant(tenant);
-    const deliveries = eventIds.flatMap((eventId) =>
+    const deliveries = events.flatMap((event) =>
       endpointIds.map((endpointId) => ({
         merchant_id: tenant.merchantId,
         mode: tenant.mode,
         endpoint_id: endpointId,
-        event_id: eventId,
+        event_id: event.id,
+        object_id: event.objectId,
         next_attempt_at: () => 'now()',
       })),
     );
@@ -151,11 +216,11 @@ export class WebhookDeliveriesRepository {
     }
   }
 
-  /** Leases due deliveries of every tenant (maintenance: the dispatcher serves them all). */
-  async claimDueAcrossTenants(limit: number, leaseMilliseconds: number): Promise<ClaimedDelivery[]> {
-    const result: unknown = await this.dataSource.query(CLAIM_SQL, [limit, leaseMilliseconds]);
-    // The pg driver answers an UPDATE … RETURNING with [rows, count].
-    const rows = (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as ClaimedRow[];
+  /** Leases due deliveries of every tenant (maintenance: the dispatcher serves them all); see claimSql. */
+  async claimDueAcrossTenants(bounds: ClaimBounds): Promise<ClaimedDelivery[]> {
+    // A multi-statement simple query: pg answers it with one result per statement, the claim's last.
+    const results = (await this.pool().query(claimSql(bounds))) as unknown as Array<{ rows: ClaimedRow[] }>;
+    const rows = results[results.length - 1].rows;
     return rows
       .map((row) => ({
         id: String(row.id),
@@ -173,6 +238,11 @@ export class WebhookDeliveriesRepository {
         event: { id: row.event_id, mode: row.mode, type: row.event_type, data: row.event_data, created_at: row.event_created_at },
       }))
       .sort((first, second) => Number(BigInt(first.id) - BigInt(second.id)));
+  }
+
+  /** The main pool's pg Pool: TypeORM sends parameterless statements through the extended protocol too. */
+  private pool(): Pool {
+    return (this.dataSource.driver as PostgresDriver).master as Pool;
   }
 
   /**
