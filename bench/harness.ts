@@ -15,6 +15,12 @@ export const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
 export const CURSOR_SECRET = 'bench-cursor-secret-0123456789abcdef';
 const REPOSITORY = path.join(__dirname, '..');
 
+/**
+ * WEBHOOK_ENDPOINT_CONCURRENCY of the benchmark's servers: 500 deliveries/s to a receiver 50 ms
+ * away need ≥ 25 in flight (Little's law), more than the default 10 allows (≤ 200/s).
+ */
+export const BENCH_WEBHOOK_CONCURRENCY = '50';
+
 /** Both HTTP adapters, measured side by side in one run on the same data; targets are the default's (express). */
 export type Adapter = 'express' | 'fastify';
 
@@ -93,6 +99,49 @@ export function runScript(main: () => Promise<void>): void {
     process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exit(1);
   });
+}
+
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** User + system CPU time a process has used so far, in milliseconds (/proc/<pid>/stat); 0 once it is gone. */
+export function cpuMilliseconds(pid: number): number {
+  try {
+    // Fields after the command name (which may hold spaces) start at state; utime and stime are 14th and 15th overall.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU used by a server and by the PostgreSQL backends connected to its database, between start() and stop(). */
+export interface CpuUse {
+  serverMilliseconds: number;
+  databaseMilliseconds: number;
+}
+
+/**
+ * Measures the CPU a scenario costs on this machine, whatever else runs on it: the server's own
+ * and that of the PostgreSQL backends serving `database` (same machine: /proc). A backend that
+ * connects meanwhile counts from zero.
+ */
+export async function startCpuProbe(serverPid: number, admin: Client, database: string): Promise<{ stop(): Promise<CpuUse> }> {
+  const backends = async () =>
+    (await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [database])).rows.map((row) => row.pid);
+  const serverBefore = cpuMilliseconds(serverPid);
+  const databaseBefore = new Map((await backends()).map((pid) => [pid, cpuMilliseconds(pid)]));
+  return {
+    async stop() {
+      const serverMilliseconds = cpuMilliseconds(serverPid) - serverBefore;
+      let databaseMilliseconds = 0;
+      for (const pid of new Set([...databaseBefore.keys(), ...(await backends())])) {
+        const now = cpuMilliseconds(pid);
+        // A backend that left meanwhile reads 0: its share is lost rather than negative.
+        if (now > 0) databaseMilliseconds += now - (databaseBefore.get(pid) ?? 0);
+      }
+      return { serverMilliseconds, databaseMilliseconds };
+    },
+  };
 }
 
 export function residentMegabytes(pid: number, field: 'VmRSS' | 'VmHWM'): number {

@@ -1,15 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { createScratchDatabase, load, residentMegabytes, rotating, runScript, Server } from './harness';
+import { cpuMilliseconds, createScratchDatabase, load, residentMegabytes, rotating, runScript, Server } from './harness';
 import { seedMerchant } from './seed';
-
-const CLOCK_TICKS_PER_SECOND = 100;
-
-/** User + system CPU time the process has used so far, in milliseconds (/proc/<pid>/stat). */
-function cpuMilliseconds(pid: number): number {
-  // Fields after the command name (which may hold spaces) start at state; utime and stime are 14th and 15th overall.
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
-}
 
 /**
  * `node -r ts-node/register/transpile-only bench/profile-check.ts`: server CPU per request and

@@ -4,7 +4,8 @@ import { AppConfig } from '../config/app-config';
 import { UnitOfWork } from '../database/unit-of-work';
 import { EVENTS_COMMITTED } from '../events/domain-event';
 import { toEventResponse } from './event.mapper';
-import { CLAIM_WINDOW, ClaimedDelivery, DeliveryEndpoint, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { AttemptBatcher } from './attempt-batcher';
+import { CLAIM_WINDOW, ClaimedDelivery, DeliveryEndpoint, FinishedAttempt, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookSender, SEND_TIMEOUT_MILLISECONDS } from './webhook-sender';
 import { webhookHeaders } from './webhook-signature';
@@ -32,6 +33,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
   private readonly logger = new Logger(WebhookDispatcher.name);
   private readonly sender: WebhookSender;
   private readonly maxInFlight: number;
+  /** Attempts are recorded in batches: one statement for every send that finished meanwhile. */
+  private readonly attempts: AttemptBatcher<FinishedAttempt>;
   private timer: NodeJS.Timeout | null = null;
   private claiming: Promise<void> | null = null;
   private readonly inFlight = new Set<Promise<void>>();
@@ -46,6 +49,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
   ) {
     this.sender = new WebhookSender();
     this.maxInFlight = Math.max(MIN_INSTANCE_IN_FLIGHT, 2 * config.webhookEndpointConcurrency);
+    this.attempts = new AttemptBatcher((finished) => this.deliveries.recordAttempts(this.unitOfWork.pool, finished));
   }
 
   onApplicationBootstrap(): void {
@@ -146,11 +150,11 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     if (gone) {
       await this.unitOfWork.run(async (tx) => {
         await this.endpoints.disableAsGone(tx, tenant, endpoint.id);
-        await this.deliveries.recordAttempt(tx, delivery, attempt);
+        await this.deliveries.recordAttempts(tx, [{ delivery, attempt }]);
       });
     } else {
-      // One statement: no transaction to open around it.
-      await this.deliveries.recordAttempt(this.unitOfWork.pool, delivery, attempt);
+      // With the others that finished meanwhile, in one statement: no transaction to open around it.
+      await this.attempts.add({ delivery, attempt });
     }
     // A retry due before the next poll gets a wake-up of its own.
     if (retryInMilliseconds !== null && retryInMilliseconds < POLL_INTERVAL_MILLISECONDS) {

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { UnitOfWork } from '../../src/database/unit-of-work';
 import { deliveryObjectId } from '../../src/webhooks/outbox.repository';
-import { ClaimBounds, claimSql, WebhookDeliveriesRepository } from '../../src/webhooks/webhook-deliveries.repository';
+import { CLAIM_SQL, ClaimBounds, WebhookDeliveriesRepository } from '../../src/webhooks/webhook-deliveries.repository';
 import { WebhookDeliveryEntity } from '../../src/webhooks/webhook-delivery.entity';
 import { WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.service';
 import { bearer, createTestApp, TestApp, TestTenant } from '../support/test-app';
@@ -216,8 +216,8 @@ describe('webhooks: claiming due deliveries', () => {
     let claimedIds: string[];
     try {
       await runner.startTransaction();
-      const claimStatement = claimSql({ limit: 20, leaseMilliseconds: 60_000, endpointConcurrency: 10, window: 1_000 }).split(';\n')[1];
-      const [{ 'QUERY PLAN': plans }] = (await runner.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${claimStatement}`)) as Array<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>;
+      // $1 limit, $2 lease, $3 concurrency per endpoint, $4 window.
+      const [{ 'QUERY PLAN': plans }] = (await runner.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${CLAIM_SQL}`, [20, 60_000, 10, 1_000])) as Array<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>;
       examined = rowsExamined(plans[0].Plan);
       claimedIds = (await runner.query(`SELECT id::text FROM webhook_deliveries WHERE endpoint_id = $1 AND locked_until IS NOT NULL`, [endpointId])).map(
         (row: { id: string }) => row.id,
