@@ -6,10 +6,12 @@ import { RequestAuthenticator } from './auth/request-authenticator';
 import { AppConfig } from './config/app-config';
 import { validateEnvironment } from './config/config.schema';
 import { CHECK_DIRECT_ROUTE } from './entitlements/check-direct.route';
-import { AllExceptionsFilter } from './errors/all-exceptions.filter';
+import { ClientAddressResolver } from './exchange/client-address';
+import type { DirectRouteDefinition } from './exchange/direct-route';
+import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { DashboardAssets } from './http/dashboard-assets';
-import type { DirectRouteDefinition } from './http/direct-router';
-import { createHttpPlatform, HttpPlatform } from './http/http-platform';
+import { createHttpPlatform } from './http/create-http-platform';
+import type { HttpPlatform } from './http/http-platform';
 import { RequestGate } from './http/request-gate';
 import { PinoNestLogger } from './logging/pino-nest.logger';
 import { RootLogger } from './logging/root-logger';
@@ -32,7 +34,7 @@ export function configureApp(app: INestApplication, platform: HttpPlatform): voi
   app.flushLogs();
   const config = app.get(AppConfig);
   platform.install(app, {
-    gate: new RequestGate(app.get(RequestAuthenticator), config.httpTimeouts, config.dashboardEnabled),
+    gate: new RequestGate(app.get(RequestAuthenticator), config.httpTimeouts, config.dashboardEnabled, new ClientAddressResolver(config.trustProxy)),
     guard: app.get(AccessGuard),
     directRoutes: DIRECT_ROUTES.map((definition) => ({ definition, instance: app.get(definition.controller) })),
     logger: app.get(RootLogger).pino,

@@ -3,7 +3,7 @@ import { BillingModule } from '../billing/billing.module';
 import { ClockModule } from '../clock/clock.module';
 import { AppConfig } from '../config/app-config';
 import { FilesModule } from '../files/files.module';
-import { DASHBOARD_PATH } from '../startup-summary';
+import { DASHBOARD_PATH } from '../logging/startup-summary';
 import { DashboardAccountsModule } from './dashboard-accounts.module';
 import { DashboardApiController } from './dashboard-api.controller';
 import { DashboardUsersAdminController } from './dashboard-users-admin.controller';

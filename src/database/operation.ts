@@ -1,6 +1,8 @@
-import type { CredentialKind } from '../auth/auth-context';
-import type { Tenant } from '../auth/tenant';
-import type { Transaction } from './unit-of-work';
+import type { Tenant } from './tenant';
+import type { Transaction } from './transaction';
+
+/** What a request authenticated with: an API key, or a dashboard user's browser session (DESIGN §11). */
+export type CredentialKind = 'api-key' | 'dashboard-session';
 
 /**
  * The idempotency record of one request, written inside the request's transaction (DESIGN §13).
@@ -11,6 +13,8 @@ export interface IdempotencyClaim {
   acquire(tx: Transaction): Promise<void>;
   /** The transaction's last statement: stores the complete response built from the result. */
   complete(tx: Transaction, result: unknown): Promise<void>;
+  /** The transaction rolled back (it lost a race) and will run again: the key is not held any more. */
+  rolledBack(): void;
 }
 
 /**

@@ -1,39 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { DataSource, EntityManager } from 'typeorm';
-import type { Tenant } from '../auth/tenant';
-import { DOMAIN_EVENT, DomainEvents, EVENTS_COMMITTED, EventType, PublishedEvent } from '../events/domain-event';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DataSource } from 'typeorm';
+import { isTransactionConflict, transactionConflictError } from '../errors/database-unavailable';
+import { DOMAIN_EVENT, EVENTS_COMMITTED, PublishedEvent } from './domain-event';
 import type { Operation } from './operation';
+import { DomainEvents, Reader, Transaction, TransactionWork } from './transaction';
 import { TenantTransactionLimiter } from './tenant-transaction-limiter';
 
-/**
- * Where a read runs: an open transaction, or the pool outside any (`UnitOfWork.pool`). A method
- * that only reads, inside or outside a transaction, takes one as `db`, its first parameter.
- */
-export interface Reader {
-  readonly manager: EntityManager;
+/** How many times a transaction runs before a deadlock or serialization failure becomes a 503. */
+export const CONFLICT_ATTEMPTS = 4;
+
+/** A random pause that grows with the attempt (10–30 ms, then 20–60 ms, …): racers fall out of step. */
+function conflictPauseMilliseconds(attempt: number): number {
+  return attempt * (10 + Math.random() * 20);
 }
 
 /**
- * One open database transaction, passed as `tx`: the first, required parameter of every service
- * and repository method that writes or locks. Only UnitOfWork opens one. (On the embedded
- * database's single connection, a statement sent to the pool while a transaction is open would
- * wait for it forever, so a forgotten `tx` shows at once there.)
- */
-export interface Transaction extends Reader {
-  /**
-   * Records the event in this transaction (the outbox); it commits or rolls back with the change.
-   * Events are written together when the work is done, just before the commit.
-   */
-  publish(type: EventType, tenant: Tenant, object: Record<string, unknown>): Promise<void>;
-  /** One event per object, recorded together (bulk writes); nothing is recorded for none. */
-  publishMany(type: EventType, tenant: Tenant, objects: ReadonlyArray<Record<string, unknown>>): Promise<void>;
-}
-
-export type TransactionWork<T> = (tx: Transaction) => Promise<T>;
-
-/**
- * The one place transactions open. A state change, its events and (for a request with an
+ * The one place transactions open, and the one place a transaction that lost a race (deadlock,
+ * serialization failure) runs again. A state change, its events and (for a request with an
  * Idempotency-Key) the stored response commit together or not at all. Domain modules publish
  * through the event emitter; the Webhooks module writes the outbox rows, so neither imports the
  * other.
@@ -64,24 +49,40 @@ export class UnitOfWork {
     if (!work) throw new Error('UnitOfWork.run needs the work to run');
     const claim = operation?.idempotency ?? null;
     let published = 0;
+    const transaction = () =>
+      this.dataSource.transaction(async (manager) => {
+        published = 0;
+        const pending: PublishedEvent[] = [];
+        const publishMany: Transaction['publishMany'] = (type, tenant, objects) => {
+          for (const object of objects) pending.push({ type, tenant, object });
+          return Promise.resolve();
+        };
+        const tx: Transaction = { manager, publishMany, publish: (type, tenant, object) => publishMany(type, tenant, [object]) };
+        await claim?.acquire(tx);
+        const value = await work(tx);
+        if (pending.length > 0) {
+          const results = await this.emitter.emitAsync(DOMAIN_EVENT, new DomainEvents(pending, tx));
+          if (results.length === 0) throw new Error(`No outbox listener recorded ${pending[0].type}`);
+          published = pending.length;
+        }
+        await claim?.complete(tx, value);
+        return value;
+      });
     // A request's transaction counts against its merchant's share of the pool; background work doesn't.
-    const result = await this.limiter.run(operation?.tenant.merchantId ?? null, () => this.dataSource.transaction(async (manager) => {
-      const pending: PublishedEvent[] = [];
-      const publishMany: Transaction['publishMany'] = (type, tenant, objects) => {
-        for (const object of objects) pending.push({ type, tenant, object });
-        return Promise.resolve();
-      };
-      const tx: Transaction = { manager, publishMany, publish: (type, tenant, object) => publishMany(type, tenant, [object]) };
-      await claim?.acquire(tx);
-      const value = await work(tx);
-      if (pending.length > 0) {
-        const results = await this.emitter.emitAsync(DOMAIN_EVENT, new DomainEvents(pending, tx));
-        if (results.length === 0) throw new Error(`No outbox listener recorded ${pending[0].type}`);
-        published = pending.length;
+    const result = await this.limiter.run(operation?.tenant.merchantId ?? null, async () => {
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          return await transaction();
+        } catch (error) {
+          // DESIGN §13: a deadlock or serialization failure rolled everything back; run it again
+          // after a short random pause, a few times, then answer 503 with Retry-After (never 500).
+          if (!isTransactionConflict(error)) throw error;
+          if (attempt >= CONFLICT_ATTEMPTS) throw transactionConflictError(attempt);
+          claim?.rolledBack();
+          await sleep(conflictPauseMilliseconds(attempt));
+        }
       }
-      await claim?.complete(tx, value);
-      return value;
-    }));
+    });
     if (published > 0) this.emitter.emit(EVENTS_COMMITTED);
     return result;
   }

@@ -1,29 +1,18 @@
-import { Logger as NestLogger, RequestMethod, Type } from '@nestjs/common';
+import { Logger as NestLogger, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery, ParsedUrlQuery } from 'node:querystring';
 import type { Logger } from 'pino';
 import type { AccessGuard, RouteAccess } from '../auth/access.guard';
 import type { AuthContext } from '../auth/auth-context';
+import type { DirectRouteDefinition } from '../exchange/direct-route';
 import { envelopeOf } from '../envelope/envelope';
 import { requestIdOf } from '../envelope/request-id';
-import { toApiError } from '../errors/all-exceptions.filter';
+import { toApiError } from './all-exceptions.filter';
 import { errorReply, startExchange } from './exchange-start';
 import { RequestGate } from './request-gate';
-import { pathOf } from './request-path';
+import { pathOf } from '../exchange/request-path';
 import type { SecurityHeaders } from './security-headers';
-
-/**
- * A controller's GET handler answered before the framework's router, for the hottest route (the
- * access check): Express's and Fastify's per-request pipelines cost several times the check's
- * own work (bench/README.md). `args` builds the handler's arguments from the authenticated
- * request and the parsed query string, as its parameter decorators and pipe would.
- */
-export interface DirectRouteDefinition<Controller extends object = object> {
-  controller: Type<Controller>;
-  handler: keyof Controller & string;
-  args(auth: AuthContext | undefined, query: ParsedUrlQuery): unknown[];
-}
 
 /** A definition bound to the application's controller, its path and its access, read from its decorators. */
 interface DirectRoute {
@@ -63,7 +52,7 @@ function boundRoute({ definition, instance }: DirectRouterServices['routes'][num
   return {
     path,
     access: guard.accessOfHandler(handler, definition.controller),
-    answer: (auth, query) => (handler as (...args: unknown[]) => unknown).apply(instance, definition.args(auth, query)),
+    answer: (auth, query) => (handler as (...args: unknown[]) => unknown).apply(instance, definition.args(auth?.tenant, query)),
   };
 }
 
@@ -95,8 +84,8 @@ export class DirectRouter {
     const route = this.routes.get(pathOf(url));
     if (!route) return false;
     let auth: AuthContext | undefined;
-    const details = { route: () => route.path, auth: () => auth };
     const { gate, guard, securityHeaders, logger } = this.services;
+    const details = { route: () => route.path, auth: () => auth, clientAddress: () => gate.clientOf(request).address };
     startExchange(request, response, securityHeaders, logger, details, () => {
       gate
         .pass(request, response)

@@ -6,7 +6,7 @@ import { parse as parseQuery } from 'node:querystring';
 import type { AuthenticatedRequest } from '../auth/auth-context';
 import type { HttpTimeouts } from '../config/app-config';
 import { requestIdOf } from '../envelope/request-id';
-import { describeRequest, toApiError } from '../errors/all-exceptions.filter';
+import { describeRequest, toApiError } from './all-exceptions.filter';
 import type { ApiError } from '../errors/api-error';
 import { errorReply, startExchange } from './exchange-start';
 import type { HttpPlatform, PlatformServices } from './http-platform';
@@ -26,7 +26,7 @@ export class FastifyPlatform implements HttpPlatform {
   private readonly errorLogger = new Logger('Errors');
   private readonly routes: string[] = [];
   /** Set by install(); router errors (below) are answered with the same headers as any request. */
-  private started: { securityHeaders: SecurityHeaders; logger: PinoLogger } | null = null;
+  private started: { securityHeaders: SecurityHeaders; logger: PinoLogger; gate: RequestGate } | null = null;
   /** Set by install(): the direct routes, answered before Fastify sees the request. */
   private direct: DirectRouter | null = null;
 
@@ -52,7 +52,7 @@ export class FastifyPlatform implements HttpPlatform {
   install(_app: INestApplication, { gate, guard, logger, dashboard, directRoutes }: PlatformServices): void {
     const fastify = this.adapter.getInstance<FastifyInstance>();
     const securityHeaders = createSecurityHeaders();
-    this.started = { securityHeaders, logger };
+    this.started = { securityHeaders, logger, gate };
     this.direct = new DirectRouter({ gate, guard, securityHeaders, logger, routes: directRoutes });
     fastify.addHook('onRoute', (route) => {
       for (const method of [route.method].flat()) if (method !== 'HEAD') this.routes.push(`${method} ${route.url}`);
@@ -63,7 +63,7 @@ export class FastifyPlatform implements HttpPlatform {
     fastify.addContentTypeParser('*', (request, _payload, done) => done(null, request.body));
     fastify.addHook('onRequest', (request, reply, done) => {
       const target = request as FastifyRequest & AuthenticatedRequest;
-      const details = { route: () => request.routeOptions.url, auth: () => target.auth };
+      const details = { route: () => request.routeOptions.url, auth: () => target.auth, clientAddress: () => gate.clientOf(request.raw).address };
       startExchange(request.raw, reply.raw, securityHeaders, logger, details, () => {
         if (dashboard?.handles(request.raw)) {
           // The Node response is written directly; Fastify must not answer a second time.
@@ -105,7 +105,8 @@ export class FastifyPlatform implements HttpPlatform {
   private answerRouterError(error: Error, request: FastifyRequest, reply: FastifyReply): void {
     const apiError = toApiError(error, describeRequest(request), this.errorLogger);
     if (!this.started) return this.sendError(request, reply, apiError);
-    const details = { route: () => undefined, auth: () => undefined };
+    const gate = this.started.gate;
+    const details = { route: () => undefined, auth: () => undefined, clientAddress: () => gate.clientOf(request.raw).address };
     startExchange(request.raw, reply.raw, this.started.securityHeaders, this.started.logger, details, () => this.sendError(request, reply, apiError));
   }
 }

@@ -1,6 +1,6 @@
-import type { Tenant } from '../auth/tenant';
+import type { Tenant } from '../database/tenant';
 import type { IdempotencyClaim } from '../database/operation';
-import type { Transaction } from '../database/unit-of-work';
+import type { Transaction } from '../database/transaction';
 import { envelopeOf } from '../envelope/envelope';
 import { StatusResult } from '../envelope/status-result';
 import type { IdempotencyKeysRepository } from './idempotency-keys.repository';
@@ -50,6 +50,11 @@ export class RequestIdempotencyClaim implements IdempotencyClaim {
     this.used = true;
     const { tenant, key, requestHash, status } = this.request;
     if (!(await this.keys.claim(tx, tenant, key, requestHash, status, this.now()))) throw new IdempotencyKeyTakenError(key);
+  }
+
+  rolledBack(): void {
+    this.used = false;
+    this.response = null;
   }
 
   async complete(tx: Transaction, result: unknown): Promise<void> {

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import type { Tenant } from '../auth/tenant';
+import type { Tenant } from '../database/tenant';
 import { TenantTable } from '../database/tenant-table';
-import type { Reader, Transaction } from '../database/unit-of-work';
+import type { Reader, Transaction } from '../database/transaction';
 import { fetchPageWithTotal } from '../pagination/keyset';
 import { PageRequest } from '../pagination/page';
 import { ProductEntity } from './product.entity';
@@ -67,6 +67,11 @@ export class ProductsRepository {
   /** Reads and row-locks the product for the rest of the transaction (PATCH, archive, linking a file). */
   lockById(tx: Transaction, tenant: Tenant, productId: string): Promise<ProductEntity | null> {
     return this.table.lockById(tx.manager, tenant, productId);
+  }
+
+  /** Reads and row-locks these products in id order (a bundle change locks all it touches). */
+  lockByIds(tx: Transaction, tenant: Tenant, productIds: readonly string[]): Promise<ProductEntity[]> {
+    return this.table.lockByIds(tx.manager, tenant, productIds);
   }
 
   /** Inserts; a taken store_product_id fails with the unique violation of products_store_id_key. */

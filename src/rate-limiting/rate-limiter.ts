@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { InjectThrottlerStorage, ThrottlerStorage } from '@nestjs/throttler';
-import type { AuthContext } from '../auth/auth-context';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
@@ -37,7 +36,7 @@ export class RateLimiter {
   }
 
   /** Counts the request against its credential's budget; throws RATE_LIMITED once the budget is spent. */
-  async count(auth: AuthContext, method: string, setHeader: HeaderSink): Promise<void> {
+  async count(auth: { credentialId: string }, method: string, setHeader: HeaderSink): Promise<void> {
     const read = READ_METHODS.has(method);
     const budget = read ? READ_BUDGET : WRITE_BUDGET;
     const limit = read ? this.readLimit : this.writeLimit;

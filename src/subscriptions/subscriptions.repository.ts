@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { assertTenant, TenantTable, WithoutTenant } from '../database/tenant-table';
-import type { Tenant } from '../auth/tenant';
-import type { Reader, Transaction } from '../database/unit-of-work';
+import type { Tenant } from '../database/tenant';
+import type { Reader, Transaction } from '../database/transaction';
 import { fetchPageWithTotal } from '../pagination/keyset';
 import { PageRequest } from '../pagination/page';
 import { SubscriptionEntity } from './subscription.entity';

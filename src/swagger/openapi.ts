@@ -1,8 +1,8 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { ADMIN_TOKEN_SECURITY, API_KEY_SECURITY } from '../auth/route-access.decorators';
+import { ADMIN_TOKEN_SECURITY, API_KEY_SECURITY } from './security-schemes';
 import { ERROR_CATALOGUE, ErrorCode, errorTypeForStatus } from '../errors/error-code.enum';
-import { documentIdempotency } from '../idempotency/idempotency-openapi';
+import { documentIdempotency } from './idempotency-openapi';
 import { makeDocumentPrecise } from './document-precision';
 import { API_TAGS } from './api-tags';
 

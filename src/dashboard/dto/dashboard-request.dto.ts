@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsDefined, IsIn, IsString, MaxLength, MinLength } from 'class-validator';
-import { API_MODES, ApiMode } from '../../auth/tenant';
+import { API_MODES, ApiMode } from '../../database/tenant';
 
 export class CreateDashboardUserDto {
   @ApiProperty({ description: 'Email the user signs in with (case-insensitive)', example: 'ada@example.com', maxLength: 254 })

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { API_MODES } from '../../auth/tenant';
+import { API_MODES } from '../../database/tenant';
 import { MerchantUsageResponseDto } from '../../billing/dto/merchant-usage-response.dto';
 
 /** POST /admin/v1/merchants/{id}/users and the CLI's users:create. */
