@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-export class WebhookDeliveriesPerObject1795728636596 implements MigrationInterface {
-  name = 'WebhookDeliveriesPerObject1795728636596';
+export class WebhookDeliveriesPerObject1795730000000 implements MigrationInterface {
+  name = 'WebhookDeliveriesPerObject1795730000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     // Queued deliveries take their event's object id (deliveryObjectId in outbox.repository.ts, as of this migration).
