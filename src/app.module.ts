@@ -62,7 +62,9 @@ export class AppModule {
       ],
       providers: [
         // Authentication, scope and rate limit, in that order, in one guard.
-        { provide: APP_GUARD, useClass: AccessGuard },
+        // One instance: the direct routes (src/http/direct-router.ts) ask the same guard.
+        AccessGuard,
+        { provide: APP_GUARD, useExisting: AccessGuard },
         // Idempotency around the envelope, in one interceptor: it stores and replays the enveloped body.
         EnvelopeInterceptor,
         { provide: APP_INTERCEPTOR, useClass: ResponseInterceptor },
