@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { buildDataSourceOptions, EntityList } from './data-source-options';
 import { DatabaseConnection } from './database-connection';
+import { Pruner } from './pruner';
 import { ReadPool } from './read-pool';
 import { runMigrations } from './run-migrations';
 import { TenantTransactionLimiter } from './tenant-transaction-limiter';
@@ -67,6 +68,7 @@ export class DatabaseModule {
       ],
       providers: [
         UnitOfWork,
+        Pruner,
         DatabaseShutdown,
         {
           provide: ReadPool,
@@ -85,7 +87,7 @@ export class DatabaseModule {
             }),
         },
       ],
-      exports: [UnitOfWork, ReadPool, TenantTransactionLimiter, DatabaseConnectionModule],
+      exports: [UnitOfWork, Pruner, ReadPool, TenantTransactionLimiter, DatabaseConnectionModule],
     };
   }
 }

@@ -1,5 +1,5 @@
 import { QueryFailedError, QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
-import { databaseUnavailableError, isDatabaseUnavailable } from '../../src/errors/database-unavailable';
+import { databaseUnavailableError, isDatabaseUnavailable, isTransactionConflict } from '../../src/errors/database-unavailable';
 
 /** A node-postgres server error: an Error with the SQLSTATE in `code`. */
 function serverError(code: string, message: string, severity = 'ERROR'): Error {
@@ -68,5 +68,18 @@ describe('isDatabaseUnavailable', () => {
     expect(error.type).toBe('api_error');
     expect(error.renderedCode).toBe('SERVICE_UNAVAILABLE');
     expect(Number(error.headers['Retry-After'])).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('isTransactionConflict', () => {
+  it('recognises deadlocks and serialization failures, through TypeORM wrappers', () => {
+    expect(isTransactionConflict(new QueryFailedError('UPDATE', [], serverError('40P01', 'deadlock detected')))).toBe(true);
+    expect(isTransactionConflict(serverError('40001', 'could not serialize access due to concurrent update'))).toBe(true);
+  });
+
+  it('leaves every other error alone', () => {
+    expect(isTransactionConflict(serverError('23505', 'duplicate key value violates unique constraint'))).toBe(false);
+    expect(isTransactionConflict(serverError('57P01', 'terminating connection due to administrator command'))).toBe(false);
+    expect(isTransactionConflict(new Error('deadlock detected'))).toBe(false);
   });
 });
