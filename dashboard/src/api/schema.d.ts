@@ -477,7 +477,7 @@ export interface paths {
          * Issue a signed entitlement token
          * @description **Scope:** `entitlements:read`
          *
-         *     A compact JWS (EdDSA) of the check's entitlement that the customer's app verifies offline against GET /.well-known/jwks.json, with no call to this API. It expires at the earlier of the entitlement's expires_at and now + ENTITLEMENT_TOKEN_TTL (default 1 hour). A revoke or suspend reaches a token only when it expires: choose the TTL accordingly. Only an active entitlement (not suspended, revoked, pending, or expired by time or uses) gets one: 403 ENTITLEMENT_NOT_ACTIVE otherwise.
+         *     A compact JWS (EdDSA) of the check's entitlement that the customer's app verifies offline against GET /.well-known/jwks.json, with no call to this API, requiring iss (PUBLIC_BASE_URL) and aud ("{merchant id}:{live|test}") so that another merchant's or mode's token fails (the SDK's verifyEntitlementToken does). It expires at the earlier of the entitlement's expires_at and now + ENTITLEMENT_TOKEN_TTL (default 1 hour). A revoke or suspend reaches a token only when it expires: choose the TTL accordingly. Only an active entitlement (not suspended, revoked, pending, or expired by time or uses) gets one: 403 ENTITLEMENT_NOT_ACTIVE otherwise.
          */
         post: operations["entitlements.issueToken"];
         delete?: never;
