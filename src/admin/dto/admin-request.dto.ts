@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { API_MODES, ApiMode } from '../../database/tenant';
 import { Plan, PLANS } from '../../auth/merchant.entity';
-import { SCOPES } from '../../auth/scopes';
+import { SCOPE_CHOICES } from '../../auth/scopes';
 import { IsOptionalNotNull } from '../../validation/is-optional-not-null.decorator';
 
 export class CreateMerchantDto {
@@ -40,14 +40,16 @@ export class CreateApiKeyDto {
   mode: ApiMode;
 
   @ApiProperty({
-    description: `Scopes granted, or ["*"] for all: ${SCOPES.join(', ')}`,
+    description: 'Scopes granted, or ["*"] for all',
     type: [String],
+    enum: SCOPE_CHOICES,
     example: ['entitlements:read', 'entitlements:write'],
   })
   @IsDefined()
   @IsArray()
   @ArrayMinSize(1)
-  @ArrayMaxSize(SCOPES.length + 1)
+  @ArrayMaxSize(SCOPE_CHOICES.length)
+  // Unknown scopes are refused by ApiKeysService, naming the first one.
   @IsString({ each: true })
   scopes: string[];
 
