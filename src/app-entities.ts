@@ -1,5 +1,6 @@
 import { ApiKeyEntity } from './auth/api-key.entity';
 import { MerchantEntity } from './auth/merchant.entity';
+import { ServerSecretEntity } from './auth/server-secret.entity';
 import { BandwidthUsageEntity } from './billing/bandwidth-usage.entity';
 import { StorageReservationEntity } from './billing/storage-reservation.entity';
 import { StorageUsageEntity } from './billing/storage-usage.entity';
@@ -26,4 +27,4 @@ import { WebhookDeliveryEntity } from './webhooks/webhook-delivery.entity';
 import { WebhookEndpointEntity } from './webhooks/webhook-endpoint.entity';
 
 /** Every entity, listed explicitly so ts-node, jest and the compiled build load the same set. */
-export const ENTITIES = [MerchantEntity, ApiKeyEntity, ProductEntity, EventEntity, CustomerEntity, EntitlementEntity, FileEntity, DownloadEntity, StorageUsageEntity, StorageReservationEntity, BandwidthUsageEntity, ProductFileEntity, ProductBundleItemEntity, WebhookEndpointEntity, WebhookDeliveryEntity, WebhookDeliveryAttemptEntity, IdempotencyKeyEntity, GrantRuleEntity, OrderEntity, OrderLineItemEntity, SubscriptionEntity, EntitlementImportEntity, ImportRowEntity, DashboardUserEntity, DashboardSetupLinkEntity, DashboardSessionEntity];
+export const ENTITIES = [MerchantEntity, ApiKeyEntity, ProductEntity, EventEntity, CustomerEntity, EntitlementEntity, FileEntity, DownloadEntity, StorageUsageEntity, StorageReservationEntity, BandwidthUsageEntity, ProductFileEntity, ProductBundleItemEntity, WebhookEndpointEntity, WebhookDeliveryEntity, WebhookDeliveryAttemptEntity, IdempotencyKeyEntity, GrantRuleEntity, OrderEntity, OrderLineItemEntity, SubscriptionEntity, EntitlementImportEntity, ImportRowEntity, DashboardUserEntity, DashboardSetupLinkEntity, DashboardSessionEntity, ServerSecretEntity];

@@ -7,7 +7,8 @@ import { AdminRoute } from '../auth/route-access.decorators';
 import { ErrorCode } from '../errors/error-code.enum';
 import { ApiEnvelopeResponse } from '../swagger/api-envelope-response.decorator';
 import { ApiErrorResponses } from '../swagger/api-error-responses.decorator';
-import { CreateApiKeyDto, CreateMerchantDto, UpdateMerchantDto } from './dto/admin-request.dto';
+import { CreateApiKeyDto } from '../auth/dto/api-key-request.dto';
+import { CreateMerchantDto, UpdateMerchantDto } from './dto/admin-request.dto';
 import { ApiIdParam } from '../swagger/api-path-parameters';
 
 const MERCHANT_ID = ApiIdParam('merchant_id', 'mer', 'Merchant', ['POST /admin/v1/merchants']);

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AuthContext, DashboardSessionCredential } from './auth-context';
+import type { SecretCredential } from './guessing-rules';
 
 /** A dashboard session found from its cookie: the context /v1 sees, and the session's details. */
 export interface ResolvedDashboardSession {
@@ -13,10 +14,10 @@ export interface ResolvedDashboardSession {
  * dashboard module is not loaded (the CLI).
  */
 export interface DashboardSessionLookup {
-  /** The session token in the request's cookie, or null. */
-  tokenFrom(headers: IncomingHttpHeaders): string | null;
-  /** The live session of a token, or null (unknown, signed out, idle too long). */
-  resolve(token: string): Promise<ResolvedDashboardSession | null>;
+  /** The session token in the request's cookie (`__Host-` named when the request came over https), or null. */
+  tokenFrom(headers: IncomingHttpHeaders, secure: boolean): string | null;
+  /** The token as known before any lookup, and its lookup (a live session, or null: unknown, signed out, idle too long). */
+  credential(token: string): SecretCredential<ResolvedDashboardSession>;
 }
 
 export const DASHBOARD_SESSION_LOOKUP = Symbol('DashboardSessionLookup');

@@ -2,12 +2,13 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, Res } from '
 import { ApiKeysService } from '../auth/api-keys.service';
 import type { AuthenticatedRequest } from '../auth/auth-context';
 import { ApiKeyResponseDto, CreatedApiKeyResponseDto } from '../auth/dto/admin-response.dto';
-import { CreateApiKeyDto } from '../admin/dto/admin-request.dto';
+import { CreateApiKeyDto } from '../auth/dto/api-key-request.dto';
 import { BillingService } from '../billing/billing.service';
 import { Clock } from '../clock/clock';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { DownloadStatisticsService } from '../files/download-statistics.service';
+import { clientOf } from '../exchange/client-address';
 import { HttpResponse, rawRequestOf } from '../exchange/http-exchange';
 import { DashboardRoute, RequireDashboardSession, sessionOf } from './dashboard-route.decorator';
 import { DashboardSessionsService } from './dashboard-sessions.service';
@@ -37,8 +38,9 @@ export class DashboardApiController {
   @Post('sign-in')
   @HttpCode(200)
   async signIn(@Body() body: SignInDto, @Req() request: AuthenticatedRequest, @Res({ passthrough: true }) response: HttpResponse): Promise<DashboardSessionResponseDto> {
-    const signedIn = await this.users.signIn(body.email, body.password, rawRequestOf(request).socket.remoteAddress ?? '');
-    response.header('Set-Cookie', this.sessions.cookie.serialize(signedIn.token));
+    const client = clientOf(rawRequestOf(request));
+    const signedIn = await this.users.signIn(body.email, body.password, client.address);
+    response.header('Set-Cookie', this.sessions.cookieFor(client.secure).serialize(signedIn.token));
     return { email: signedIn.email, merchant_id: signedIn.merchantId, mode: signedIn.mode, csrf_token: signedIn.csrfToken };
   }
 
@@ -59,7 +61,7 @@ export class DashboardApiController {
   @RequireDashboardSession()
   async signOut(@Req() request: AuthenticatedRequest, @Res({ passthrough: true }) response: HttpResponse): Promise<{ signed_out: boolean }> {
     await this.sessions.end(sessionOf(request).sessionId);
-    response.header('Set-Cookie', this.sessions.cookie.cleared());
+    response.header('Set-Cookie', this.sessions.cookieFor(clientOf(rawRequestOf(request)).secure).cleared());
     return { signed_out: true };
   }
 

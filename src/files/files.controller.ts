@@ -1,3 +1,4 @@
+import { ClientAddress } from '../exchange/client-address.decorator';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../auth/current-tenant.decorator';
@@ -84,8 +85,9 @@ export class FilesController {
     @CurrentOperation() operation: Operation,
     @Param('file_id') fileId: string,
     @Query() query: DownloadQueryDto,
+    @ClientAddress() clientAddress: string,
   ): Promise<DownloadResponseDto> {
-    return this.downloads.download(operation, fileId, query);
+    return this.downloads.download(operation, fileId, query, clientAddress);
   }
 
   @Get(':file_id')

@@ -9,7 +9,7 @@ import { ErrorCode } from '../errors/error-code.enum';
 import { generateId, isValidId } from '../ids/id';
 import { toPageRequest, toPageResult } from '../pagination/page';
 import { PaginationQueryDto } from '../pagination/pagination-query.dto';
-import { IdReference, pickReference } from '../validation/id-reference';
+import { exactlyOne, OneOf } from '../validation/exactly-one';
 import { ProductsService } from '../products/products.service';
 import { CreateGrantRuleDto, UpdateGrantRuleDto } from './dto/grant-rule-request.dto';
 import { DeletedGrantRuleResponseDto, GrantRuleResponseDto } from './dto/grant-rule-response.dto';
@@ -43,12 +43,12 @@ export class GrantRulesService {
    */
   create(operation: Operation, input: CreateGrantRuleDto): Promise<GrantRuleResponseDto> {
     const { tenant } = operation;
-    const trigger = pickReference(input.trigger_product_id, input.trigger_store_product_id, ['trigger_product_id', 'trigger_store_product_id']);
-    const grant = pickReference(input.grant_product_id, input.grant_store_product_id, ['grant_product_id', 'grant_store_product_id']);
+    const trigger = exactlyOne({ trigger_product_id: input.trigger_product_id, trigger_store_product_id: input.trigger_store_product_id });
+    const grant = exactlyOne({ grant_product_id: input.grant_product_id, grant_store_product_id: input.grant_store_product_id });
     return this.unitOfWork.run(operation, async (tx) => {
-      const grantField = grant.id !== undefined ? 'grant_product_id' : 'grant_store_product_id';
-      const triggerProductId = await this.requireProduct(tx, tenant, trigger, trigger.id !== undefined ? 'trigger_product_id' : 'trigger_store_product_id');
-      const grantProductId = await this.requireProduct(tx, tenant, grant, grantField);
+      const grantField = grant.field;
+      const triggerProductId = await this.requireProduct(tx, tenant, trigger, 'trigger_product_id');
+      const grantProductId = await this.requireProduct(tx, tenant, grant, 'grant_product_id');
       if (triggerProductId === grantProductId) {
         throw new ApiError(ErrorCode.INVALID_PARAMETER, `Invalid '${grantField}': a rule cannot grant its own trigger product`, grantField);
       }
@@ -101,14 +101,15 @@ export class GrantRulesService {
     return rules.map((rule) => ({ ruleId: rule.id, triggerProductId: rule.trigger_product_id, grantProductId: rule.grant_product_id, accessDurationDays: rule.access_duration_days }));
   }
 
-  /** The id of the tenant's product the reference names. */
-  private async requireProduct(tx: Transaction, tenant: Tenant, reference: IdReference, field: string): Promise<string> {
+  /** The id of the tenant's product named by our id (`idField`) or by its store id (the other field). */
+  private async requireProduct(tx: Transaction, tenant: Tenant, named: OneOf<string>, idField: string): Promise<string> {
+    const reference = named.field === idField ? { id: named.value } : { storeId: named.value };
     const product = await this.products.findForGrant(tx, tenant, reference);
     if (!product) {
       throw new ApiError(
         ErrorCode.PRODUCT_NOT_FOUND,
-        reference.id !== undefined ? `No product with id '${reference.id}'` : `No product with store_product_id '${reference.storeId}'`,
-        field,
+        named.field === idField ? `No product with id '${named.value}'` : `No product with store_product_id '${named.value}'`,
+        named.field,
       );
     }
     return product.id;

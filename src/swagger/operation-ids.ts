@@ -14,6 +14,10 @@ const EXPLICIT_OPERATION_IDS: Record<string, string> = {
   'CustomersController.list': 'customers.listEntitlements',
   'CustomersController.listByStoreId': 'customers.listEntitlementsByStoreId',
   'CustomersController.downloads': 'customers.listDownloads',
+  'DashboardUsersAdminController.createUser': 'admin.createDashboardUser',
+  // One call creates the order or updates it (by store_order_id / store_subscription_id).
+  'OrdersController.post': 'orders.upsert',
+  'SubscriptionsController.put': 'subscriptions.upsert',
   'WebhookEndpointsController.deliveries': 'webhookEndpoints.listDeliveries',
 };
 

@@ -16,6 +16,11 @@ export const BLOCKING_DELIVERY = "status = 'pending' AND (attempt_count = 0 OR l
 /** Pending deliveries waiting for their retry: tried and not leased. They hold nothing back. */
 export const WAITING_RETRY = "status = 'pending' AND attempt_count > 0 AND locked_until IS NULL";
 
+/** Deliveries that are done, delivered or given up: the only ones EVENT_RETENTION deletes. */
+export const SETTLED_DELIVERY = "status <> 'pending'";
+/** Deliveries still to be sent: their events are kept whatever their age. */
+export const PENDING_DELIVERY = "status = 'pending'";
+
 /**
  * The delivery queue: one row per (event, endpoint), written in the event's transaction. Internal;
  * the API shows its attempts. The identity column orders deliveries per endpoint by creation.
@@ -25,6 +30,11 @@ export const WAITING_RETRY = "status = 'pending' AND attempt_count > 0 AND locke
 // delivery, and retries that are due. The claim uses the same predicates, so PostgreSQL can use them.
 @Index('webhook_deliveries_blocking_idx', ['endpoint_id', 'id'], { where: BLOCKING_DELIVERY })
 @Index('webhook_deliveries_retry_due_idx', ['next_attempt_at'], { where: WAITING_RETRY })
+// EVENT_RETENTION's deletes (event-retention.repository.ts): settled deliveries by age; an event's
+// pending deliveries (the events' NOT EXISTS); an event's deliveries (the events' ON DELETE CASCADE).
+@Index('webhook_deliveries_settled_created_idx', ['created_at'], { where: SETTLED_DELIVERY })
+@Index('webhook_deliveries_pending_event_idx', ['event_id'], { where: PENDING_DELIVERY })
+@Index('webhook_deliveries_event_idx', ['event_id'])
 export class WebhookDeliveryEntity {
   @PrimaryGeneratedColumn({ type: 'bigint' })
   id: string;

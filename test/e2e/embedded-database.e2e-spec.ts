@@ -15,6 +15,7 @@ import { EventEntity } from '../../src/webhooks/event.entity';
 import { eventually } from '../support/eventually';
 import { createTestApp, TestApp } from '../support/test-app';
 import { freePort } from '../support/free-port';
+import { describeNeeding } from '../support/requirements';
 import { startService, waitUntilListening } from '../support/embedded-service';
 
 /** 20 transactions each read the counter under FOR UPDATE and write it back + 1: any interleaving loses updates. */
@@ -142,8 +143,7 @@ describe('embedded database (PGlite)', () => {
   });
 });
 
-const sharedDatabase = process.env.EH_TEST_DATABASE_URL ? describe : describe.skip;
-sharedDatabase('PostgreSQL database (TEST_DATABASE_URL)', () => {
+describeNeeding(['postgresql'], 'PostgreSQL database (TEST_DATABASE_URL)', () => {
   let testApp: TestApp;
 
   beforeAll(async () => {

@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { BrowserContext, chromium, Locator, Page } from 'playwright-core';
 import { API_TAGS } from '../../src/swagger/api-tags';
 import { demoCredentials, RunningService, startService, waitUntilListening } from '../support/embedded-service';
 import { freePort } from '../support/free-port';
+import { CHROMIUM_EXECUTABLE, describeNeeding } from '../support/requirements';
 import { testHttpAdapter } from '../support/test-adapter';
 
 /**
@@ -22,7 +23,6 @@ import { testHttpAdapter } from '../support/test-adapter';
  * said so: the bytes of an upload go to its signed URL. `.ci/run` installs chromium; elsewhere
  * the suite is skipped without it.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_FLAGS = [
   '--headless',
   '--no-sandbox',
@@ -36,10 +36,6 @@ const CHROMIUM_FLAGS = [
 const ARTIFACTS = path.join(__dirname, '..', 'artifacts');
 const ADMIN_TOKEN = 'swagger-ui-walk-admin-token';
 const WRITE_METHODS = ['post', 'put', 'patch'];
-const available = existsSync(CHROMIUM);
-if (!available && process.env.CI === 'true') throw new Error(`CI needs chromium at ${CHROMIUM} (.ci/run installs it)`);
-const describeWithBrowser = available ? describe : describe.skip;
-if (!available) console.warn(`Swagger UI browser test skipped: no chromium at ${CHROMIUM}`);
 
 type Data = Record<string, unknown> & { id?: string };
 
@@ -131,7 +127,7 @@ interface DocumentParameter {
   schema?: { example?: unknown };
 }
 
-describeWithBrowser('Swagger UI on a freshly seeded demo service', () => {
+describeNeeding(['chromium'], 'Swagger UI on a freshly seeded demo service', () => {
   let directory: string;
   let service: RunningService;
   let baseUrl: string;
@@ -150,7 +146,7 @@ describeWithBrowser('Swagger UI on a freshly seeded demo service', () => {
     demoKey = demoCredentials(service.output()).key;
     userDataDirectory = mkdtempSync(path.join(tmpdir(), 'eh-chromium-'));
     context = await chromium.launchPersistentContext(userDataDirectory, {
-      executablePath: CHROMIUM,
+      executablePath: CHROMIUM_EXECUTABLE,
       headless: true,
       args: CHROMIUM_FLAGS,
       viewport: { width: 1400, height: 2000 },

@@ -14,5 +14,7 @@ import { GrantRules1795473669788 } from './1795473669788-GrantRules';
 import { OrdersAndLineItems1795474086797 } from './1795474086797-OrdersAndLineItems';
 import { AddEntitlementImports1795475938186 } from './1795475938186-AddEntitlementImports';
 import { WebhookClaimIndexes1795602684543 } from './1795602684543-WebhookClaimIndexes';
+import { ClientAddressAndCredentialChecksums1795727266527 } from './1795727266527-ClientAddressAndCredentialChecksums';
+import { PruneIndexes1795728914022 } from './1795728914022-PruneIndexes';
 
-export const MIGRATIONS = [Initial1795353159306, AddCustomersAndEntitlements1795353422441, FilesAndUsage1795353435622, WebhookEndpointsAndDeliveries1795353493659, AddIdempotencyKeys1795353537714, IdempotencyResponseBodyJson1795353865020, OneOwnerPerTable1795461964949, WebhookEndpointPrivateUrlDecision1795462246317, DashboardUsersAndSessions1795472890463, BundleItemsAndEntitlementParents1795472997159, AddSubscriptions1795473147108, GrantRules1795473669788, OrdersAndLineItems1795474086797, AddEntitlementImports1795475938186, WebhookClaimIndexes1795602684543];
+export const MIGRATIONS = [Initial1795353159306, AddCustomersAndEntitlements1795353422441, FilesAndUsage1795353435622, WebhookEndpointsAndDeliveries1795353493659, AddIdempotencyKeys1795353537714, IdempotencyResponseBodyJson1795353865020, OneOwnerPerTable1795461964949, WebhookEndpointPrivateUrlDecision1795462246317, DashboardUsersAndSessions1795472890463, BundleItemsAndEntitlementParents1795472997159, AddSubscriptions1795473147108, GrantRules1795473669788, OrdersAndLineItems1795474086797, AddEntitlementImports1795475938186, WebhookClaimIndexes1795602684543, ClientAddressAndCredentialChecksums1795727266527, PruneIndexes1795728914022];

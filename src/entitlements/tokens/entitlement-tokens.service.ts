@@ -65,6 +65,7 @@ export class EntitlementTokensService {
     ]);
     const claims = buildEntitlementTokenClaims(
       {
+        issuer: this.config.publicBaseUrl,
         entitlement: toEntitlementCheckItem(entitlement),
         merchantId: tenant.merchantId,
         mode: tenant.mode,

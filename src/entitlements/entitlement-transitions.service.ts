@@ -1,0 +1,279 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../clock/clock';
+import { CustomerRecordsService } from '../customer-records/customer-records.service';
+import { EventType } from '../database/domain-event';
+import type { Tenant } from '../database/tenant';
+import type { Transaction } from '../database/transaction';
+import { ApiError } from '../errors/api-error';
+import { ErrorCode } from '../errors/error-code.enum';
+import { isValidId } from '../ids/id';
+import { effectiveStatus } from './effective-status';
+import { canTransition, EntitlementOperation, transition } from './entitlement-state-machine';
+import { EntitlementEntity, EntitlementStatus } from './entitlement.entity';
+import { ChangedEntitlement, toEntitlementResponse } from './entitlement.mapper';
+import { refuseIfExpiredAtOnce, stateOf } from './entitlement-state';
+import { EntitlementsRepository, EntitlementState } from './entitlements.repository';
+
+/** The changes reactivate may bring (undefined = keep, null = remove the bound). */
+export interface ReactivateChanges {
+  expiresAt?: Date | null;
+  usageLimit?: number | null;
+}
+
+/** The changes of an update (PATCH); undefined = keep. */
+export interface UpdateChanges {
+  expiresAt?: Date | null;
+  usageLimit?: number | null;
+  metadata?: Record<string, unknown>;
+}
+
+/** An entitlement locked for a use by another module (downloads), with its effective status. */
+export interface LockedEntitlement {
+  id: string;
+  customerId: string;
+  productId: string;
+  status: EntitlementStatus;
+  expiresAt: Date | null;
+}
+
+/**
+ * Applies an allowed operation's other effects to the state; may refuse with an ApiError (the
+ * transaction rolls back; a bundle child that refuses is left as it is). `parent` is the bundle
+ * parent as saved, when applying to one of its children.
+ */
+type Apply = (state: EntitlementState, now: Date, parent?: EntitlementEntity) => void;
+
+/** The largest usage_count its int4 column holds. */
+const USAGE_COUNT_MAX = 2_147_483_647;
+
+/**
+ * The lifecycle's transitions (DESIGN §5), each inside the caller's transaction (`tx`): every
+ * operation on an existing entitlement and its uses. Exported for the other modules that change or
+ * use entitlements (downloads, subscriptions, orders' refunds, the sweeper), so a rule and its
+ * event live in one place. An operation locks the row, reads its effective status, asks the
+ * transition table, applies and publishes one event; of N concurrent operations on one
+ * entitlement each sees the result of the previous.
+ */
+@Injectable()
+export class EntitlementTransitionsService {
+  /** The row behind each LockedEntitlement `lock` handed out, so a use in the same transaction needn't read it again. */
+  private readonly lockedRows = new WeakMap<LockedEntitlement, EntitlementEntity>();
+
+  constructor(
+    private readonly entitlements: EntitlementsRepository,
+    private readonly customers: CustomerRecordsService,
+    private readonly clock: Clock,
+  ) {}
+
+  suspend(tx: Transaction, tenant: Tenant, entitlementId: string, reason: string | null): Promise<ChangedEntitlement> {
+    const apply: Apply = (state, now) => {
+      state.suspended_at = now;
+      state.suspension_reason = reason;
+    };
+    return this.operate(tx, tenant, entitlementId, 'suspend', 'entitlement.suspended', apply, apply);
+  }
+
+  revoke(tx: Transaction, tenant: Tenant, entitlementId: string, reason: string | null): Promise<ChangedEntitlement> {
+    const apply: Apply = (state, now) => {
+      state.revoked_at = now;
+      state.revocation_reason = reason;
+    };
+    return this.operate(tx, tenant, entitlementId, 'revoke', 'entitlement.revoked', apply, apply);
+  }
+
+  reactivate(tx: Transaction, tenant: Tenant, entitlementId: string, changes: ReactivateChanges): Promise<ChangedEntitlement> {
+    const apply: Apply = (state, now) => {
+      if (changes.expiresAt !== undefined) state.expires_at = changes.expiresAt;
+      if (changes.usageLimit !== undefined) state.usage_limit = changes.usageLimit;
+      refuseIfExpiredAtOnce(state, now, 'Reactivating', 'pass a later expires_at (or null) in the reactivate body', 'pass a higher usage_limit (or null) in the reactivate body');
+      state.suspended_at = null;
+      state.suspension_reason = null;
+    };
+    // Children take the parent's new expiry; a child whose own uses have run out stays expired.
+    const applyToChild: Apply = (state, now, parent) => {
+      state.expires_at = parent?.expires_at ?? state.expires_at;
+      refuseIfExpiredAtOnce(state, now, 'Reactivating', '', '');
+      state.suspended_at = null;
+      state.suspension_reason = null;
+    };
+    return this.operate(tx, tenant, entitlementId, 'reactivate', 'entitlement.reactivated', apply, applyToChild);
+  }
+
+  activate(tx: Transaction, tenant: Tenant, entitlementId: string): Promise<ChangedEntitlement> {
+    const apply: Apply = (state, now) => {
+      refuseIfExpiredAtOnce(state, now, 'Activating', 'extend expires_at with PATCH first', 'raise usage_limit with PATCH first');
+    };
+    const applyToChild: Apply = (state, now, parent) => {
+      state.expires_at = parent?.expires_at ?? state.expires_at;
+      apply(state, now);
+    };
+    return this.operate(tx, tenant, entitlementId, 'activate', 'entitlement.activated', apply, applyToChild);
+  }
+
+  /** A bundle parent's new expires_at is its children's too (they last as long as the parent). */
+  update(tx: Transaction, tenant: Tenant, entitlementId: string, changes: UpdateChanges): Promise<ChangedEntitlement> {
+    const applyToChild: Apply | undefined =
+      changes.expiresAt === undefined
+        ? undefined
+        : (state, _now, parent) => {
+            state.expires_at = parent?.expires_at ?? state.expires_at;
+          };
+    return this.operate(tx, tenant, entitlementId, 'update', 'entitlement.updated', (state, now) => {
+      if (changes.expiresAt && changes.expiresAt.getTime() <= now.getTime()) {
+        throw new ApiError(ErrorCode.INVALID_PARAMETER, `'expires_at' must be in the future (or null for no expiry)`, 'expires_at');
+      }
+      if (changes.usageLimit !== undefined && changes.usageLimit !== null && changes.usageLimit < state.usage_count) {
+        throw new ApiError(
+          ErrorCode.INVALID_PARAMETER,
+          `'usage_limit' must be at least usage_count (${state.usage_count}), or null for unlimited`,
+          'usage_limit',
+        );
+      }
+      if (changes.expiresAt !== undefined) state.expires_at = changes.expiresAt;
+      if (changes.usageLimit !== undefined) state.usage_limit = changes.usageLimit;
+      if (changes.metadata !== undefined) state.metadata = changes.metadata;
+    }, applyToChild);
+  }
+
+  /**
+   * Ends the entitlement now (active or suspended → expired, e.g. a canceled subscription), or
+   * persists an expiry its time or uses already brought (the sweeper). Publishes
+   * entitlement.expired exactly once: an entitlement already stored as expired is returned as it
+   * is, with no event. `expires_at` becomes now unless it was earlier.
+   */
+  expire(tx: Transaction, tenant: Tenant, entitlementId: string): Promise<ChangedEntitlement> {
+    const endNow: Apply = (state, now) => {
+      if (state.expires_at === null || state.expires_at.getTime() > now.getTime()) state.expires_at = now;
+    };
+    // A bundle parent's expiry is its children's too, each with its own event (DESIGN §10).
+    return this.operate(tx, tenant, entitlementId, 'expire', 'entitlement.expired', endNow, endNow);
+  }
+
+  /**
+   * Records `quantity` uses and publishes entitlement.updated: POST /usage and every download. The
+   * use that reaches the limit succeeds (the entitlement reads as expired from then on); the next
+   * is refused.
+   */
+  recordUse(tx: Transaction, tenant: Tenant, entitlement: string | LockedEntitlement, quantity: number): Promise<ChangedEntitlement> {
+    return this.operate(tx, tenant, entitlement, 'use', 'entitlement.updated', (state) => {
+      if (state.usage_limit !== null && state.usage_count + quantity > state.usage_limit) {
+        const left = state.usage_limit - state.usage_count;
+        throw new ApiError(
+          ErrorCode.INVALID_STATUS_TRANSITION,
+          `Cannot use the entitlement ${quantity} more time(s): usage_limit is ${state.usage_limit} and ${left} use(s) are left`,
+          'quantity',
+        );
+      }
+      if (state.usage_count + quantity > USAGE_COUNT_MAX) {
+        // usage_count is an int4 column: past its range the UPDATE would fail (a 500).
+        throw new ApiError(
+          ErrorCode.INVALID_PARAMETER,
+          `Invalid 'quantity': usage_count (${state.usage_count}) may not pass ${USAGE_COUNT_MAX}`,
+          'quantity',
+        );
+      }
+      state.usage_count += quantity;
+    });
+  }
+
+  /** Locks the entitlement for the rest of the transaction and reads its effective status; null when the tenant has none. */
+  async lock(tx: Transaction, tenant: Tenant, entitlementId: string): Promise<LockedEntitlement | null> {
+    const entitlement = isValidId('ent', entitlementId) ? await this.entitlements.lockById(tx, tenant, entitlementId) : null;
+    if (!entitlement) return null;
+    const locked: LockedEntitlement = {
+      id: entitlement.id,
+      customerId: entitlement.customer_id,
+      productId: entitlement.product_id,
+      status: effectiveStatus(entitlement, this.clock.now()),
+      expiresAt: entitlement.expires_at,
+    };
+    this.lockedRows.set(locked, entitlement);
+    return locked;
+  }
+
+  /**
+   * Locks the entitlement, applies the operation (the state machine decides) and publishes its
+   * event; then, when `applyToChildren` is given, applies the operation to the bundle children in
+   * the same transaction, each publishing its own event; a child the operation does not fit (a
+   * revoked one on suspend, say) is left as it is. A child alone can't be operated on (uses can:
+   * downloads go through the child).
+   */
+  private async operate(
+    tx: Transaction,
+    tenant: Tenant,
+    target: string | LockedEntitlement,
+    operation: EntitlementOperation,
+    eventType: EventType,
+    apply: Apply,
+    applyToChildren?: Apply,
+  ): Promise<ChangedEntitlement> {
+    // No format check here: internal callers (the sweeper, a canceled subscription) pass ids read from
+    // the table, whatever their shape; a malformed id from a request simply finds no row.
+    // An entitlement `lock` returned in this transaction is already locked and read: no second round trip.
+    const entitlementId = typeof target === 'string' ? target : target.id;
+    const entitlement = (typeof target === 'string' ? undefined : this.lockedRows.get(target)) ?? (await this.entitlements.lockById(tx, tenant, entitlementId));
+    if (!entitlement) throw new ApiError(ErrorCode.ENTITLEMENT_NOT_FOUND, `No entitlement with id '${entitlementId}'`);
+    // Uses go through a child (downloads); expiry comes to a child by its own time or uses (the sweeper).
+    if (entitlement.parent_entitlement_id !== null && operation !== 'use' && operation !== 'expire') {
+      throw new ApiError(
+        ErrorCode.MANAGED_BY_PARENT,
+        `Entitlement '${entitlement.id}' was granted by the bundle entitlement '${entitlement.parent_entitlement_id}' and follows it: ${operation} the parent instead`,
+      );
+    }
+    const storeCustomerId = await this.customers.storeIdOf(tx, tenant, entitlement.customer_id);
+    const now = this.clock.now();
+    const saved = (await this.applyOperation(tx, tenant, entitlement, operation, eventType, apply, { storeCustomerId, now, strict: true })) as EntitlementEntity;
+    if (applyToChildren) {
+      for (const child of await this.entitlements.lockChildren(tx, tenant, saved.id)) {
+        const applyToChild: Apply = (state, at) => applyToChildren(state, at, saved);
+        await this.applyOperation(tx, tenant, child, operation, eventType, applyToChild, { storeCustomerId, now, strict: false });
+      }
+    }
+    return { entitlement: saved, storeCustomerId, at: now };
+  }
+
+  /**
+   * Applies the operation to one locked entitlement and publishes `eventType`; returns it as saved.
+   * `strict`: a forbidden transition or a refusal throws; otherwise (a bundle child) it returns null
+   * and changes nothing.
+   */
+  private async applyOperation(
+    tx: Transaction,
+    tenant: Tenant,
+    entitlement: EntitlementEntity,
+    operation: EntitlementOperation,
+    eventType: EventType,
+    apply: Apply,
+    context: { storeCustomerId: string; now: Date; strict: boolean },
+  ): Promise<EntitlementEntity | null> {
+    const { storeCustomerId, now, strict } = context;
+    const from = effectiveStatus(entitlement, now);
+    // expire of an expired entitlement is the one pair that is neither applied nor refused.
+    const alreadyExpired = operation === 'expire' && from === 'expired';
+    // The cascade asks the table: a bundle child the operation does not fit is left as it is.
+    if (!alreadyExpired && !strict && !canTransition(operation, from)) return null;
+    const to = alreadyExpired ? from : transition(operation, from);
+    const state = { ...stateOf(entitlement), status: from };
+    if (!alreadyExpired) {
+      try {
+        apply(state, now);
+      } catch (error) {
+        if (strict || !(error instanceof ApiError)) throw error;
+        return null;
+      }
+    }
+    let current = entitlement;
+    if (entitlement.status !== from) {
+      // Expired by time or usage but not stored yet: record the expiry (and its one event) first,
+      // so the operation acts on what every read already reports.
+      current = await this.entitlements.saveState(tx, tenant, entitlement.id, { ...stateOf(entitlement), status: from });
+      await tx.publish('entitlement.expired', tenant, { ...toEntitlementResponse(current, storeCustomerId, now) });
+    }
+    // Nothing more to change and no second event: the expiry was recorded before (or just above).
+    if (alreadyExpired) return current;
+    state.status = to;
+    const saved = await this.entitlements.saveState(tx, tenant, entitlement.id, state);
+    await tx.publish(eventType, tenant, { ...toEntitlementResponse(saved, storeCustomerId, now) });
+    return saved;
+  }
+}
