@@ -10,15 +10,13 @@ import { ErrorCode } from '../errors/error-code.enum';
 import { isValidId } from '../ids/id';
 import { ProductEntity } from '../products/product.entity';
 import { ProductsService } from '../products/products.service';
-import { ImportRowError } from './entitlement-import.entity';
-import { ImportGrantRow, isRowProblem, parseImportRow } from './import-row-parser';
+import { ImportRowError, MAX_SHOWN_ERRORS } from './entitlement-import.entity';
+import { ImportGrantRow, ImportRowErrorCode, isRowProblem, parseImportRow } from './import-row-parser';
 import { toImportResponse } from './import.mapper';
 import { ImportsRepository, RowOutcome } from './imports.repository';
 
 /** Rows per batch: each batch is one transaction. */
 export const IMPORT_BATCH_SIZE = 500;
-/** The import shows the first this many row errors; every failed row keeps its own in import_rows. */
-export const MAX_SHOWN_ERRORS = 1_000;
 
 const referenceKey = (reference: { id?: string; storeId?: string }) => (reference.id !== undefined ? `id:${reference.id}` : `store:${reference.storeId}`);
 
@@ -56,7 +54,7 @@ export class ImportBatchProcessor {
   private async grantRows(tx: Transaction, tenant: Tenant, rows: Array<{ row_number: number; data: unknown }>): Promise<RowOutcome[]> {
     const now = this.clock.now();
     const outcomes: RowOutcome[] = [];
-    const failed = (rowNumber: number, code: string, message: string) =>
+    const failed = (rowNumber: number, code: ImportRowErrorCode, message: string) =>
       outcomes.push({ rowNumber, status: 'failed', entitlementId: null, errorCode: code, errorMessage: message });
     const parsed: Array<{ rowNumber: number; row: ImportGrantRow }> = [];
     for (const { row_number: rowNumber, data } of rows) {

@@ -189,11 +189,31 @@ function documentedPath(response: Response): boolean {
   return templates.some((template) => template.pattern.test(path) && template.methods.has(method));
 }
 
+/**
+ * A response that sends the rate-limit headers must be one the document declares them on (its
+ * status, or `default` when the operation lists no such status): jest-openapi checks bodies only.
+ */
+function rateLimitHeadersDeclared(response: Response): void {
+  if (response.headers['x-ratelimit-limit'] === undefined || !installedFor) return;
+  const sent = (response as unknown as { req?: SentRequest }).req;
+  const path = (sent?.path ?? '').split('?')[0];
+  const operation = operations.find((candidate) => candidate.method === sent?.method && candidate.pattern.test(path));
+  if (!operation) return;
+  const responses = (installedFor.paths[operation.template] as Record<string, { responses?: Record<string, { headers?: Record<string, unknown> }> }>)[
+    operation.method.toLowerCase()
+  ]?.responses;
+  const documented = responses?.[String(response.status)] ?? responses?.default;
+  if (!documented?.headers?.['X-RateLimit-Limit']) {
+    throw new Error(`${operation.method} ${operation.template} answered ${response.status} with X-RateLimit-* headers its documented response doesn't declare`);
+  }
+}
+
 /** A supertest `.expect()` callback. */
 export function satisfiesContract(response: Response): void {
   if (!installedFor || !documentedPath(response)) return;
   // A route the document has, answered by the unknown-route handler, is a path outside it.
   if (response.status === 404 && response.body?.error?.code === 'NOT_FOUND' && /^No route /.test(response.body.error.message ?? '')) return;
   expect(response).toSatisfyApiSpec();
+  rateLimitHeadersDeclared(response);
   if (response.status < 400) requestSatisfiesContract(response);
 }

@@ -1217,7 +1217,7 @@ export interface components {
              *       "entitlements:read"
              *     ]
              */
-            scopes: string[];
+            scopes: ("*" | "entitlements:read" | "entitlements:write" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "events:read" | "files:read" | "files:write")[];
             /**
              * @description Label
              * @example checkout backend
@@ -1255,13 +1255,13 @@ export interface components {
              */
             mode: "live" | "test";
             /**
-             * @description Scopes granted, or ["*"] for all: entitlements:read, entitlements:write, products:read, products:write, customers:read, webhooks:manage, events:read, files:read, files:write
+             * @description Scopes granted, or ["*"] for all
              * @example [
              *       "entitlements:read",
              *       "entitlements:write"
              *     ]
              */
-            scopes: string[];
+            scopes: ("*" | "entitlements:read" | "entitlements:write" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "events:read" | "files:read" | "files:write")[];
             /**
              * @description A label for people
              * @example checkout backend
@@ -1291,7 +1291,7 @@ export interface components {
              *       "entitlements:read"
              *     ]
              */
-            scopes: string[];
+            scopes: ("*" | "entitlements:read" | "entitlements:write" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "events:read" | "files:read" | "files:write")[];
             /**
              * @description Label
              * @example checkout backend
@@ -2139,6 +2139,7 @@ export interface components {
              */
             store_product_id?: string;
             /**
+             * Format: date-time
              * @description When access ends; must be in the future. Default: grant + the product's access_duration_days (time_limited), else none
              * @example 2030-01-15T10:30:00Z
              */
@@ -2182,6 +2183,7 @@ export interface components {
         };
         UpdateEntitlementDto: {
             /**
+             * Format: date-time
              * @description New expiry, in the future; null removes the expiry
              * @example 2030-06-30T00:00:00Z
              */
@@ -2211,6 +2213,7 @@ export interface components {
         };
         ReactivateEntitlementDto: {
             /**
+             * Format: date-time
              * @description New expiry (must be in the future); null removes the expiry
              * @example 2030-06-30T00:00:00Z
              */
@@ -2410,6 +2413,7 @@ export interface components {
             /** @description 1 to 250 line items; a repeat post grants only line items not seen before */
             line_items: components["schemas"]["OrderLineItemRequestDto"][];
             /**
+             * Format: date-time
              * @description When the order was placed in the store
              * @example 2026-11-20T09:15:00Z
              */
@@ -2503,8 +2507,9 @@ export interface components {
             /**
              * @description MIME type
              * @example application/pdf
+             * @enum {string}
              */
-            mime_type: string;
+            mime_type: "application/pdf" | "text/plain" | "text/csv" | "application/zip" | "application/x-zip-compressed" | "application/epub+zip" | "application/vnd.openxmlformats-officedocument.wordprocessingml.document" | "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" | "application/vnd.openxmlformats-officedocument.presentationml.presentation" | "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "image/svg+xml" | "audio/mpeg" | "audio/wav" | "audio/ogg" | "audio/flac" | "audio/aac" | "video/mp4" | "video/webm" | "video/quicktime" | "font/ttf" | "font/otf" | "font/woff" | "font/woff2";
         };
         CustomerDownloadGroupDto: {
             /**
@@ -2622,13 +2627,22 @@ export interface components {
              */
             expires_at: string;
             /**
-             * @description Headers the PUT must send
+             * @description Headers the PUT must send, as given
              * @example {
              *       "Content-Type": "application/pdf"
              *     }
              */
-            upload_headers: {
-                [key: string]: string;
+            upload_headers?: {
+                /**
+                 * @description The declared mime_type
+                 * @enum {string}
+                 */
+                "Content-Type": "application/pdf" | "text/plain" | "text/csv" | "application/zip" | "application/x-zip-compressed" | "application/epub+zip" | "application/vnd.openxmlformats-officedocument.wordprocessingml.document" | "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" | "application/vnd.openxmlformats-officedocument.presentationml.presentation" | "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "image/svg+xml" | "audio/mpeg" | "audio/wav" | "audio/ogg" | "audio/flac" | "audio/aac" | "video/mp4" | "video/webm" | "video/quicktime" | "font/ttf" | "font/otf" | "font/woff" | "font/woff2";
+                /**
+                 * @description S3 storage: the upload may not replace an object
+                 * @enum {string}
+                 */
+                "If-None-Match"?: "*";
             };
         };
         CreateUploadUrlDto: {
@@ -2700,7 +2714,7 @@ export interface components {
              * @description The resource after the change, in its API shape (an entitlement, product, file or download)
              * @example {
              *       "id": "ent_01jd8x3k2m4n5p6q7r8s9t0v1w",
-             *       "status": "REVOKED"
+             *       "status": "revoked"
              *     }
              */
             object: {
@@ -2945,8 +2959,9 @@ export interface components {
             /**
              * @description Its type
              * @example entitlement.revoked
+             * @enum {string}
              */
-            event_type: string;
+            event_type: "entitlement.created" | "entitlement.updated" | "entitlement.revoked" | "entitlement.suspended" | "entitlement.reactivated" | "entitlement.activated" | "entitlement.expired" | "file.uploaded" | "download.completed" | "product.created" | "product.updated" | "order.created" | "order.updated" | "order.refunded" | "subscription.created" | "subscription.updated" | "import.completed";
             /**
              * Format: int64
              * @description 1 for the first attempt of this delivery
@@ -3026,6 +3041,7 @@ export interface components {
              */
             status: "active" | "trialing" | "past_due" | "paused" | "canceled";
             /**
+             * Format: date-time
              * @description End of the paid period
              * @example 2027-02-01T00:00:00.000Z
              */
@@ -3094,6 +3110,7 @@ export interface components {
              */
             status: "active" | "trialing" | "past_due" | "paused" | "canceled";
             /**
+             * Format: date-time
              * @description End of the paid period; the entitlement expires then when cancel_at_period_end is true
              * @example 2027-02-01T00:00:00Z
              */
@@ -3104,6 +3121,7 @@ export interface components {
              */
             cancel_at_period_end?: boolean;
             /**
+             * Format: date-time
              * @description The store's time of this state; a put older than the last applied one changes nothing (applied: false)
              * @example 2026-11-20T10:00:00Z
              */
@@ -3119,8 +3137,9 @@ export interface components {
             /**
              * @description Error code, as the API would answer for the same grant
              * @example PRODUCT_NOT_FOUND
+             * @enum {string}
              */
-            code: string;
+            code: "MISSING_REQUIRED_FIELD" | "INVALID_PARAMETER" | "CUSTOMER_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "PRODUCT_ARCHIVED";
             /**
              * @description What is wrong with the row
              * @example No product with store_product_id 'sku_missing'
@@ -3189,7 +3208,7 @@ export interface components {
             customer_id?: string;
             /**
              * @description Customer id in the e-commerce platform; the customer is created if new
-             * @example store_cust_1001
+             * @example store_cust_2001
              */
             store_customer_id?: string;
             /** @description Product id (one of product_id / store_product_id) */
@@ -3203,9 +3222,9 @@ export interface components {
              * @description When access ends (future); default from a time_limited product. An empty string is an absent value, as an empty CSV cell is
              * @example 2030-01-15T10:30:00Z
              */
-            expires_at?: string;
+            expires_at?: string | "";
             /**
-             * Format: int64
+             * Format: int32
              * @description Maximum uses, an integer ≥ 1 (in CSV its digits); default from a usage_limited product
              * @example 10
              */
@@ -3288,110 +3307,104 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The Health Check is successful */
+            /** @description The process is up */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example ok */
-                        status?: string;
-                        /**
-                         * @example {
-                         *       "database": {
-                         *         "status": "up"
-                         *       }
-                         *     }
-                         */
+                        /** @enum {string} */
+                        status: "ok";
+                        /** @description The indicators that are up */
                         info?: {
-                            [key: string]: {
-                                status: string;
-                            } & {
-                                [key: string]: unknown;
+                            database?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
+                            };
+                            storage?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
                             };
                         } | null;
-                        /** @example {} */
+                        /** @description The indicators that are down */
                         error?: {
-                            [key: string]: {
-                                status: string;
-                            } & {
-                                [key: string]: unknown;
+                            database?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
+                            };
+                            storage?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
                             };
                         } | null;
-                        /**
-                         * @example {
-                         *       "database": {
-                         *         "status": "up"
-                         *       }
-                         *     }
-                         */
+                        /** @description Every indicator */
                         details?: {
-                            [key: string]: {
-                                status: string;
-                            } & {
-                                [key: string]: unknown;
+                            database?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
+                            };
+                            storage?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
                             };
                         };
-                    };
-                };
-            };
-            /** @description The Health Check is not successful */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @example error */
-                        status?: string;
-                        /**
-                         * @example {
-                         *       "database": {
-                         *         "status": "up"
-                         *       }
-                         *     }
-                         */
-                        info?: {
-                            [key: string]: {
-                                status: string;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                        } | null;
-                        /**
-                         * @example {
-                         *       "redis": {
-                         *         "status": "down",
-                         *         "message": "Could not connect"
-                         *       }
-                         *     }
-                         */
-                        error?: {
-                            [key: string]: {
-                                status: string;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                        } | null;
-                        /**
-                         * @example {
-                         *       "database": {
-                         *         "status": "up"
-                         *       },
-                         *       "redis": {
-                         *         "status": "down",
-                         *         "message": "Could not connect"
-                         *       }
-                         *     }
-                         */
-                        details?: {
-                            [key: string]: {
-                                status: string;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                        };
+                        /** @description Why, when no indicator says */
+                        message?: string;
                     };
                 };
             };
@@ -3406,114 +3419,205 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The Health Check is successful */
+            /** @description Database and object storage are up */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example ok */
-                        status?: string;
-                        /**
-                         * @example {
-                         *       "database": {
-                         *         "status": "up"
-                         *       }
-                         *     }
-                         */
+                        /** @enum {string} */
+                        status: "ok";
+                        /** @description The indicators that are up */
                         info?: {
-                            [key: string]: {
-                                status: string;
-                            } & {
-                                [key: string]: unknown;
+                            database?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
+                            };
+                            storage?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
                             };
                         } | null;
-                        /** @example {} */
+                        /** @description The indicators that are down */
                         error?: {
-                            [key: string]: {
-                                status: string;
-                            } & {
-                                [key: string]: unknown;
+                            database?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
+                            };
+                            storage?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
                             };
                         } | null;
-                        /**
-                         * @example {
-                         *       "database": {
-                         *         "status": "up"
-                         *       }
-                         *     }
-                         */
+                        /** @description Every indicator */
                         details?: {
-                            [key: string]: {
-                                status: string;
-                            } & {
-                                [key: string]: unknown;
+                            database?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
+                            };
+                            storage?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
                             };
                         };
+                        /** @description Why, when no indicator says */
+                        message?: string;
                     };
                 };
             };
-            /**
-             * @description A dependency is down; the body says which
-             *
-             *     The Health Check is not successful
-             */
+            /** @description A dependency is down; the body says which */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example error */
-                        status?: string;
-                        /**
-                         * @example {
-                         *       "database": {
-                         *         "status": "up"
-                         *       }
-                         *     }
-                         */
+                        /** @enum {string} */
+                        status: "error";
+                        /** @description The indicators that are up */
                         info?: {
-                            [key: string]: {
-                                status: string;
-                            } & {
-                                [key: string]: unknown;
+                            database?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
+                            };
+                            storage?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
                             };
                         } | null;
-                        /**
-                         * @example {
-                         *       "redis": {
-                         *         "status": "down",
-                         *         "message": "Could not connect"
-                         *       }
-                         *     }
-                         */
+                        /** @description The indicators that are down */
                         error?: {
-                            [key: string]: {
-                                status: string;
-                            } & {
-                                [key: string]: unknown;
+                            database?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
+                            };
+                            storage?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
                             };
                         } | null;
-                        /**
-                         * @example {
-                         *       "database": {
-                         *         "status": "up"
-                         *       },
-                         *       "redis": {
-                         *         "status": "down",
-                         *         "message": "Could not connect"
-                         *       }
-                         *     }
-                         */
+                        /** @description Every indicator */
                         details?: {
-                            [key: string]: {
-                                status: string;
-                            } & {
-                                [key: string]: unknown;
+                            database?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
+                            };
+                            storage?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
                             };
                         };
+                        /** @description Why, when no indicator says */
+                        message?: string;
                     };
                 };
             };
@@ -4187,7 +4291,7 @@ export interface operations {
             /** @description A page of products */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4208,7 +4312,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4223,6 +4327,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4232,6 +4342,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4241,7 +4357,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4258,6 +4374,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4267,6 +4389,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4278,6 +4406,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4305,7 +4439,7 @@ export interface operations {
             /** @description The created product */
             201: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4327,7 +4461,7 @@ export interface operations {
             /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4342,6 +4476,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4351,6 +4491,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4360,7 +4506,7 @@ export interface operations {
             /** @description `DUPLICATE_STORE_ID`: Another product already has this store_product_id; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4375,6 +4521,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: The body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4384,7 +4536,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4401,6 +4553,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4410,6 +4568,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4421,6 +4585,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4444,7 +4614,7 @@ export interface operations {
             /** @description The product */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4464,6 +4634,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4473,6 +4649,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4482,7 +4664,7 @@ export interface operations {
             /** @description `PRODUCT_NOT_FOUND`: No such product */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4497,7 +4679,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4514,6 +4696,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4523,6 +4711,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4534,6 +4728,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4557,7 +4757,7 @@ export interface operations {
             /** @description The archived product */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4577,6 +4777,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4586,6 +4792,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4595,7 +4807,7 @@ export interface operations {
             /** @description `PRODUCT_NOT_FOUND`: No such product */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4610,7 +4822,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4627,6 +4839,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4636,6 +4854,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4647,6 +4871,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4674,7 +4904,7 @@ export interface operations {
             /** @description The updated product */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4694,7 +4924,7 @@ export interface operations {
             /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4709,6 +4939,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4718,6 +4954,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4727,7 +4969,7 @@ export interface operations {
             /** @description `PRODUCT_NOT_FOUND`: No such product */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4742,7 +4984,7 @@ export interface operations {
             /** @description `DUPLICATE_STORE_ID`: Another product already has this store_product_id */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4757,6 +4999,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: The body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4766,7 +5014,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4783,6 +5031,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4792,6 +5046,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4803,6 +5063,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4828,7 +5094,7 @@ export interface operations {
             /** @description A page of rules */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4849,7 +5115,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4864,6 +5130,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4873,6 +5145,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4882,7 +5160,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4899,6 +5177,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4908,6 +5192,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4919,6 +5209,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4946,7 +5242,7 @@ export interface operations {
             /** @description The rule */
             201: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4968,7 +5264,7 @@ export interface operations {
             /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4983,6 +5279,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4992,6 +5294,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5001,7 +5309,7 @@ export interface operations {
             /** @description `PRODUCT_NOT_FOUND`: No such product */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5016,7 +5324,7 @@ export interface operations {
             /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5031,6 +5339,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5040,7 +5354,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5057,6 +5371,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5066,6 +5386,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5077,6 +5403,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5100,7 +5432,7 @@ export interface operations {
             /** @description The rule */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5120,6 +5452,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5129,6 +5467,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5138,7 +5482,7 @@ export interface operations {
             /** @description `GRANT_RULE_NOT_FOUND`: No such grant rule */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5153,7 +5497,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5170,6 +5514,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5179,6 +5529,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5190,6 +5546,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5213,7 +5575,7 @@ export interface operations {
             /** @description Deleted */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5233,6 +5595,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5242,6 +5610,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5251,7 +5625,7 @@ export interface operations {
             /** @description `GRANT_RULE_NOT_FOUND`: No such grant rule */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5266,7 +5640,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5283,6 +5657,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5292,6 +5672,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5303,6 +5689,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5330,7 +5722,7 @@ export interface operations {
             /** @description The updated rule */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5350,7 +5742,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5365,6 +5757,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5374,6 +5772,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5383,7 +5787,7 @@ export interface operations {
             /** @description `GRANT_RULE_NOT_FOUND`: No such grant rule */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5398,6 +5802,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5407,7 +5817,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5424,6 +5834,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5433,6 +5849,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5444,6 +5866,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5464,7 +5892,7 @@ export interface operations {
                 /** @description Product id in the e-commerce platform */
                 store_product_id?: string;
                 /** @description true adds `token` to the answer: a signed entitlement token when entitled (as POST /v1/entitlements/{id}/token returns), null when not */
-                include_token?: "true" | "false";
+                include_token?: boolean;
             };
             header?: never;
             path?: never;
@@ -5475,7 +5903,7 @@ export interface operations {
             /** @description Whether the customer is entitled, and the entitlement */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5495,7 +5923,7 @@ export interface operations {
             /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5510,6 +5938,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5519,6 +5953,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5528,7 +5968,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5545,6 +5985,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5554,6 +6000,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5565,6 +6017,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5604,7 +6062,7 @@ export interface operations {
             /** @description A page of entitlements */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5625,7 +6083,7 @@ export interface operations {
             /** @description `FILTER_REQUIRED`: The list needs at least one filter; `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5640,6 +6098,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5649,6 +6113,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5658,7 +6128,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5675,6 +6145,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5684,6 +6160,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5695,6 +6177,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5722,7 +6210,7 @@ export interface operations {
             /** @description The created entitlement */
             201: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5744,7 +6232,7 @@ export interface operations {
             /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5759,6 +6247,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5768,6 +6262,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5777,7 +6277,7 @@ export interface operations {
             /** @description `CUSTOMER_NOT_FOUND`: No such customer; `PRODUCT_NOT_FOUND`: No such product */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5792,7 +6292,7 @@ export interface operations {
             /** @description `PRODUCT_ARCHIVED`: The product is archived and cannot be granted; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5807,6 +6307,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5816,7 +6322,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5833,6 +6339,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5842,6 +6354,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5853,6 +6371,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5876,7 +6400,7 @@ export interface operations {
             /** @description The entitlement */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5896,6 +6420,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5905,6 +6435,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5914,7 +6450,7 @@ export interface operations {
             /** @description `ENTITLEMENT_NOT_FOUND`: No such entitlement */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5929,7 +6465,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5946,6 +6482,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5955,6 +6497,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5966,6 +6514,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5993,7 +6547,7 @@ export interface operations {
             /** @description The updated entitlement */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6013,7 +6567,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6028,6 +6582,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6037,6 +6597,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6046,7 +6612,7 @@ export interface operations {
             /** @description `ENTITLEMENT_NOT_FOUND`: No such entitlement */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6061,7 +6627,7 @@ export interface operations {
             /** @description `INVALID_STATUS_TRANSITION`: The lifecycle forbids this operation in the current status */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6076,6 +6642,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6085,7 +6657,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6102,6 +6674,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6111,6 +6689,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6122,6 +6706,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6152,7 +6742,7 @@ export interface operations {
             /** @description The suspended entitlement */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6174,7 +6764,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6189,6 +6779,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6198,6 +6794,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6207,7 +6809,7 @@ export interface operations {
             /** @description `ENTITLEMENT_NOT_FOUND`: No such entitlement */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6222,7 +6824,7 @@ export interface operations {
             /** @description `INVALID_STATUS_TRANSITION`: The lifecycle forbids this operation in the current status; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6237,6 +6839,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6246,7 +6854,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6263,6 +6871,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6272,6 +6886,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6283,6 +6903,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6313,7 +6939,7 @@ export interface operations {
             /** @description The reactivated entitlement */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6335,7 +6961,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6350,6 +6976,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6359,6 +6991,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6368,7 +7006,7 @@ export interface operations {
             /** @description `ENTITLEMENT_NOT_FOUND`: No such entitlement */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6383,7 +7021,7 @@ export interface operations {
             /** @description `INVALID_STATUS_TRANSITION`: The lifecycle forbids this operation in the current status; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6398,6 +7036,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6407,7 +7051,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6424,6 +7068,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6433,6 +7083,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6444,6 +7100,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6470,7 +7132,7 @@ export interface operations {
             /** @description The activated entitlement */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6492,6 +7154,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6501,6 +7169,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6510,7 +7184,7 @@ export interface operations {
             /** @description `ENTITLEMENT_NOT_FOUND`: No such entitlement */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6525,7 +7199,7 @@ export interface operations {
             /** @description `INVALID_STATUS_TRANSITION`: The lifecycle forbids this operation in the current status; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6540,7 +7214,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6557,6 +7231,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6566,6 +7246,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6577,6 +7263,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6607,7 +7299,7 @@ export interface operations {
             /** @description The entitlement with the new usage_count */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6629,7 +7321,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6644,6 +7336,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6653,6 +7351,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6662,7 +7366,7 @@ export interface operations {
             /** @description `ENTITLEMENT_NOT_FOUND`: No such entitlement */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6677,7 +7381,7 @@ export interface operations {
             /** @description `INVALID_STATUS_TRANSITION`: The lifecycle forbids this operation in the current status; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6692,6 +7396,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6701,7 +7411,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6718,6 +7428,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6727,6 +7443,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6738,6 +7460,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6768,7 +7496,7 @@ export interface operations {
             /** @description The revoked entitlement */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6790,7 +7518,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6805,6 +7533,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6814,6 +7548,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6823,7 +7563,7 @@ export interface operations {
             /** @description `ENTITLEMENT_NOT_FOUND`: No such entitlement */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6838,7 +7578,7 @@ export interface operations {
             /** @description `INVALID_STATUS_TRANSITION`: The lifecycle forbids this operation in the current status; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6853,6 +7593,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6862,7 +7608,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6879,6 +7625,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6888,6 +7640,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6899,6 +7657,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6925,7 +7689,7 @@ export interface operations {
             /** @description The token and when it expires */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6947,6 +7711,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6960,6 +7730,12 @@ export interface operations {
              */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6969,7 +7745,7 @@ export interface operations {
             /** @description `ENTITLEMENT_NOT_FOUND`: No such entitlement */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6984,6 +7760,12 @@ export interface operations {
             /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6993,7 +7775,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7010,6 +7792,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7019,6 +7807,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7030,6 +7824,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7079,7 +7879,7 @@ export interface operations {
             /** @description A page of orders */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7100,7 +7900,7 @@ export interface operations {
             /** @description `FILTER_REQUIRED`: The list needs at least one filter; `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7115,6 +7915,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7124,6 +7930,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7133,7 +7945,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7150,6 +7962,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7159,6 +7977,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7170,6 +7994,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7197,7 +8027,7 @@ export interface operations {
             /** @description The order, a later post of the same store_order_id */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7219,7 +8049,7 @@ export interface operations {
             /** @description The order, first post */
             201: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7241,7 +8071,7 @@ export interface operations {
             /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7256,6 +8086,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7265,6 +8101,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7274,7 +8116,7 @@ export interface operations {
             /** @description `CUSTOMER_NOT_FOUND`: No such customer; `PRODUCT_NOT_FOUND`: No such product */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7289,7 +8131,7 @@ export interface operations {
             /** @description `ORDER_CUSTOMER_MISMATCH`: The order is already recorded for another customer; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7304,6 +8146,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7313,7 +8161,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7330,6 +8178,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7339,6 +8193,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7350,6 +8210,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7380,7 +8246,7 @@ export interface operations {
             /** @description The order after the refund */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7402,7 +8268,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7417,6 +8283,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7426,6 +8298,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7435,7 +8313,7 @@ export interface operations {
             /** @description `ORDER_NOT_FOUND`: No such order */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7450,7 +8328,7 @@ export interface operations {
             /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7465,6 +8343,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7474,7 +8358,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7491,6 +8375,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7500,6 +8390,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7511,6 +8407,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7534,7 +8436,7 @@ export interface operations {
             /** @description The order */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7554,6 +8456,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7563,6 +8471,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7572,7 +8486,7 @@ export interface operations {
             /** @description `ORDER_NOT_FOUND`: No such order */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7587,7 +8501,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7604,6 +8518,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7613,6 +8533,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7624,6 +8550,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7647,7 +8579,7 @@ export interface operations {
             /** @description The order */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7667,6 +8599,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7676,6 +8614,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7685,7 +8629,7 @@ export interface operations {
             /** @description `ORDER_NOT_FOUND`: No such order */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7700,7 +8644,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7717,6 +8661,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7726,6 +8676,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7737,6 +8693,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7765,7 +8727,7 @@ export interface operations {
             /** @description A page of the customer's entitlements */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7786,7 +8748,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7801,6 +8763,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7810,6 +8778,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7819,7 +8793,7 @@ export interface operations {
             /** @description `CUSTOMER_NOT_FOUND`: No such customer */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7834,7 +8808,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7851,6 +8825,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7860,6 +8840,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7871,6 +8857,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7899,7 +8891,7 @@ export interface operations {
             /** @description A page of the customer's entitlements */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7920,7 +8912,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7935,6 +8927,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7944,6 +8942,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7953,7 +8957,7 @@ export interface operations {
             /** @description `CUSTOMER_NOT_FOUND`: No such customer */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7968,7 +8972,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7985,6 +8989,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7994,6 +9004,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8005,6 +9021,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8033,7 +9055,7 @@ export interface operations {
             /** @description A page of download groups */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8054,7 +9076,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8069,6 +9091,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8078,6 +9106,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8087,7 +9121,7 @@ export interface operations {
             /** @description `CUSTOMER_NOT_FOUND`: No such customer */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8102,7 +9136,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8119,6 +9153,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8128,6 +9168,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8139,6 +9185,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8166,7 +9218,7 @@ export interface operations {
             /** @description The upload URL and the PENDING file */
             201: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8188,7 +9240,7 @@ export interface operations {
             /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `FILE_TOO_LARGE`: The declared size is over the plan's max file size; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8203,6 +9255,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8212,7 +9270,7 @@ export interface operations {
             /** @description `STORAGE_LIMIT_REACHED`: The upload would pass the plan's storage */
             402: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8227,6 +9285,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8236,7 +9300,7 @@ export interface operations {
             /** @description `PRODUCT_NOT_FOUND`: No such product */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8251,6 +9315,12 @@ export interface operations {
             /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8260,6 +9330,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8269,7 +9345,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8286,6 +9362,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8295,6 +9377,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8306,6 +9394,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8332,7 +9426,7 @@ export interface operations {
             /** @description The CONFIRMED file */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8354,6 +9448,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8363,7 +9463,7 @@ export interface operations {
             /** @description `STORAGE_LIMIT_REACHED`: The upload would pass the plan's storage */
             402: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8378,6 +9478,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8387,7 +9493,7 @@ export interface operations {
             /** @description `FILE_NOT_FOUND`: No such file */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8402,7 +9508,7 @@ export interface operations {
             /** @description `UPLOAD_NOT_CONFIRMED`: Confirm: not PENDING, object missing, or size off by more than 10%; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8417,7 +9523,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8434,6 +9540,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8443,6 +9555,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8454,6 +9572,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8465,9 +9589,9 @@ export interface operations {
     "files.download": {
         parameters: {
             query: {
-                /** @description Entitlement giving access (must belong to the customer and include the file's product) */
+                /** @description Entitlement giving access (must belong to the customer and include the file's product): an `id` from `GET /v1/customers/{customer_id}/entitlements` or `GET /v1/entitlements`, e.g. ent_01jd8x3k2m4n5p6q7r8s9t0v1w */
                 entitlement_id: string;
-                /** @description Customer downloading */
+                /** @description Customer downloading: the entitlement's `customer_id`, e.g. cus_01jd8x3k2m4n5p6q7r8s9t0v1w */
                 customer_id: string;
             };
             header?: never;
@@ -8482,7 +9606,7 @@ export interface operations {
             /** @description The signed URL and the download record */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8502,7 +9626,7 @@ export interface operations {
             /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `UPLOAD_NOT_CONFIRMED`: Download: the file is not CONFIRMED; `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8517,6 +9641,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8526,7 +9656,7 @@ export interface operations {
             /** @description `BANDWIDTH_LIMIT_REACHED`: The download would pass the free plan's monthly bandwidth */
             402: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8545,6 +9675,12 @@ export interface operations {
              */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8554,7 +9690,7 @@ export interface operations {
             /** @description `NOT_FOUND`: Unknown route, or file/entitlement not found on download */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8569,7 +9705,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8586,6 +9722,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8595,6 +9737,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8606,6 +9754,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8629,7 +9783,7 @@ export interface operations {
             /** @description The file */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8649,6 +9803,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8658,6 +9818,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8667,7 +9833,7 @@ export interface operations {
             /** @description `FILE_NOT_FOUND`: No such file */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8682,7 +9848,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8699,6 +9865,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8708,6 +9880,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8719,6 +9897,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8744,7 +9928,7 @@ export interface operations {
             /** @description A page of files */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8765,7 +9949,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8780,6 +9964,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8789,6 +9979,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8798,7 +9994,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8815,6 +10011,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8824,6 +10026,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8835,6 +10043,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8866,7 +10080,7 @@ export interface operations {
             /** @description A page of events */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8887,7 +10101,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8902,6 +10116,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8911,6 +10131,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8920,7 +10146,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8937,6 +10163,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8946,6 +10178,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8957,6 +10195,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8980,7 +10224,7 @@ export interface operations {
             /** @description The event */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9000,6 +10244,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9009,6 +10259,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9018,7 +10274,7 @@ export interface operations {
             /** @description `EVENT_NOT_FOUND`: No such event */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9033,7 +10289,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9050,6 +10306,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9059,6 +10321,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9070,6 +10338,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9100,7 +10374,7 @@ export interface operations {
             /** @description Queued */
             202: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9122,7 +10396,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9137,6 +10411,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9146,6 +10426,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9155,7 +10441,7 @@ export interface operations {
             /** @description `EVENT_NOT_FOUND`: No such event; `WEBHOOK_ENDPOINT_NOT_FOUND`: No such webhook endpoint */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9170,6 +10456,12 @@ export interface operations {
             /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9179,6 +10471,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9188,7 +10486,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9205,6 +10503,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9214,6 +10518,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9225,6 +10535,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9250,7 +10566,7 @@ export interface operations {
             /** @description A page of endpoints */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9271,7 +10587,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9286,6 +10602,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9295,6 +10617,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9304,7 +10632,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9321,6 +10649,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9330,6 +10664,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9341,6 +10681,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9368,7 +10714,7 @@ export interface operations {
             /** @description The endpoint with its secret */
             201: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9390,7 +10736,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown; `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9405,6 +10751,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9414,6 +10766,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9423,6 +10781,12 @@ export interface operations {
             /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9432,6 +10796,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9441,7 +10811,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9458,6 +10828,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9467,6 +10843,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9478,6 +10860,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9501,7 +10889,7 @@ export interface operations {
             /** @description The endpoint */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9521,6 +10909,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9530,6 +10924,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9539,7 +10939,7 @@ export interface operations {
             /** @description `WEBHOOK_ENDPOINT_NOT_FOUND`: No such webhook endpoint */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9554,7 +10954,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9571,6 +10971,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9580,6 +10986,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9591,6 +11003,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9614,7 +11032,7 @@ export interface operations {
             /** @description Deleted */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9634,6 +11052,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9643,6 +11067,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9652,7 +11082,7 @@ export interface operations {
             /** @description `WEBHOOK_ENDPOINT_NOT_FOUND`: No such webhook endpoint */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9667,7 +11097,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9684,6 +11114,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9693,6 +11129,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9704,6 +11146,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9731,7 +11179,7 @@ export interface operations {
             /** @description The updated endpoint */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9751,7 +11199,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9766,6 +11214,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9775,6 +11229,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9784,7 +11244,7 @@ export interface operations {
             /** @description `WEBHOOK_ENDPOINT_NOT_FOUND`: No such webhook endpoint */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9799,6 +11259,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9808,7 +11274,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9825,6 +11291,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9834,6 +11306,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9845,6 +11323,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9871,7 +11355,7 @@ export interface operations {
             /** @description The endpoint with its new secret */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9893,6 +11377,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9902,6 +11392,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9911,7 +11407,7 @@ export interface operations {
             /** @description `WEBHOOK_ENDPOINT_NOT_FOUND`: No such webhook endpoint */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9926,6 +11422,12 @@ export interface operations {
             /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9935,7 +11437,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9952,6 +11454,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9961,6 +11469,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9972,6 +11486,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10000,7 +11520,7 @@ export interface operations {
             /** @description A page of attempts */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10021,7 +11541,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10036,6 +11556,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10045,6 +11571,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10054,7 +11586,7 @@ export interface operations {
             /** @description `WEBHOOK_ENDPOINT_NOT_FOUND`: No such webhook endpoint */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10069,7 +11601,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10086,6 +11618,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10095,6 +11633,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10106,6 +11650,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10129,7 +11679,7 @@ export interface operations {
             /** @description The subscription */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10149,6 +11699,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10158,6 +11714,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10167,7 +11729,7 @@ export interface operations {
             /** @description `SUBSCRIPTION_NOT_FOUND`: No such subscription */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10182,7 +11744,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10199,6 +11761,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10208,6 +11776,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10219,6 +11793,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10246,7 +11826,7 @@ export interface operations {
             /** @description A later put (applied: false when it was out of date) */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10266,7 +11846,7 @@ export interface operations {
             /** @description The first put: the subscription was created */
             201: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10286,7 +11866,7 @@ export interface operations {
             /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10301,6 +11881,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10310,6 +11896,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10319,7 +11911,7 @@ export interface operations {
             /** @description `CUSTOMER_NOT_FOUND`: No such customer; `PRODUCT_NOT_FOUND`: No such product */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10334,7 +11926,7 @@ export interface operations {
             /** @description `PRODUCT_ARCHIVED`: The product is archived and cannot be granted; `SUBSCRIPTION_CONFLICT`: A subscription keeps the customer and product of its first put */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10349,6 +11941,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10358,7 +11956,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10375,6 +11973,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10384,6 +11988,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10395,6 +12005,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10418,7 +12034,7 @@ export interface operations {
             /** @description The subscription */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10438,6 +12054,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10447,6 +12069,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10456,7 +12084,7 @@ export interface operations {
             /** @description `SUBSCRIPTION_NOT_FOUND`: No such subscription */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10471,7 +12099,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10488,6 +12116,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10497,6 +12131,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10508,6 +12148,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10537,7 +12183,7 @@ export interface operations {
             /** @description A page of subscriptions */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10558,7 +12204,7 @@ export interface operations {
             /** @description `FILTER_REQUIRED`: The list needs at least one filter; `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10573,6 +12219,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10582,6 +12234,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10591,7 +12249,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10608,6 +12266,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10617,6 +12281,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10628,6 +12298,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10653,7 +12329,7 @@ export interface operations {
             /** @description A page of imports */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10674,7 +12350,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10689,6 +12365,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10698,6 +12380,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10707,7 +12395,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10724,6 +12412,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10733,6 +12427,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10744,6 +12444,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10772,7 +12478,7 @@ export interface operations {
             /** @description The import, queued */
             202: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10794,7 +12500,7 @@ export interface operations {
             /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10809,6 +12515,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10818,6 +12530,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10827,7 +12545,7 @@ export interface operations {
             /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10842,6 +12560,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 20 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10851,7 +12575,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10868,6 +12592,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10877,6 +12607,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10888,6 +12624,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10911,7 +12653,7 @@ export interface operations {
             /** @description The import */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10931,6 +12673,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10940,6 +12688,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10949,7 +12703,7 @@ export interface operations {
             /** @description `IMPORT_NOT_FOUND`: No such entitlement import */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10964,7 +12718,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10981,6 +12735,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10990,6 +12750,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11001,6 +12767,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -45,7 +45,8 @@ export class CheckEntitlementQueryDto {
     description:
       'true adds `token` to the answer: a signed entitlement token when entitled (as POST /v1/entitlements/{id}/token ' +
       'returns), null when not',
-    enum: ['true', 'false'],
+    // On the wire a query boolean is the text true or false, which is what the parser accepts.
+    type: Boolean,
   })
   @IsOptional()
   @IsIn(['true', 'false'], { message: 'include_token must be true or false' })
