@@ -24,8 +24,11 @@ export const BENCH_WEBHOOK_CONCURRENCY = '50';
 /** Both HTTP adapters, measured side by side in one run on the same data; targets are the default's (express). */
 export type Adapter = 'express' | 'fastify';
 
+/** Who served a scenario: the service on one adapter, or the raw check server (the limit). */
+export type Served = Adapter | 'raw';
+
 export interface ScenarioResult {
-  adapter: Adapter;
+  adapter: Served;
   size: number;
   scenario: string;
   connections: number;
@@ -243,7 +246,8 @@ export class Server {
   }
 }
 
-export async function api<T>(baseUrl: string, method: string, route: string, token: string, body?: unknown): Promise<T> {
+/** One API call; the envelope's `data`, or with `whole` the whole envelope (pagination included). */
+export async function api<T>(baseUrl: string, method: string, route: string, token: string, body?: unknown, whole = false): Promise<T> {
   const response = await fetch(`${baseUrl}${route}`, {
     method,
     headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
@@ -251,7 +255,8 @@ export async function api<T>(baseUrl: string, method: string, route: string, tok
   });
   const text = await response.text();
   if (!response.ok) throw new Error(`${method} ${route} → ${response.status} ${text}`);
-  return (JSON.parse(text) as { data: T }).data;
+  const envelope = JSON.parse(text) as { data: T };
+  return whole ? (envelope as unknown as T) : envelope.data;
 }
 
 /** The q-quantile of sorted values (nearest rank), to 0.1 ms. */
@@ -316,7 +321,7 @@ export function load(server: Server, options: LoadOptions, onResponse: (millisec
 }
 
 export interface Measurement {
-  adapter: Adapter;
+  adapter: Served;
   size: number;
   scenario: string;
   warmupSeconds: number;

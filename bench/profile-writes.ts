@@ -27,7 +27,7 @@ async function main(): Promise<void> {
     }
     // Writes publish to a subscribed endpoint, as a merchant's would.
     await api(server.baseUrl, 'POST', '/v1/webhook-endpoints', seed.key, { url: sink.url, enabled_events: ['entitlement.created', 'order.created'] });
-    if (scenarios.has('creates')) results.push(await measureCreates(server, context, seed.productIds[0]));
+    if (scenarios.has('creates')) results.push(await measureCreates(server, context, seed.productIds[0], sink));
     if (scenarios.has('orders')) results.push(await measureOrders(server, context, seed.productIds.map((_, index) => `bench_sku_${index}`)));
     if (scenarios.has('webhooks')) results.push(await measureWebhookBurst(server, adapter, Number(process.env.BENCH_WEBHOOK_EVENTS ?? 10_000), { admin: scratch.admin, database: scratch.name }));
     process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
