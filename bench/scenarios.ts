@@ -17,22 +17,43 @@ export interface ScenarioContext {
   key: string;
 }
 
+/** What a webhook sink received: each delivery's arrival time (ms, monotonic) and body when recording; deliveries by event type always. */
+export interface WebhookSink {
+  url: string;
+  received: Array<{ at: number; body: string }>;
+  receivedByType: Map<string, number>;
+  close(): Promise<void>;
+}
+
 /**
  * A loopback webhook endpoint for the write scenarios: an https receiver (live mode accepts only
- * https) with a certificate the servers trust, answering 204 to every delivery, as a healthy
- * merchant's endpoint would. Every event costs its outbox and delivery rows, the dispatcher's
- * claim, the signed POST and the attempt's record: what a subscribed endpoint adds to a write.
+ * https) with a certificate the servers trust, answering 204 to every delivery after
+ * `delayMilliseconds`, as a healthy merchant's endpoint would. Every event costs its outbox and
+ * delivery rows, the dispatcher's claim, the signed POST and the attempt's record: what a
+ * subscribed endpoint adds to a write. With `record`, it keeps every delivery it received.
  */
-export async function startWebhookSink(): Promise<{ url: string; close: () => Promise<void> }> {
+export async function startWebhookSink(options: { delayMilliseconds?: number; record?: boolean } = {}): Promise<WebhookSink> {
   const { keyPath, certificatePath } = loopbackCertificate();
+  const received: WebhookSink['received'] = [];
+  const receivedByType = new Map<string, number>();
   const server = createServer({ key: readFileSync(keyPath), cert: readFileSync(certificatePath) }, (request, response) => {
-    request.resume();
-    request.on('end', () => response.writeHead(204).end());
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const type = (JSON.parse(body) as { type: string }).type;
+      receivedByType.set(type, (receivedByType.get(type) ?? 0) + 1);
+      if (options.record) received.push({ at: performance.now(), body });
+      if (options.delayMilliseconds) setTimeout(() => response.writeHead(204).end(), options.delayMilliseconds);
+      else response.writeHead(204).end();
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `https://127.0.0.1:${port}/webhooks`,
+    received,
+    receivedByType,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -41,8 +62,20 @@ export async function startWebhookSink(): Promise<{ url: string; close: () => Pr
   };
 }
 
-/** POST /v1/entitlements with 16 in flight: a new customer each, a fresh Idempotency-Key each. */
-export function measureCreates(server: Server, context: ScenarioContext, productId: string): Promise<ScenarioResult> {
+/** The creates' result, and whether the sink received every entitlement.created they published. */
+export interface CreatesResult {
+  result: ScenarioResult;
+  created: number;
+  delivered: number;
+  /** Seconds from the end of the load until the last of them arrived (null: not all within 60 s). */
+  drainedAfterSeconds: number | null;
+}
+
+/**
+ * POST /v1/entitlements with 16 in flight: a new customer each, a fresh Idempotency-Key each; then
+ * waits (≤ 60 s) until `sink` has received every entitlement.created the merchant published meanwhile.
+ */
+export async function measureCreates(server: Server, context: ScenarioContext, productId: string, sink: WebhookSink): Promise<CreatesResult> {
   const run = randomUUID().slice(0, 8);
   let index = 0;
   const next = (): BenchRequest => {
@@ -54,11 +87,21 @@ export function measureCreates(server: Server, context: ScenarioContext, product
       body: JSON.stringify({ store_customer_id: `bench_create_${run}_${index}`, product_id: productId }),
     };
   };
-  return measure(
+  const total = async () =>
+    (await api<unknown>(server.baseUrl, 'GET', '/v1/events?type=entitlement.created&limit=1', context.key, undefined, true)) as { pagination: { total: number } };
+  const eventsBefore = (await total()).pagination.total;
+  const deliveredBefore = sink.receivedByType.get('entitlement.created') ?? 0;
+  const result = await measure(
     server,
     { adapter: context.adapter, size: context.size, scenario: 'entitlement create (idempotent)', warmupSeconds: context.warmupSeconds },
     { connections: 16, seconds: context.seconds, key: context.key, next },
   );
+  const loadEnded = performance.now();
+  const created = (await total()).pagination.total - eventsBefore;
+  const delivered = () => (sink.receivedByType.get('entitlement.created') ?? 0) - deliveredBefore;
+  while (delivered() < created && performance.now() - loadEnded < 60_000) await new Promise((resolve) => setTimeout(resolve, 100));
+  const drained = delivered() >= created;
+  return { result, created, delivered: delivered(), drainedAfterSeconds: drained ? Math.round((performance.now() - loadEnded) / 100) / 10 : null };
 }
 
 /** POST /v1/orders of five line items (five store products), a new order and customer each. */
@@ -97,25 +140,56 @@ export function measureFixedRateCheck(server: Server, context: ScenarioContext, 
 
 export interface CheckRounds {
   adapter: Adapter;
-  /** check req/s ÷ ceiling req/s of each round. */
-  ratios: number[];
-  median: number;
+  /** check req/s ÷ the raw node:http + pg server's req/s (the machine's limit) in each round. */
+  limitRatios: number[];
+  limitMedian: number;
+  /** check req/s ÷ /health/live req/s (the framework's ceiling) in each round. */
+  ceilingRatios: number[];
+  ceilingMedian: number;
+  /** Each round's req/s of the raw server, the check and /health/live. */
+  limitRequestsPerSecond: number[];
+  checkRequestsPerSecond: number[];
+  ceilingRequestsPerSecond: number[];
   checkP99Milliseconds: number[];
 }
 
-/** The check and /health/live alternated, `rounds` times each, 10 connections: the median ratio is the target's measure. */
-export async function alternateCheckAndCeiling(server: Server, context: ScenarioContext, checkPaths: string[], rounds: number): Promise<CheckRounds> {
-  const ratios: number[] = [];
-  const checkP99Milliseconds: number[] = [];
+const median = (values: number[]) => [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)];
+
+/**
+ * The check, the raw check server (the machine's limit: bench/raw-check-server.ts) and
+ * /health/live alternated, `rounds` times each, 10 connections: the median ratio check ÷ limit is
+ * issue 26's target, check ÷ ceiling issue 15's.
+ */
+export async function alternateCheckLimitAndCeiling(server: Server, raw: Server, context: ScenarioContext, checkPaths: string[], rounds: number): Promise<CheckRounds> {
+  const result: CheckRounds = {
+    adapter: context.adapter,
+    limitRatios: [],
+    limitMedian: 0,
+    ceilingRatios: [],
+    ceilingMedian: 0,
+    limitRequestsPerSecond: [],
+    checkRequestsPerSecond: [],
+    ceilingRequestsPerSecond: [],
+    checkP99Milliseconds: [],
+  };
   for (let round = 0; round < rounds; round += 1) {
     const base = { adapter: context.adapter, size: context.size, warmupSeconds: context.warmupSeconds };
-    const ceiling = await measure(server, { ...base, scenario: 'health/live' }, { connections: 10, seconds: context.seconds, next: rotating(['/health/live']) });
-    const check = await measure(server, { ...base, scenario: 'check' }, { connections: 10, seconds: context.seconds, key: context.key, next: rotating(checkPaths) });
-    ratios.push(check.requestsPerSecond / Math.max(ceiling.requestsPerSecond, 1));
-    checkP99Milliseconds.push(check.p99Milliseconds);
+    const load = { connections: 10, seconds: context.seconds };
+    const limit = await measure(raw, { ...base, scenario: 'raw limit' }, { ...load, next: rotating(checkPaths) });
+    const check = await measure(server, { ...base, scenario: 'check' }, { ...load, key: context.key, next: rotating(checkPaths) });
+    const ceiling = await measure(server, { ...base, scenario: 'health/live' }, { ...load, next: rotating(['/health/live']) });
+    result.limitRequestsPerSecond.push(limit.requestsPerSecond);
+    result.checkRequestsPerSecond.push(check.requestsPerSecond);
+    result.ceilingRequestsPerSecond.push(ceiling.requestsPerSecond);
+    // A side that answered nothing (a smoke run's second) gives no ratio: 0, never a win.
+    const ratio = (served: number, reference: number) => (served > 0 && reference > 0 ? Math.round((100 * served) / reference) / 100 : 0);
+    result.limitRatios.push(ratio(check.requestsPerSecond, limit.requestsPerSecond));
+    result.ceilingRatios.push(ratio(check.requestsPerSecond, ceiling.requestsPerSecond));
+    result.checkP99Milliseconds.push(check.p99Milliseconds);
   }
-  const sorted = [...ratios].sort((left, right) => left - right);
-  return { adapter: context.adapter, ratios, median: sorted[Math.floor(sorted.length / 2)], checkP99Milliseconds };
+  result.limitMedian = median(result.limitRatios);
+  result.ceilingMedian = median(result.ceilingRatios);
+  return result;
 }
 
 export interface Neighbour {

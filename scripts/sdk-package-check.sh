@@ -16,13 +16,27 @@ npm_install() { local t=$SECONDS; npm install --no-audit --no-fund --prefer-offl
 
 [[ -f "$repo/sdk/dist/index.d.ts" && -f "$repo/dist/main.js" ]] || { echo "sdk-package: run npm run build first"; exit 1; }
 
-# 1. The tarball, installed into an empty project with what a Node user adds (@types/node).
+# 1. The built service on a free loopback port and an empty data directory, started first: it boots
+#    while the SDK is packed and compiled.
+port="$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")"
+admin_token="sdk-walk-$(node -e "console.log(require('crypto').randomBytes(16).toString('hex'))")"
+base_url="http://127.0.0.1:$port"
+(cd "$work" && exec env -i PATH="$PATH" HOME="$HOME" HOST=127.0.0.1 PORT="$port" DATA_DIR="$work/data" PUBLIC_BASE_URL="$base_url" \
+  ADMIN_TOKEN="$admin_token" SKIP_DEMO_SEED=true WEBHOOK_ALLOW_PRIVATE_URLS=true LOG_LEVEL=warn \
+  RATE_LIMIT_READ_PER_MINUTE=10000 RATE_LIMIT_WRITE_PER_MINUTE=10000 ${HTTP_ADAPTER:+HTTP_ADAPTER="$HTTP_ADAPTER"} \
+  node "$repo/dist/main.js" >"$log" 2>&1) &
+pid=$!
+
+# 2. The tarball, installed into an empty project with what a Node user adds (@types/node), and
+#    TypeScript 7 beside it (the two installs run together).
 tarball="$(cd "$repo" && npm pack --workspace=@entitlement-delivery/sdk --pack-destination "$work" --loglevel=error | tail -n 1)"
 project="$work/project"
 mkdir -p "$project/src" "$project/dom" "$work/ts7"
 printf '{ "name": "sdk-package-check", "private": true }\n' >"$project/package.json"
-(cd "$project" && npm_install "$work/$tarball" "@types/node@^20")
-(cd "$work/ts7" && printf '{ "private": true }\n' >package.json && npm_install "typescript@^7")
+printf '{ "private": true }\n' >"$work/ts7/package.json"
+(cd "$project" && npm_install "$work/$tarball" "@types/node@^20") & installing_sdk=$!
+(cd "$work/ts7" && npm_install "typescript@^7") & installing_ts7=$!
+wait "$installing_sdk" && wait "$installing_ts7" || { echo "sdk-package: npm install failed"; exit 1; }
 cp "$repo"/sdk/examples/*.ts "$project/src/"
 
 cat >"$project/tsconfig.json" <<'JSON'
@@ -63,33 +77,42 @@ TS
 
 ts5="$repo/node_modules/typescript/bin/tsc"
 ts7="$work/ts7/node_modules/typescript/bin/tsc"
-for compiler in "$ts5" "$ts7"; do
+# The walk (emitted, to run) and the DOM consumer (checked only), side by side per compiler.
+compile() {
+  local compiler="$1" version
   version="$(node "$compiler" --version)"
-  (cd "$project" && node "$compiler" -p tsconfig.json --outDir "out-${version// /-}") || { echo "sdk-package: the walk does not compile with $version"; exit 1; }
-  (cd "$project/dom" && node "$compiler" -p tsconfig.json) || { echo "sdk-package: the DOM consumer does not compile with $version"; exit 1; }
+  (cd "$project" && node "$compiler" -p tsconfig.json --outDir "out-${version// /-}") & local walk=$!
+  (cd "$project/dom" && node "$compiler" -p tsconfig.json) & local dom=$!
+  wait "$walk" || { echo "sdk-package: the walk does not compile with $version"; return 1; }
+  wait "$dom" || { echo "sdk-package: the DOM consumer does not compile with $version"; return 1; }
   echo "sdk-package: compiled strictly (skipLibCheck off) with $version"
-done
+}
+compile "$ts5"
+compile "$ts7"
 echo "sdk-package: packed, installed and compiled in $((SECONDS - started)) s"
 
-# 2. The built service on a free loopback port and an empty data directory.
-port="$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")"
-admin_token="sdk-walk-$(node -e "console.log(require('crypto').randomBytes(16).toString('hex'))")"
-base_url="http://127.0.0.1:$port"
-(cd "$work" && exec env -i PATH="$PATH" HOME="$HOME" HOST=127.0.0.1 PORT="$port" DATA_DIR="$work/data" PUBLIC_BASE_URL="$base_url" \
-  ADMIN_TOKEN="$admin_token" SKIP_DEMO_SEED=true WEBHOOK_ALLOW_PRIVATE_URLS=true LOG_LEVEL=warn \
-  RATE_LIMIT_READ_PER_MINUTE=10000 RATE_LIMIT_WRITE_PER_MINUTE=10000 ${HTTP_ADAPTER:+HTTP_ADAPTER="$HTTP_ADAPTER"} \
-  node "$repo/dist/main.js" >"$log" 2>&1) &
-pid=$!
+# 3. The service, ready.
 for _ in $(seq 1 240); do
   curl -sf -o /dev/null "$base_url/health/ready" && break
   kill -0 "$pid" 2>/dev/null || { cat "$log"; echo "sdk-package: the service exited"; exit 1; }
   sleep 0.25
 done
 curl -sf -o /dev/null "$base_url/health/ready" || { cat "$log"; echo "sdk-package: the service never became ready"; exit 1; }
+echo "sdk-package: service ready at $((SECONDS - started)) s"
 
-# 3. Both compiled walks against it (each creates its own merchants).
+# 4. Both compiled walks against it at once (each creates its own merchants).
+walkers=()
 for out in "$project"/out-*; do
-  (cd "$project" && EH_BASE_URL="$base_url" EH_ADMIN_TOKEN="$admin_token" node "$out/walk.js") || { tail -n 50 "$log"; echo "sdk-package: the walk failed ($(basename "$out"))"; exit 1; }
-  echo "sdk-package: walk compiled by $(basename "$out" | sed 's/^out-//') passed"
+  (cd "$project" && EH_BASE_URL="$base_url" EH_ADMIN_TOKEN="$admin_token" node "$out/walk.js" >"$out.log" 2>&1) &
+  walkers+=("$!:$out")
+done
+for walker in "${walkers[@]}"; do
+  out="${walker#*:}"
+  if wait "${walker%%:*}"; then
+    echo "sdk-package: walk compiled by $(basename "$out" | sed 's/^out-//') passed: $(grep -o '"walked".*' "$out.log")"
+    grep '^walk:' "$out.log" || true
+  else
+    cat "$out.log"; tail -n 50 "$log"; echo "sdk-package: the walk failed ($(basename "$out"))"; exit 1
+  fi
 done
 echo "sdk-package: OK in $((SECONDS - started)) s"

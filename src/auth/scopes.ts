@@ -14,6 +14,9 @@ export const SCOPES = [
 export type Scope = (typeof SCOPES)[number];
 export const ALL_SCOPES_WILDCARD = '*';
 
+/** What a key's `scopes` may list: the scopes, or the wildcard. */
+export const SCOPE_CHOICES: readonly string[] = [ALL_SCOPES_WILDCARD, ...SCOPES];
+
 export function isScope(value: string): value is Scope {
   return (SCOPES as readonly string[]).includes(value);
 }

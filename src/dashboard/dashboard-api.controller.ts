@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, Res } from '
 import { ApiKeysService } from '../auth/api-keys.service';
 import type { AuthenticatedRequest } from '../auth/auth-context';
 import { ApiKeyResponseDto, CreatedApiKeyResponseDto } from '../auth/dto/admin-response.dto';
-import { CreateApiKeyDto } from '../admin/dto/admin-request.dto';
+import { CreateApiKeyDto } from '../auth/dto/api-key-request.dto';
 import { BillingService } from '../billing/billing.service';
 import { Clock } from '../clock/clock';
 import { ApiError } from '../errors/api-error';

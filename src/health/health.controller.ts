@@ -4,6 +4,7 @@ import { HealthCheck, HealthCheckResult, HealthCheckService, TypeOrmHealthIndica
 import { Public } from '../auth/route-access.decorators';
 import type { HttpResponse } from '../exchange/http-exchange';
 import { RawResponse } from '../envelope/raw-response.decorator';
+import { healthResponseSchema } from './health-response.schema';
 import { StorageHealthIndicator } from './storage.health';
 
 /** Probes for orchestrators: public, no envelope (terminus's own shape), no database on liveness. */
@@ -19,16 +20,18 @@ export class HealthController {
   ) {}
 
   @Get('live')
-  @HealthCheck()
+  @HealthCheck({ noCache: true, swaggerDocumentation: false })
   @ApiOperation({ summary: 'Liveness', description: 'The process answers; touches nothing else.' })
+  @ApiResponse({ status: 200, description: 'The process is up', schema: healthResponseSchema(['ok']) })
   live(): Promise<HealthCheckResult> {
     return this.health.check([]);
   }
 
   @Get('ready')
-  @HealthCheck()
+  @HealthCheck({ noCache: true, swaggerDocumentation: false })
   @ApiOperation({ summary: 'Readiness', description: 'Database and object storage are reachable.' })
-  @ApiResponse({ status: 503, description: 'A dependency is down; the body says which' })
+  @ApiResponse({ status: 200, description: 'Database and object storage are up', schema: healthResponseSchema(['ok']) })
+  @ApiResponse({ status: 503, description: 'A dependency is down; the body says which', schema: healthResponseSchema(['error']) })
   async ready(@Res({ passthrough: true }) response: HttpResponse): Promise<HealthCheckResult | object> {
     try {
       return await this.health.check([

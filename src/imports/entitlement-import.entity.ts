@@ -5,6 +5,9 @@ import { TenantOwnedEntity } from '../database/tenant-owned.entity';
 export const IMPORT_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 
+/** The import shows the first this many row errors; every failed row keeps its own in import_rows. */
+export const MAX_SHOWN_ERRORS = 1_000;
+
 /** One row's failure as the import reports it (data rows counted from 1). */
 export interface ImportRowError {
   row: number;

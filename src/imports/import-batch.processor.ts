@@ -4,21 +4,19 @@ import { Clock } from '../clock/clock';
 import { CustomerRecordsService } from '../customer-records/customer-records.service';
 import { UnitOfWork } from '../database/unit-of-work';
 import type { Transaction } from '../database/transaction';
-import { EntitlementLifecycleService, ResolvedGrant } from '../entitlements/entitlement-lifecycle.service';
+import { EntitlementGrantResolutionService, ResolvedGrant } from '../entitlements/entitlement-grant-resolution.service';
 import { EntitlementsService } from '../entitlements/entitlements.service';
 import { ErrorCode } from '../errors/error-code.enum';
 import { isValidId } from '../ids/id';
 import { ProductEntity } from '../products/product.entity';
 import { ProductsService } from '../products/products.service';
-import { ImportRowError } from './entitlement-import.entity';
-import { ImportGrantRow, isRowProblem, parseImportRow } from './import-row-parser';
+import { ImportRowError, MAX_SHOWN_ERRORS } from './entitlement-import.entity';
+import { ImportGrantRow, ImportRowErrorCode, isRowProblem, parseImportRow } from './import-row-parser';
 import { toImportResponse } from './import.mapper';
 import { ImportsRepository, RowOutcome } from './imports.repository';
 
 /** Rows per batch: each batch is one transaction. */
 export const IMPORT_BATCH_SIZE = 500;
-/** The import shows the first this many row errors; every failed row keeps its own in import_rows. */
-export const MAX_SHOWN_ERRORS = 1_000;
 
 const referenceKey = (reference: { id?: string; storeId?: string }) => (reference.id !== undefined ? `id:${reference.id}` : `store:${reference.storeId}`);
 
@@ -33,7 +31,7 @@ const referenceKey = (reference: { id?: string; storeId?: string }) => (referenc
 export class ImportBatchProcessor {
   constructor(
     private readonly imports: ImportsRepository,
-    private readonly lifecycle: EntitlementLifecycleService,
+    private readonly grantResolution: EntitlementGrantResolutionService,
     private readonly entitlements: EntitlementsService,
     private readonly customers: CustomerRecordsService,
     private readonly products: ProductsService,
@@ -56,7 +54,7 @@ export class ImportBatchProcessor {
   private async grantRows(tx: Transaction, tenant: Tenant, rows: Array<{ row_number: number; data: unknown }>): Promise<RowOutcome[]> {
     const now = this.clock.now();
     const outcomes: RowOutcome[] = [];
-    const failed = (rowNumber: number, code: string, message: string) =>
+    const failed = (rowNumber: number, code: ImportRowErrorCode, message: string) =>
       outcomes.push({ rowNumber, status: 'failed', entitlementId: null, errorCode: code, errorMessage: message });
     const parsed: Array<{ rowNumber: number; row: ImportGrantRow }> = [];
     for (const { row_number: rowNumber, data } of rows) {
@@ -105,7 +103,7 @@ export class ImportBatchProcessor {
         });
       }
     }
-    const granted = await this.lifecycle.grantMany(tx, tenant, grants.map(({ grant }) => grant));
+    const granted = await this.grantResolution.grantMany(tx, tenant, grants.map(({ grant }) => grant));
     grants.forEach(({ rowNumber }, index) =>
       outcomes.push({ rowNumber, status: 'granted', entitlementId: granted[index].id, errorCode: null, errorMessage: null }),
     );

@@ -1,13 +1,13 @@
 import type { Reference } from '../entitlements/entitlement-check.query';
 import { ErrorCode } from '../errors/error-code.enum';
+import { STORE_ID_MAX_LENGTH } from '../validation/input-bounds';
 import { instantOf } from '../validation/iso-timestamp';
 import { METADATA_MAX_BYTES } from '../validation/metadata-object';
 
 /** The columns (CSV header) or keys (JSON rows) an import row may have (DESIGN §10). */
 export const IMPORT_COLUMNS = ['customer_id', 'store_customer_id', 'product_id', 'store_product_id', 'expires_at', 'usage_limit', 'store_order_id', 'metadata'] as const;
 
-const MAX_ID_LENGTH = 255;
-const MAX_USAGE_LIMIT = 2_000_000_000;
+export const MAX_USAGE_LIMIT = 2_000_000_000;
 
 /** A row that can be granted, once its customer and product are found. */
 export interface ImportGrantRow {
@@ -19,15 +19,25 @@ export interface ImportGrantRow {
   metadata: Record<string, unknown> | undefined;
 }
 
+/** The codes a failed row can carry, as the API would answer for the same grant (the document's enum). */
+export const IMPORT_ROW_ERROR_CODES = [
+  ErrorCode.MISSING_REQUIRED_FIELD,
+  ErrorCode.INVALID_PARAMETER,
+  ErrorCode.CUSTOMER_NOT_FOUND,
+  ErrorCode.PRODUCT_NOT_FOUND,
+  ErrorCode.PRODUCT_ARCHIVED,
+] as const;
+export type ImportRowErrorCode = (typeof IMPORT_ROW_ERROR_CODES)[number];
+
 /** Why a row fails, as the import's errors list shows it. */
 export interface ImportRowProblem {
-  code: ErrorCode;
+  code: ImportRowErrorCode;
   message: string;
 }
 
 class RowProblem extends Error {
   constructor(
-    readonly code: ErrorCode,
+    readonly code: ImportRowErrorCode,
     message: string,
   ) {
     super(message);
@@ -49,14 +59,14 @@ function text(row: Record<string, unknown>, column: string): string | undefined 
 
 function identifier(row: Record<string, unknown>, column: string): string | undefined {
   const value = text(row, column);
-  if (value !== undefined && value.length > MAX_ID_LENGTH) throw invalid(`'${column}' must be at most ${MAX_ID_LENGTH} characters`);
+  if (value !== undefined && value.length > STORE_ID_MAX_LENGTH) throw invalid(`'${column}' must be at most ${STORE_ID_MAX_LENGTH} characters`);
   return value;
 }
 
 function reference(row: Record<string, unknown>, idColumn: string, storeColumn: string): Reference {
   const id = identifier(row, idColumn);
   const storeId = identifier(row, storeColumn);
-  if (id !== undefined && storeId !== undefined) throw invalid(`Pass only one of '${idColumn}' and '${storeColumn}'`);
+  if (id !== undefined && storeId !== undefined) throw new RowProblem(ErrorCode.MISSING_REQUIRED_FIELD, `Pass exactly one of '${idColumn}' and '${storeColumn}', not both`);
   if (id !== undefined) return { id };
   if (storeId !== undefined) return { storeId };
   throw new RowProblem(ErrorCode.MISSING_REQUIRED_FIELD, `Pass one of '${idColumn}' or '${storeColumn}'`);

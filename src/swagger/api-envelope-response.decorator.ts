@@ -1,6 +1,7 @@
 import { applyDecorators, Type } from '@nestjs/common';
 import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { MetaDto, PaginationDto, PaginationWithoutTotalDto } from './envelope.dto';
+import { MAX_PAGE_SIZE } from '../pagination/pagination-query.dto';
 
 interface EnvelopeOptions {
   status?: number;
@@ -13,7 +14,9 @@ interface EnvelopeOptions {
 
 /** Documents a success response wrapped in the envelope: `data` (the DTO), `meta`, and `pagination` on lists. */
 export function ApiEnvelopeResponse(model: Type<unknown>, options: EnvelopeOptions): MethodDecorator {
-  const data = options.list || options.array ? { type: 'array', items: { $ref: getSchemaPath(model) } } : { $ref: getSchemaPath(model) };
+  // A page holds at most MAX_PAGE_SIZE items; a plain array (an admin list) is unpaged.
+  const items = { items: { $ref: getSchemaPath(model) } };
+  const data = options.list ? { type: 'array', ...items, maxItems: MAX_PAGE_SIZE } : options.array ? { type: 'array', ...items } : { $ref: getSchemaPath(model) };
   const paginationModel = options.list === 'no-total' ? PaginationWithoutTotalDto : PaginationDto;
   return applyDecorators(
     ApiExtraModels(model, MetaDto, ...(options.list ? [paginationModel] : [])),

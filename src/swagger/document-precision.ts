@@ -1,13 +1,16 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
+import { ISO_TIMESTAMP_RULE } from '../validation/iso-timestamp';
 
 /**
  * Makes the generated document say what the service enforces, on the built document so that a
  * route added later gets the same treatment without remembering a decorator option:
  * - length, size and range rules come from the DTOs' class-validator rules, the ones that run,
  *   and so does `nullable` (@IsOptional lets an explicit null through);
- * - response timestamps (`*_at`, `timestamp`) are `format: date-time`;
+ * - timestamps are `format: date-time`: request fields and query filters that IsIsoTimestamp
+ *   guards (which also accepts other ISO 8601 forms with an offset: RFC 3339 is the one to send),
+ *   response fields by name (`*_at`, `current_period_end`, `timestamp`);
  * - numbers are integers (nothing in this API is fractional; a fractional field says so with
  *   `format: 'double'`), int32 or int64 by their enforced range;
  * - a nullable enum lists `null` among its values, as JSON Schema validators and generators need.
@@ -41,7 +44,7 @@ interface ParameterObject {
 }
 
 const INT32_MAX = 2_147_483_647;
-const TIMESTAMP_NAME = /(_at|_after|_before|^timestamp)$/;
+const TIMESTAMP_NAME = /(_at|_after|_before|_period_end|^timestamp)$/;
 
 /** Classes class-validator knows, by name (the name nestjs/swagger gives their schema). */
 function validatedClasses(): Map<string, ValidationMetadata[]> {
@@ -66,6 +69,9 @@ function applyRule(schema: SchemaObject, rule: ValidationMetadata): void {
     return;
   }
   switch (rule.type === ValidationTypes.CUSTOM_VALIDATION ? rule.name : rule.type) {
+    case ISO_TIMESTAMP_RULE:
+      target.format = 'date-time';
+      break;
     case 'isInt':
       target.type = 'integer';
       break;
@@ -105,9 +111,9 @@ function applyRules(schema: SchemaObject, rules: ValidationMetadata[] | undefine
 }
 
 /**
- * Timestamps, integers and nullable enums, everywhere in a schema. `input` schemas (request bodies
- * and query parameters) take any ISO 8601 instant, dates and offsets without seconds included,
- * which `date-time` (RFC 3339) would refuse: their timestamps keep a plain string.
+ * Timestamps, integers and nullable enums, everywhere in a schema. An `input` schema's (request
+ * bodies and query parameters) timestamps are the fields IsIsoTimestamp guards (applyRule marks
+ * them), not names: a name says nothing of what the service accepts.
  */
 function refine(schema: SchemaObject, name: string | null, input: boolean): void {
   if (!input && schema.type === 'string' && name !== null && TIMESTAMP_NAME.test(name) && !schema.format && !schema.enum) schema.format = 'date-time';
@@ -115,6 +121,9 @@ function refine(schema: SchemaObject, name: string | null, input: boolean): void
   // int32 where the enforced range fits it, int64 otherwise (byte counts, unbounded counters).
   if (schema.type === 'integer' && !schema.format) schema.format = schema.maximum !== undefined && schema.maximum <= INT32_MAX ? 'int32' : 'int64';
   if (schema.nullable && schema.enum && !schema.enum.includes(null)) schema.enum = [...schema.enum, null];
+  // An empty `properties` beside a oneOf (what keeps Nest from adding an allOf) would read as "no
+  // properties evaluated here" to validators of examples: the oneOf says it all.
+  if (schema.oneOf && schema.properties && Object.keys(schema.properties).length === 0) delete schema.properties;
   for (const [property, child] of Object.entries(schema.properties ?? {})) refine(child, property, input);
   if (schema.items) refine(schema.items, name, input);
   for (const part of [...(schema.allOf ?? []), ...(schema.oneOf ?? []), ...(schema.anyOf ?? [])]) refine(part, name, input);

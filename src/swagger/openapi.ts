@@ -12,19 +12,23 @@ const PACKAGE_VERSION = (require('../../package.json') as { version: string }).v
 import { operationIdFor } from './operation-ids';
 
 const RATE_LIMIT_HEADERS = {
-  'X-RateLimit-Limit': { description: 'Requests allowed a minute for this key (read or write budget)', schema: { type: 'integer', format: 'int32' } },
+  'X-RateLimit-Limit': {
+    description:
+      "Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that",
+    schema: { type: 'integer', format: 'int32' },
+  },
   'X-RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer', format: 'int32' } },
   'X-RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer', format: 'int32' } },
   'X-Request-Id': { description: 'Request identifier, as meta.request_id', schema: { type: 'string' } },
 };
 
-/** Rate-limit headers as a failed request carries them (not the request id, which every response has). */
-const RATE_LIMIT_ERROR_HEADERS = Object.fromEntries(Object.entries(RATE_LIMIT_HEADERS).filter(([name]) => name.startsWith('X-RateLimit')));
 /**
- * 4xx answers given after the AccessGuard counted the request carry its headers; 401 and 403
- * (refused by the same guard before it counts) and 413 (refused while reading the body) do not.
+ * Rate-limit headers as a failed request carries them (not the request id, which every response
+ * has). Every answer given after the AccessGuard counted the request has them, whatever its
+ * status (a 403 ENTITLEMENT_NOT_ACTIVE, a 500): they are declared, optional, on every response of
+ * a keyed route, and their description says when they are absent.
  */
-const STATUSES_WITH_RATE_LIMIT_HEADERS = new Set(['400', '402', '404', '409', '429']);
+const RATE_LIMIT_ERROR_HEADERS = Object.fromEntries(Object.entries(RATE_LIMIT_HEADERS).filter(([name]) => name.startsWith('X-RateLimit')));
 
 interface MediaObject {
   schema?: unknown;
@@ -135,8 +139,7 @@ function decorateOperations(document: OpenAPIObject): void {
       const scopeLine = `**Scope:** ${scopes.map((scope) => `\`${scope}\``).join(', ')}`;
       operation.description = operation.description ? `${scopeLine}\n\n${operation.description}` : scopeLine;
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
-        if (status.startsWith('2')) response.headers = { ...RATE_LIMIT_HEADERS, ...(response.headers ?? {}) };
-        if (STATUSES_WITH_RATE_LIMIT_HEADERS.has(status)) response.headers = { ...RATE_LIMIT_ERROR_HEADERS, ...(response.headers ?? {}) };
+        response.headers = { ...(status.startsWith('2') ? RATE_LIMIT_HEADERS : RATE_LIMIT_ERROR_HEADERS), ...(response.headers ?? {}) };
       }
     }
   }
@@ -150,6 +153,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'Records which customers may use which digital products, answers access checks fast, and delivers files through short-lived signed URLs, metered against the plan.',
         '',
         'Authenticate with `Authorization: Bearer eh_test_…` (or `eh_live_…`). Each route names its scope. Successful responses use the envelope `{data, meta, pagination?}`; errors `{error: {type, message, code, request_id, param?}}`.',
+        '',
+        'Timestamps are RFC 3339 (`format: date-time`); responses give UTC with milliseconds, requests may use any offset (other ISO 8601 forms with an offset are accepted too).',
+        '',
+        "Try it out: on the embedded first start's demo merchant every example runs as shipped, in the order the tags are listed; a path parameter that takes one of our ids says which route's answer gives one.",
       ].join('\n'),
     )
     .setVersion(PACKAGE_VERSION)
@@ -164,8 +171,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const document = SwaggerModule.createDocument(app, built, {
     operationIdFactory: operationIdFor,
   });
-  decorateOperations(document);
+  // Idempotency first: its 409 then gets the rate-limit headers like every other 4xx it sends.
   documentIdempotency(document);
+  decorateOperations(document);
   makeDocumentPrecise(document);
   // The document describes whichever deployment serves it; not an internal-only API.
   for (const server of document.servers ?? []) Object.assign(server, { 'x-internal': false });

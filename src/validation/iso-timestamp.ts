@@ -1,5 +1,9 @@
 import { applyDecorators } from '@nestjs/common';
-import { IsISO8601, ValidateBy, ValidationOptions } from 'class-validator';
+import { IsISO8601, MaxLength, ValidateBy, ValidationOptions } from 'class-validator';
+import { TIMESTAMP_MAX_LENGTH } from './input-bounds';
+
+/** The name of the rule IsIsoTimestamp adds: the document marks the fields it guards `format: date-time`. */
+export const ISO_TIMESTAMP_RULE = 'isIsoTimestampInRange';
 
 const MESSAGE = '$property must be an ISO 8601 date-time between years 0001 and 9999, e.g. 2027-01-15T10:30:00Z';
 
@@ -9,7 +13,7 @@ const MESSAGE = '$property must be an ISO 8601 date-time between years 0001 and 
  * `+010000-…`, JavaScript prints `+010000-…`), and year 0000 does not exist in the API's format.
  */
 export function instantOf(value: string): Date | null {
-  if (!isRealCalendarDate(value)) return null;
+  if (value.length > TIMESTAMP_MAX_LENGTH || !isRealCalendarDate(value)) return null;
   const milliseconds = Date.parse(value);
   if (Number.isNaN(milliseconds)) return null;
   const year = new Date(milliseconds).getUTCFullYear();
@@ -32,14 +36,17 @@ function isRealCalendarDate(value: string): boolean {
 
 /**
  * The one date-time rule of every body field and query filter: ISO 8601 with any offset, a real
- * calendar date (no 2024-02-30), within years 0001–9999 after the offset.
+ * calendar date (no 2024-02-30), within years 0001–9999 after the offset, at most
+ * TIMESTAMP_MAX_LENGTH characters. The document says `format: date-time` (RFC 3339, the form to
+ * send) with that maxLength (src/swagger/document-precision.ts reads the rules below).
  */
 export function IsIsoTimestamp(options?: ValidationOptions): PropertyDecorator {
   return applyDecorators(
+    MaxLength(TIMESTAMP_MAX_LENGTH, { message: MESSAGE, ...options }),
     IsISO8601({}, { message: MESSAGE, ...options }),
     ValidateBy(
       {
-        name: 'isIsoTimestampInRange',
+        name: ISO_TIMESTAMP_RULE,
         validator: {
           validate: (value: unknown) => typeof value === 'string' && instantOf(value) !== null,
           defaultMessage: () => MESSAGE,

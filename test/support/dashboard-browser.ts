@@ -1,19 +1,20 @@
 import AxeBuilder from '@axe-core/playwright';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { BrowserContext, chromium, Page } from 'playwright-core';
 import { MerchantsService } from '../../src/auth/merchants.service';
 import { DashboardUsersService } from '../../src/dashboard/dashboard-users.service';
-import { DASHBOARD_BUILD_DIRECTORY } from '../../src/http/dashboard-assets';
 import { freePort } from './free-port';
+import { CHROMIUM_EXECUTABLE, describeNeeding } from './requirements';
 import { bearer, createTestApp, TestApp } from './test-app';
 
 /*
  * The dashboard in a real browser: Debian's chromium through playwright-core, on the built app
- * (`npm run build`), served by the real AppModule on a loopback port.
+ * (the test setup builds dashboard/dist when it is missing or stale), served by the real AppModule
+ * on a loopback port.
  */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM = CHROMIUM_EXECUTABLE;
 export const ARTIFACTS = path.join(__dirname, '..', 'artifacts');
 /** Where the guide's screenshots go: docs/ when DASHBOARD_SCREENSHOTS=docs, else test/artifacts/. */
 export const SCREENSHOTS = process.env.DASHBOARD_SCREENSHOTS === 'docs' ? path.join(__dirname, '..', '..', 'docs', 'dashboard') : ARTIFACTS;
@@ -22,10 +23,8 @@ export const PASSWORD = 'a long enough password';
 /** Chromium without anything that reaches the network on its own, sandbox or GPU. */
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-const available = existsSync(CHROMIUM);
-if (!available && process.env.CI === 'true') throw new Error(`CI needs chromium at ${CHROMIUM} (.ci/run installs it)`);
-/** Suites that need the browser: run where chromium is installed (always in CI). */
-export const describeWithBrowser = available ? describe : describe.skip;
+/** Suites that need the browser: run where chromium is installed (always in CI), else say why in one line. */
+export const describeWithBrowser = (name: string, body: () => void): void => describeNeeding(['chromium'], name, body);
 
 export const LAPTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
@@ -58,7 +57,6 @@ export interface DashboardHarness {
 }
 
 export async function startDashboard(overrides: Record<string, string> = {}): Promise<DashboardHarness> {
-  if (!existsSync(path.join(DASHBOARD_BUILD_DIRECTORY, 'index.html'))) throw new Error('Build the dashboard first: npm run build');
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const testApp = await createTestApp({ PUBLIC_BASE_URL: baseUrl, ...overrides });

@@ -1,7 +1,10 @@
 import { generateKeyPairSync, KeyObject } from 'node:crypto';
-import { TokenVerificationError, verifyEntitlementToken } from '@entitlement-delivery/sdk';
+import { TokenVerificationError, verifyEntitlementToken, type EntitlementTokenClaims } from '@entitlement-delivery/sdk';
 import { exportJWK, JSONWebKeySet, SignJWT } from 'jose';
-import { buildEntitlementTokenClaims } from '../../src/entitlements/tokens/entitlement-token-claims';
+import { buildEntitlementTokenClaims, type EntitlementTokenClaims as ServiceTokenClaims } from '../../src/entitlements/tokens/entitlement-token-claims';
+import { rejectionReason } from '../support/rejection-reason';
+
+const refusal = (promise: Promise<unknown>) => rejectionReason(promise, TokenVerificationError);
 
 /**
  * The SDK's tokens.verify on tokens built by the service's own claim builder and signed as the
@@ -55,14 +58,12 @@ function token(key: Key, overrides: { merchant?: string; mode?: 'live' | 'test';
   return new SignJWT({ ...claims }).setProtectedHeader({ alg: 'EdDSA', kid: key.kid, typ: 'JWT' }).sign(key.privateKey);
 }
 
-async function reason(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(TokenVerificationError);
-  return (error as TokenVerificationError).reason;
-}
+/**
+ * The SDK can't import the service, so its claim type is written twice; a claim added to or dropped
+ * from either side fails to compile here (`npm run lint` type-checks the tests).
+ */
+type Unmatched<Left, Right> = Exclude<keyof Left, keyof Right>;
+const SAME_CLAIMS: [Unmatched<ServiceTokenClaims, EntitlementTokenClaims>, Unmatched<EntitlementTokenClaims, ServiceTokenClaims>] extends [never, never] ? true : false = true;
 
 describe('SDK tokens.verify', () => {
   const key = newKey('key-1');
@@ -74,26 +75,27 @@ describe('SDK tokens.verify', () => {
   });
 
   it('returns the typed claims of a token for this merchant and mode', async () => {
+    expect(SAME_CLAIMS).toBe(true);
     const claims = await verifyEntitlementToken(await token(key), { ...options(), productId: 'prod_1', storeCustomerId: 'store_cust_1' });
     expect(claims).toMatchObject({ iss: ISSUER, aud: `${MERCHANT}:test`, sub: 'cus_1', id: 'ent_1', status: 'active', product_id: 'prod_1', livemode: false });
   });
 
   it("refuses another merchant's token and the other mode's, whatever ids they carry", async () => {
-    expect(await reason(verifyEntitlementToken(await token(key, { merchant: OTHER_MERCHANT }), options()))).toBe('WRONG_AUDIENCE');
-    expect(await reason(verifyEntitlementToken(await token(key, { mode: 'live' }), options()))).toBe('WRONG_AUDIENCE');
-    expect(await reason(verifyEntitlementToken(await token(key), { ...options(), mode: 'live' }))).toBe('WRONG_AUDIENCE');
+    expect(await refusal(verifyEntitlementToken(await token(key, { merchant: OTHER_MERCHANT }), options()))).toBe('WRONG_AUDIENCE');
+    expect(await refusal(verifyEntitlementToken(await token(key, { mode: 'live' }), options()))).toBe('WRONG_AUDIENCE');
+    expect(await refusal(verifyEntitlementToken(await token(key), { ...options(), mode: 'live' }))).toBe('WRONG_AUDIENCE');
   });
 
   it('refuses another issuer, an expired token, another product or customer, and a key it does not know', async () => {
-    expect(await reason(verifyEntitlementToken(await token(key, { issuer: 'https://evil.example.com' }), options()))).toBe('WRONG_ISSUER');
-    expect(await reason(verifyEntitlementToken(await token(key), { ...options(), currentDate: new Date(now.getTime() + 3_601_000) }))).toBe('EXPIRED');
-    expect(await reason(verifyEntitlementToken(await token(key), { ...options(), productId: 'prod_2' }))).toBe('WRONG_PRODUCT');
-    expect(await reason(verifyEntitlementToken(await token(key), { ...options(), storeProductId: 'sku_2' }))).toBe('WRONG_PRODUCT');
-    expect(await reason(verifyEntitlementToken(await token(key), { ...options(), customerId: 'cus_2' }))).toBe('WRONG_CUSTOMER');
-    expect(await reason(verifyEntitlementToken(await token(newKey('key-2')), options()))).toBe('UNKNOWN_KEY');
+    expect(await refusal(verifyEntitlementToken(await token(key, { issuer: 'https://evil.example.com' }), options()))).toBe('WRONG_ISSUER');
+    expect(await refusal(verifyEntitlementToken(await token(key), { ...options(), currentDate: new Date(now.getTime() + 3_601_000) }))).toBe('EXPIRED');
+    expect(await refusal(verifyEntitlementToken(await token(key), { ...options(), productId: 'prod_2' }))).toBe('WRONG_PRODUCT');
+    expect(await refusal(verifyEntitlementToken(await token(key), { ...options(), storeProductId: 'sku_2' }))).toBe('WRONG_PRODUCT');
+    expect(await refusal(verifyEntitlementToken(await token(key), { ...options(), customerId: 'cus_2' }))).toBe('WRONG_CUSTOMER');
+    expect(await refusal(verifyEntitlementToken(await token(newKey('key-2')), options()))).toBe('UNKNOWN_KEY');
     // Another key published under the signer's kid: the signature is what fails.
-    expect(await reason(verifyEntitlementToken(await token(newKey('key-1')), options()))).toBe('INVALID_SIGNATURE');
-    expect(await reason(verifyEntitlementToken('not.a.token', options()))).toBe('INVALID_TOKEN');
+    expect(await refusal(verifyEntitlementToken(await token(newKey('key-1')), options()))).toBe('INVALID_SIGNATURE');
+    expect(await refusal(verifyEntitlementToken('not.a.token', options()))).toBe('INVALID_TOKEN');
   });
 
   it('needs an issuer when the key set is not its URL (the URL case: test/e2e/sdk.e2e-spec.ts)', async () => {

@@ -354,28 +354,6 @@ export interface paths {
         patch: operations["entitlements.update"];
         trace?: never;
     };
-    "/v1/entitlements/{entitlement_id}/revoke": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Revoke an entitlement
-         * @description **Scope:** `entitlements:write`
-         *
-         *     active, suspended or pending → revoked (terminal). Publishes entitlement.revoked. Refused with 409 INVALID_STATUS_TRANSITION ("Cannot <operation> an entitlement that is <status>") where the lifecycle table forbids it.
-         */
-        post: operations["entitlements.revoke"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/entitlements/{entitlement_id}/suspend": {
         parameters: {
             query?: never;
@@ -464,6 +442,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/entitlements/{entitlement_id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an entitlement
+         * @description **Scope:** `entitlements:write`
+         *
+         *     active, suspended or pending → revoked (terminal). Publishes entitlement.revoked. Refused with 409 INVALID_STATUS_TRANSITION ("Cannot <operation> an entitlement that is <status>") where the lifecycle table forbids it.
+         */
+        post: operations["entitlements.revoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/entitlements/{entitlement_id}/token": {
         parameters: {
             query?: never;
@@ -477,7 +477,7 @@ export interface paths {
          * Issue a signed entitlement token
          * @description **Scope:** `entitlements:read`
          *
-         *     A compact JWS (EdDSA) of the check's entitlement that the customer's app verifies offline against GET /.well-known/jwks.json, with no call to this API. It expires at the earlier of the entitlement's expires_at and now + ENTITLEMENT_TOKEN_TTL (default 1 hour). A revoke or suspend reaches a token only when it expires: choose the TTL accordingly. Only an active entitlement (not suspended, revoked, pending, or expired by time or uses) gets one: 403 ENTITLEMENT_NOT_ACTIVE otherwise.
+         *     A compact JWS (EdDSA) of the check's entitlement that the customer's app verifies offline against GET /.well-known/jwks.json, with no call to this API, requiring iss (PUBLIC_BASE_URL) and aud ("{merchant id}:{live|test}") so that another merchant's or mode's token fails (the SDK's verifyEntitlementToken does). It expires at the earlier of the entitlement's expires_at and now + ENTITLEMENT_TOKEN_TTL (default 1 hour). A revoke or suspend reaches a token only when it expires: choose the TTL accordingly. Only an active entitlement (not suspended, revoked, pending, or expired by time or uses) gets one: 403 ENTITLEMENT_NOT_ACTIVE otherwise.
          */
         post: operations["entitlements.issueToken"];
         delete?: never;
@@ -748,8 +748,7 @@ export interface paths {
         get: operations["files.get"];
         put?: never;
         post?: never;
-        /** s */
-        delete: operations["files.delete"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1091,91 +1090,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/customers": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** s */
-        get: operations["customers.list"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/customers/{customer_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** s */
-        get: operations["customers.get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/customers/store/{store_customer_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** s */
-        get: operations["customers.getByStore"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/events/{event_id}/deliveries": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** s */
-        get: operations["events.deliveries"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/webhook-endpoints/{endpoint_id}/test": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** s */
-        post: operations["webhooks.test"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1303,7 +1217,7 @@ export interface components {
              *       "entitlements:read"
              *     ]
              */
-            scopes: string[];
+            scopes: ("*" | "entitlements:read" | "entitlements:write" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "events:read" | "files:read" | "files:write")[];
             /**
              * @description Label
              * @example checkout backend
@@ -1341,13 +1255,13 @@ export interface components {
              */
             mode: "live" | "test";
             /**
-             * @description Scopes granted, or ["*"] for all: entitlements:read, entitlements:write, products:read, products:write, customers:read, webhooks:manage, events:read, files:read, files:write
+             * @description Scopes granted, or ["*"] for all
              * @example [
              *       "entitlements:read",
              *       "entitlements:write"
              *     ]
              */
-            scopes: string[];
+            scopes: ("*" | "entitlements:read" | "entitlements:write" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "events:read" | "files:read" | "files:write")[];
             /**
              * @description A label for people
              * @example checkout backend
@@ -1377,7 +1291,7 @@ export interface components {
              *       "entitlements:read"
              *     ]
              */
-            scopes: string[];
+            scopes: ("*" | "entitlements:read" | "entitlements:write" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "events:read" | "files:read" | "files:write")[];
             /**
              * @description Label
              * @example checkout backend
@@ -1888,16 +1802,20 @@ export interface components {
             updated_at: string;
         };
         CreateGrantRuleDto: {
+            /** @description The product whose grant fires the rule (any source but rule), by our id (from POST or GET /v1/products), e.g. prod_01jd8x3k2m4n5p6q7r8s9t0v1w */
+            trigger_product_id?: string;
             /**
-             * @description The product whose grant fires the rule (any source but rule)
-             * @example prod_01jd8x3k2m4n5p6q7r8s9t0v1w
+             * @description The trigger product by its store_product_id, instead of trigger_product_id
+             * @example sku_ebook_42
              */
-            trigger_product_id: string;
+            trigger_store_product_id?: string;
+            /** @description The product the rule grants to the same customer (source rule), unless the customer already holds an active entitlement for it; by our id, e.g. prod_01jd8x3k2m4n5p6q7r8s9t0v1x */
+            grant_product_id?: string;
             /**
-             * @description The product the rule grants to the same customer (source rule), unless the customer already holds an active entitlement for it
-             * @example prod_01jd8x3k2m4n5p6q7r8s9t0v1x
+             * @description The granted product by its store_product_id, instead of grant_product_id
+             * @example sku_api_credits_100
              */
-            grant_product_id: string;
+            grant_store_product_id?: string;
             /**
              * Format: int32
              * @description Days of access the rule's grant gives; null or absent = the grant product's defaults
@@ -2082,8 +2000,6 @@ export interface components {
              * @example 2026-01-15T10:30:00.000Z
              */
             updated_at: string;
-            /** @description Product name */
-            product_name: string | null;
         };
         EntitlementResponseDto: {
             /**
@@ -2223,8 +2139,9 @@ export interface components {
              */
             store_product_id?: string;
             /**
+             * Format: date-time
              * @description When access ends; must be in the future. Default: grant + the product's access_duration_days (time_limited), else none
-             * @example 2027-01-15T10:30:00Z
+             * @example 2030-01-15T10:30:00Z
              */
             expires_at?: string | null;
             /**
@@ -2266,8 +2183,9 @@ export interface components {
         };
         UpdateEntitlementDto: {
             /**
+             * Format: date-time
              * @description New expiry, in the future; null removes the expiry
-             * @example 2027-06-30T00:00:00Z
+             * @example 2030-06-30T00:00:00Z
              */
             expires_at?: string | null;
             /**
@@ -2295,8 +2213,9 @@ export interface components {
         };
         ReactivateEntitlementDto: {
             /**
+             * Format: date-time
              * @description New expiry (must be in the future); null removes the expiry
-             * @example 2027-06-30T00:00:00Z
+             * @example 2030-06-30T00:00:00Z
              */
             expires_at?: string | null;
             /**
@@ -2398,8 +2317,6 @@ export interface components {
              * @example ent_01jd8x3k2m4n5p6q7r8s9t0v1w
              */
             entitlement_id: string | null;
-            /** @description Product name */
-            product_name: string | null;
         };
         OrderResponseDto: {
             /**
@@ -2488,7 +2405,7 @@ export interface components {
             store_order_id: string;
             /**
              * @description The customer in the store (created if new)
-             * @example cust_8841
+             * @example store_cust_1001
              */
             store_customer_id?: string;
             /** @description Our customer id (must exist), instead of store_customer_id (e.g. cus_01jd8x3k2m4n5p6q7r8s9t0v1w) */
@@ -2496,6 +2413,7 @@ export interface components {
             /** @description 1 to 250 line items; a repeat post grants only line items not seen before */
             line_items: components["schemas"]["OrderLineItemRequestDto"][];
             /**
+             * Format: date-time
              * @description When the order was placed in the store
              * @example 2026-11-20T09:15:00Z
              */
@@ -2568,8 +2486,6 @@ export interface components {
             metadata: {
                 [key: string]: unknown;
             };
-            /** @description Product name */
-            product_name: string | null;
         };
         CustomerDownloadFileDto: {
             /**
@@ -2591,8 +2507,9 @@ export interface components {
             /**
              * @description MIME type
              * @example application/pdf
+             * @enum {string}
              */
-            mime_type: string;
+            mime_type: "application/pdf" | "text/plain" | "text/csv" | "application/zip" | "application/x-zip-compressed" | "application/epub+zip" | "application/vnd.openxmlformats-officedocument.wordprocessingml.document" | "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" | "application/vnd.openxmlformats-officedocument.presentationml.presentation" | "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "image/svg+xml" | "audio/mpeg" | "audio/wav" | "audio/ogg" | "audio/flac" | "audio/aac" | "video/mp4" | "video/webm" | "video/quicktime" | "font/ttf" | "font/otf" | "font/woff" | "font/woff2";
         };
         CustomerDownloadGroupDto: {
             /**
@@ -2710,13 +2627,22 @@ export interface components {
              */
             expires_at: string;
             /**
-             * @description Headers the PUT must send
+             * @description Headers the PUT must send, as given
              * @example {
              *       "Content-Type": "application/pdf"
              *     }
              */
-            upload_headers: {
-                [key: string]: string;
+            upload_headers?: {
+                /**
+                 * @description The declared mime_type
+                 * @enum {string}
+                 */
+                "Content-Type": "application/pdf" | "text/plain" | "text/csv" | "application/zip" | "application/x-zip-compressed" | "application/epub+zip" | "application/vnd.openxmlformats-officedocument.wordprocessingml.document" | "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" | "application/vnd.openxmlformats-officedocument.presentationml.presentation" | "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "image/svg+xml" | "audio/mpeg" | "audio/wav" | "audio/ogg" | "audio/flac" | "audio/aac" | "video/mp4" | "video/webm" | "video/quicktime" | "font/ttf" | "font/otf" | "font/woff" | "font/woff2";
+                /**
+                 * @description S3 storage: the upload may not replace an object
+                 * @enum {string}
+                 */
+                "If-None-Match"?: "*";
             };
         };
         CreateUploadUrlDto: {
@@ -2788,7 +2714,7 @@ export interface components {
              * @description The resource after the change, in its API shape (an entitlement, product, file or download)
              * @example {
              *       "id": "ent_01jd8x3k2m4n5p6q7r8s9t0v1w",
-             *       "status": "REVOKED"
+             *       "status": "revoked"
              *     }
              */
             object: {
@@ -3033,8 +2959,9 @@ export interface components {
             /**
              * @description Its type
              * @example entitlement.revoked
+             * @enum {string}
              */
-            event_type: string;
+            event_type: "entitlement.created" | "entitlement.updated" | "entitlement.revoked" | "entitlement.suspended" | "entitlement.reactivated" | "entitlement.activated" | "entitlement.expired" | "file.uploaded" | "download.completed" | "product.created" | "product.updated" | "order.created" | "order.updated" | "order.refunded" | "subscription.created" | "subscription.updated" | "import.completed";
             /**
              * Format: int64
              * @description 1 for the first attempt of this delivery
@@ -3114,6 +3041,7 @@ export interface components {
              */
             status: "active" | "trialing" | "past_due" | "paused" | "canceled";
             /**
+             * Format: date-time
              * @description End of the paid period
              * @example 2027-02-01T00:00:00.000Z
              */
@@ -3157,8 +3085,6 @@ export interface components {
              * @example 2026-11-20T10:00:00.000Z
              */
             updated_at: string;
-            /** @description Product name */
-            product_name: string | null;
         };
         PutSubscriptionDto: {
             /** @description Existing customer id, instead of store_customer_id (e.g. cus_01jd8x3k2m4n5p6q7r8s9t0v1w) */
@@ -3184,6 +3110,7 @@ export interface components {
              */
             status: "active" | "trialing" | "past_due" | "paused" | "canceled";
             /**
+             * Format: date-time
              * @description End of the paid period; the entitlement expires then when cancel_at_period_end is true
              * @example 2027-02-01T00:00:00Z
              */
@@ -3194,6 +3121,7 @@ export interface components {
              */
             cancel_at_period_end?: boolean;
             /**
+             * Format: date-time
              * @description The store's time of this state; a put older than the last applied one changes nothing (applied: false)
              * @example 2026-11-20T10:00:00Z
              */
@@ -3209,8 +3137,9 @@ export interface components {
             /**
              * @description Error code, as the API would answer for the same grant
              * @example PRODUCT_NOT_FOUND
+             * @enum {string}
              */
-            code: string;
+            code: "MISSING_REQUIRED_FIELD" | "INVALID_PARAMETER" | "CUSTOMER_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "PRODUCT_ARCHIVED";
             /**
              * @description What is wrong with the row
              * @example No product with store_product_id 'sku_missing'
@@ -3279,7 +3208,7 @@ export interface components {
             customer_id?: string;
             /**
              * @description Customer id in the e-commerce platform; the customer is created if new
-             * @example store_cust_1001
+             * @example store_cust_2001
              */
             store_customer_id?: string;
             /** @description Product id (one of product_id / store_product_id) */
@@ -3293,9 +3222,9 @@ export interface components {
              * @description When access ends (future); default from a time_limited product. An empty string is an absent value, as an empty CSV cell is
              * @example 2030-01-15T10:30:00Z
              */
-            expires_at?: string;
+            expires_at?: string | "";
             /**
-             * Format: int64
+             * Format: int32
              * @description Maximum uses, an integer ≥ 1 (in CSV its digits); default from a usage_limited product
              * @example 10
              */
@@ -3360,19 +3289,6 @@ export interface components {
              */
             email: string;
         };
-        CustomerResponseDto: {
-            id: string;
-            store_customer_id: string;
-            /** Format: date-time */
-            created_at: string;
-        };
-        EventDeliveryResponseDto: components["schemas"]["WebhookDeliveryResponseDto"] & {
-            endpoint_id: string;
-        };
-        DeletedFileResponseDto: {
-            id: string;
-            deleted: boolean;
-        };
     };
     responses: never;
     parameters: never;
@@ -3391,110 +3307,104 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The Health Check is successful */
+            /** @description The process is up */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example ok */
-                        status?: string;
-                        /**
-                         * @example {
-                         *       "database": {
-                         *         "status": "up"
-                         *       }
-                         *     }
-                         */
+                        /** @enum {string} */
+                        status: "ok";
+                        /** @description The indicators that are up */
                         info?: {
-                            [key: string]: {
-                                status: string;
-                            } & {
-                                [key: string]: unknown;
+                            database?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
+                            };
+                            storage?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
                             };
                         } | null;
-                        /** @example {} */
+                        /** @description The indicators that are down */
                         error?: {
-                            [key: string]: {
-                                status: string;
-                            } & {
-                                [key: string]: unknown;
+                            database?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
+                            };
+                            storage?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
                             };
                         } | null;
-                        /**
-                         * @example {
-                         *       "database": {
-                         *         "status": "up"
-                         *       }
-                         *     }
-                         */
+                        /** @description Every indicator */
                         details?: {
-                            [key: string]: {
-                                status: string;
-                            } & {
-                                [key: string]: unknown;
+                            database?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
+                            };
+                            storage?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
                             };
                         };
-                    };
-                };
-            };
-            /** @description The Health Check is not successful */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @example error */
-                        status?: string;
-                        /**
-                         * @example {
-                         *       "database": {
-                         *         "status": "up"
-                         *       }
-                         *     }
-                         */
-                        info?: {
-                            [key: string]: {
-                                status: string;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                        } | null;
-                        /**
-                         * @example {
-                         *       "redis": {
-                         *         "status": "down",
-                         *         "message": "Could not connect"
-                         *       }
-                         *     }
-                         */
-                        error?: {
-                            [key: string]: {
-                                status: string;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                        } | null;
-                        /**
-                         * @example {
-                         *       "database": {
-                         *         "status": "up"
-                         *       },
-                         *       "redis": {
-                         *         "status": "down",
-                         *         "message": "Could not connect"
-                         *       }
-                         *     }
-                         */
-                        details?: {
-                            [key: string]: {
-                                status: string;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                        };
+                        /** @description Why, when no indicator says */
+                        message?: string;
                     };
                 };
             };
@@ -3509,114 +3419,205 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The Health Check is successful */
+            /** @description Database and object storage are up */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example ok */
-                        status?: string;
-                        /**
-                         * @example {
-                         *       "database": {
-                         *         "status": "up"
-                         *       }
-                         *     }
-                         */
+                        /** @enum {string} */
+                        status: "ok";
+                        /** @description The indicators that are up */
                         info?: {
-                            [key: string]: {
-                                status: string;
-                            } & {
-                                [key: string]: unknown;
+                            database?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
+                            };
+                            storage?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
                             };
                         } | null;
-                        /** @example {} */
+                        /** @description The indicators that are down */
                         error?: {
-                            [key: string]: {
-                                status: string;
-                            } & {
-                                [key: string]: unknown;
+                            database?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
+                            };
+                            storage?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
                             };
                         } | null;
-                        /**
-                         * @example {
-                         *       "database": {
-                         *         "status": "up"
-                         *       }
-                         *     }
-                         */
+                        /** @description Every indicator */
                         details?: {
-                            [key: string]: {
-                                status: string;
-                            } & {
-                                [key: string]: unknown;
+                            database?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
+                            };
+                            storage?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
                             };
                         };
+                        /** @description Why, when no indicator says */
+                        message?: string;
                     };
                 };
             };
-            /**
-             * @description A dependency is down; the body says which
-             *
-             *     The Health Check is not successful
-             */
+            /** @description A dependency is down; the body says which */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example error */
-                        status?: string;
-                        /**
-                         * @example {
-                         *       "database": {
-                         *         "status": "up"
-                         *       }
-                         *     }
-                         */
+                        /** @enum {string} */
+                        status: "error";
+                        /** @description The indicators that are up */
                         info?: {
-                            [key: string]: {
-                                status: string;
-                            } & {
-                                [key: string]: unknown;
+                            database?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
+                            };
+                            storage?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
                             };
                         } | null;
-                        /**
-                         * @example {
-                         *       "redis": {
-                         *         "status": "down",
-                         *         "message": "Could not connect"
-                         *       }
-                         *     }
-                         */
+                        /** @description The indicators that are down */
                         error?: {
-                            [key: string]: {
-                                status: string;
-                            } & {
-                                [key: string]: unknown;
+                            database?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
+                            };
+                            storage?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
                             };
                         } | null;
-                        /**
-                         * @example {
-                         *       "database": {
-                         *         "status": "up"
-                         *       },
-                         *       "redis": {
-                         *         "status": "down",
-                         *         "message": "Could not connect"
-                         *       }
-                         *     }
-                         */
+                        /** @description Every indicator */
                         details?: {
-                            [key: string]: {
-                                status: string;
-                            } & {
-                                [key: string]: unknown;
+                            database?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
+                            };
+                            storage?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
                             };
                         };
+                        /** @description Why, when no indicator says */
+                        message?: string;
                     };
                 };
             };
@@ -3730,7 +3731,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Merchant id */
+                /** @description Merchant id (`mer_…`), from the answer of `POST /admin/v1/merchants` */
                 merchant_id: string;
             };
             cookie?: never;
@@ -3814,7 +3815,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Merchant id */
+                /** @description Merchant id (`mer_…`), from the answer of `POST /admin/v1/merchants` */
                 merchant_id: string;
             };
             cookie?: never;
@@ -3920,7 +3921,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Merchant id */
+                /** @description Merchant id (`mer_…`), from the answer of `POST /admin/v1/merchants` */
                 merchant_id: string;
             };
             cookie?: never;
@@ -4004,7 +4005,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Merchant id */
+                /** @description Merchant id (`mer_…`), from the answer of `POST /admin/v1/merchants` */
                 merchant_id: string;
             };
             cookie?: never;
@@ -4110,7 +4111,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description API key id */
+                /** @description API key id (`key_…`), from the answer of `POST /admin/v1/merchants/{merchant_id}/api-keys` or `GET /admin/v1/merchants/{merchant_id}/api-keys` */
                 api_key_id: string;
             };
             cookie?: never;
@@ -4194,7 +4195,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Merchant id */
+                /** @description Merchant id (`mer_…`), from the answer of `POST /admin/v1/merchants` */
                 merchant_id: string;
             };
             cookie?: never;
@@ -4280,10 +4281,6 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from pagination.next_cursor of the previous page */
                 cursor?: string;
-                /** @description search */
-                search?: string;
-                /** @description status */
-                status?: "active" | "archived";
             };
             header?: never;
             path?: never;
@@ -4294,7 +4291,7 @@ export interface operations {
             /** @description A page of products */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4315,7 +4312,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4330,6 +4327,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4339,6 +4342,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4348,7 +4357,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4365,6 +4374,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4374,6 +4389,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4385,6 +4406,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4412,7 +4439,7 @@ export interface operations {
             /** @description The created product */
             201: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4434,7 +4461,7 @@ export interface operations {
             /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4449,6 +4476,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4458,6 +4491,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4467,7 +4506,7 @@ export interface operations {
             /** @description `DUPLICATE_STORE_ID`: Another product already has this store_product_id; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4482,6 +4521,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: The body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4491,7 +4536,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4508,6 +4553,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4517,6 +4568,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4528,6 +4585,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4541,7 +4604,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Product id */
+                /** @description Product id (`prod_…`), from the answer of `POST /v1/products` or `GET /v1/products` */
                 product_id: string;
             };
             cookie?: never;
@@ -4551,7 +4614,7 @@ export interface operations {
             /** @description The product */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4571,6 +4634,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4580,6 +4649,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4589,7 +4664,7 @@ export interface operations {
             /** @description `PRODUCT_NOT_FOUND`: No such product */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4604,7 +4679,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4621,6 +4696,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4630,6 +4711,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4641,6 +4728,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4654,7 +4747,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Product id */
+                /** @description Product id (`prod_…`), from the answer of `POST /v1/products` or `GET /v1/products` */
                 product_id: string;
             };
             cookie?: never;
@@ -4664,7 +4757,7 @@ export interface operations {
             /** @description The archived product */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4684,6 +4777,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4693,6 +4792,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4702,7 +4807,7 @@ export interface operations {
             /** @description `PRODUCT_NOT_FOUND`: No such product */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4717,7 +4822,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4734,6 +4839,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4743,6 +4854,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4754,6 +4871,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4767,7 +4890,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Product id */
+                /** @description Product id (`prod_…`), from the answer of `POST /v1/products` or `GET /v1/products` */
                 product_id: string;
             };
             cookie?: never;
@@ -4781,7 +4904,7 @@ export interface operations {
             /** @description The updated product */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4801,7 +4924,7 @@ export interface operations {
             /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4816,6 +4939,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4825,6 +4954,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4834,7 +4969,7 @@ export interface operations {
             /** @description `PRODUCT_NOT_FOUND`: No such product */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4849,7 +4984,7 @@ export interface operations {
             /** @description `DUPLICATE_STORE_ID`: Another product already has this store_product_id */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4864,6 +4999,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: The body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4873,7 +5014,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4890,6 +5031,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4899,6 +5046,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4910,6 +5063,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4935,7 +5094,7 @@ export interface operations {
             /** @description A page of rules */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4956,7 +5115,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4971,6 +5130,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4980,6 +5145,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4989,7 +5160,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5006,6 +5177,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5015,6 +5192,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5026,6 +5209,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5053,7 +5242,7 @@ export interface operations {
             /** @description The rule */
             201: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5075,7 +5264,7 @@ export interface operations {
             /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5090,6 +5279,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5099,6 +5294,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5108,7 +5309,7 @@ export interface operations {
             /** @description `PRODUCT_NOT_FOUND`: No such product */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5123,7 +5324,7 @@ export interface operations {
             /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5138,6 +5339,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5147,7 +5354,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5164,6 +5371,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5173,6 +5386,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5184,6 +5403,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5197,7 +5422,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Grant rule id */
+                /** @description Grant rule id (`rule_…`), from the answer of `POST /v1/grant-rules` or `GET /v1/grant-rules` */
                 rule_id: string;
             };
             cookie?: never;
@@ -5207,7 +5432,7 @@ export interface operations {
             /** @description The rule */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5227,6 +5452,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5236,6 +5467,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5245,7 +5482,7 @@ export interface operations {
             /** @description `GRANT_RULE_NOT_FOUND`: No such grant rule */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5260,7 +5497,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5277,6 +5514,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5286,6 +5529,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5297,6 +5546,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5310,7 +5565,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Grant rule id */
+                /** @description Grant rule id (`rule_…`), from the answer of `POST /v1/grant-rules` or `GET /v1/grant-rules` */
                 rule_id: string;
             };
             cookie?: never;
@@ -5320,7 +5575,7 @@ export interface operations {
             /** @description Deleted */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5340,6 +5595,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5349,6 +5610,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5358,7 +5625,7 @@ export interface operations {
             /** @description `GRANT_RULE_NOT_FOUND`: No such grant rule */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5373,7 +5640,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5390,6 +5657,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5399,6 +5672,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5410,6 +5689,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5423,7 +5708,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Grant rule id */
+                /** @description Grant rule id (`rule_…`), from the answer of `POST /v1/grant-rules` or `GET /v1/grant-rules` */
                 rule_id: string;
             };
             cookie?: never;
@@ -5437,7 +5722,7 @@ export interface operations {
             /** @description The updated rule */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5457,7 +5742,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5472,6 +5757,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5481,6 +5772,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5490,7 +5787,7 @@ export interface operations {
             /** @description `GRANT_RULE_NOT_FOUND`: No such grant rule */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5505,6 +5802,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5514,7 +5817,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5531,6 +5834,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5540,6 +5849,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5551,6 +5866,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5564,14 +5885,14 @@ export interface operations {
             query?: {
                 /** @description Customer id (one of customer_id / store_customer_id), e.g. cus_01jd8x3k2m4n5p6q7r8s9t0v1w */
                 customer_id?: string;
-                /** @description Customer id in the e-commerce platform, e.g. store_cust_1001 */
+                /** @description Customer id in the e-commerce platform */
                 store_customer_id?: string;
                 /** @description Product id (one of product_id / store_product_id), e.g. prod_01jd8x3k2m4n5p6q7r8s9t0v1w */
                 product_id?: string;
-                /** @description Product id in the e-commerce platform, e.g. sku_ebook_42 */
+                /** @description Product id in the e-commerce platform */
                 store_product_id?: string;
                 /** @description true adds `token` to the answer: a signed entitlement token when entitled (as POST /v1/entitlements/{id}/token returns), null when not */
-                include_token?: "true" | "false";
+                include_token?: boolean;
             };
             header?: never;
             path?: never;
@@ -5582,7 +5903,7 @@ export interface operations {
             /** @description Whether the customer is entitled, and the entitlement */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5602,7 +5923,7 @@ export interface operations {
             /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5617,6 +5938,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5626,6 +5953,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5635,7 +5968,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5652,6 +5985,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5661,6 +6000,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5672,6 +6017,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5689,7 +6040,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Filter: customer id, e.g. cus_01jd8x3k2m4n5p6q7r8s9t0v1w */
                 customer_id?: string;
-                /** @description Filter: customer id in the e-commerce platform, e.g. store_cust_1001 */
+                /** @description Filter: customer id in the e-commerce platform */
                 store_customer_id?: string;
                 /** @description Filter: product id, e.g. prod_01jd8x3k2m4n5p6q7r8s9t0v1w */
                 product_id?: string;
@@ -5711,7 +6062,7 @@ export interface operations {
             /** @description A page of entitlements */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5732,7 +6083,7 @@ export interface operations {
             /** @description `FILTER_REQUIRED`: The list needs at least one filter; `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5747,6 +6098,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5756,6 +6113,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5765,7 +6128,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5782,6 +6145,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5791,6 +6160,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5802,6 +6177,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5829,7 +6210,7 @@ export interface operations {
             /** @description The created entitlement */
             201: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5851,7 +6232,7 @@ export interface operations {
             /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5866,6 +6247,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5875,6 +6262,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5884,7 +6277,7 @@ export interface operations {
             /** @description `CUSTOMER_NOT_FOUND`: No such customer; `PRODUCT_NOT_FOUND`: No such product */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5899,7 +6292,7 @@ export interface operations {
             /** @description `PRODUCT_ARCHIVED`: The product is archived and cannot be granted; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5914,6 +6307,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5923,7 +6322,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5940,6 +6339,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5949,6 +6354,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5960,6 +6371,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5973,7 +6390,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Entitlement id */
+                /** @description Entitlement id (`ent_…`), from the answer of `POST /v1/entitlements` or `GET /v1/entitlements` */
                 entitlement_id: string;
             };
             cookie?: never;
@@ -5983,7 +6400,7 @@ export interface operations {
             /** @description The entitlement */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6003,6 +6420,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6012,6 +6435,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6021,7 +6450,7 @@ export interface operations {
             /** @description `ENTITLEMENT_NOT_FOUND`: No such entitlement */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6036,7 +6465,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6053,6 +6482,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6062,6 +6497,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6073,6 +6514,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6086,7 +6533,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Entitlement id */
+                /** @description Entitlement id (`ent_…`), from the answer of `POST /v1/entitlements` or `GET /v1/entitlements` */
                 entitlement_id: string;
             };
             cookie?: never;
@@ -6100,7 +6547,7 @@ export interface operations {
             /** @description The updated entitlement */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6120,7 +6567,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6135,6 +6582,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6144,6 +6597,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6153,7 +6612,7 @@ export interface operations {
             /** @description `ENTITLEMENT_NOT_FOUND`: No such entitlement */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6168,7 +6627,7 @@ export interface operations {
             /** @description `INVALID_STATUS_TRANSITION`: The lifecycle forbids this operation in the current status */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6183,6 +6642,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6192,7 +6657,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6209,6 +6674,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6218,6 +6689,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6229,167 +6706,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-        };
-    };
-    "entitlements.revoke": {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes a retry safe: a repeat with the same key and the same parameters returns the first successful response (same status and body) with `Idempotent-Replayed: true` instead of acting twice; the same key with other parameters is a 409 IDEMPOTENCY_KEY_CONFLICT. Scoped to the merchant and mode, kept at least 24 h. Use a fresh random value (a UUID) per operation. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                /** @description Entitlement id */
-                entitlement_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["EntitlementReasonDto"];
-            };
-        };
-        responses: {
-            /** @description The revoked entitlement */
-            200: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Request identifier, as meta.request_id */
-                    "X-Request-Id"?: string;
-                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["EntitlementResponseDto"];
-                        meta: components["schemas"]["MetaDto"];
-                    };
-                };
-            };
-            /** @description `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
-            400: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `ENTITLEMENT_NOT_FOUND`: No such entitlement */
-            404: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `INVALID_STATUS_TRANSITION`: The lifecycle forbids this operation in the current status; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
-            409: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
-            429: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
-            default: {
-                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6406,7 +6728,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Entitlement id */
+                /** @description Entitlement id (`ent_…`), from the answer of `POST /v1/entitlements` or `GET /v1/entitlements` */
                 entitlement_id: string;
             };
             cookie?: never;
@@ -6420,7 +6742,7 @@ export interface operations {
             /** @description The suspended entitlement */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6442,7 +6764,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6457,6 +6779,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6466,6 +6794,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6475,7 +6809,7 @@ export interface operations {
             /** @description `ENTITLEMENT_NOT_FOUND`: No such entitlement */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6490,7 +6824,7 @@ export interface operations {
             /** @description `INVALID_STATUS_TRANSITION`: The lifecycle forbids this operation in the current status; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6505,6 +6839,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6514,7 +6854,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6531,6 +6871,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6540,6 +6886,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6551,6 +6903,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6567,7 +6925,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Entitlement id */
+                /** @description Entitlement id (`ent_…`), from the answer of `POST /v1/entitlements` or `GET /v1/entitlements` */
                 entitlement_id: string;
             };
             cookie?: never;
@@ -6581,7 +6939,7 @@ export interface operations {
             /** @description The reactivated entitlement */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6603,7 +6961,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6618,6 +6976,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6627,6 +6991,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6636,7 +7006,7 @@ export interface operations {
             /** @description `ENTITLEMENT_NOT_FOUND`: No such entitlement */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6651,7 +7021,7 @@ export interface operations {
             /** @description `INVALID_STATUS_TRANSITION`: The lifecycle forbids this operation in the current status; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6666,6 +7036,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6675,7 +7051,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6692,6 +7068,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6701,6 +7083,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6712,6 +7100,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6728,7 +7122,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Entitlement id */
+                /** @description Entitlement id (`ent_…`), from the answer of `POST /v1/entitlements` or `GET /v1/entitlements` */
                 entitlement_id: string;
             };
             cookie?: never;
@@ -6738,7 +7132,7 @@ export interface operations {
             /** @description The activated entitlement */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6760,6 +7154,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6769,6 +7169,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6778,7 +7184,7 @@ export interface operations {
             /** @description `ENTITLEMENT_NOT_FOUND`: No such entitlement */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6793,7 +7199,7 @@ export interface operations {
             /** @description `INVALID_STATUS_TRANSITION`: The lifecycle forbids this operation in the current status; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6808,7 +7214,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6825,6 +7231,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6834,6 +7246,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6845,6 +7263,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6861,7 +7285,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Entitlement id */
+                /** @description Entitlement id (`ent_…`), from the answer of `POST /v1/entitlements` or `GET /v1/entitlements` */
                 entitlement_id: string;
             };
             cookie?: never;
@@ -6875,7 +7299,7 @@ export interface operations {
             /** @description The entitlement with the new usage_count */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6897,7 +7321,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6912,6 +7336,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6921,6 +7351,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6930,7 +7366,7 @@ export interface operations {
             /** @description `ENTITLEMENT_NOT_FOUND`: No such entitlement */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6945,7 +7381,7 @@ export interface operations {
             /** @description `INVALID_STATUS_TRANSITION`: The lifecycle forbids this operation in the current status; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6960,6 +7396,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6969,7 +7411,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6986,6 +7428,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6995,6 +7443,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7006,6 +7460,209 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    "entitlements.revoke": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key and the same parameters returns the first successful response (same status and body) with `Idempotent-Replayed: true` instead of acting twice; the same key with other parameters is a 409 IDEMPOTENCY_KEY_CONFLICT. Scoped to the merchant and mode, kept at least 24 h. Use a fresh random value (a UUID) per operation. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Entitlement id (`ent_…`), from the answer of `POST /v1/entitlements` or `GET /v1/entitlements` */
+                entitlement_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EntitlementReasonDto"];
+            };
+        };
+        responses: {
+            /** @description The revoked entitlement */
+            200: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Request identifier, as meta.request_id */
+                    "X-Request-Id"?: string;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EntitlementResponseDto"];
+                        meta: components["schemas"]["MetaDto"];
+                    };
+                };
+            };
+            /** @description `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
+            400: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
+            403: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `ENTITLEMENT_NOT_FOUND`: No such entitlement */
+            404: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INVALID_STATUS_TRANSITION`: The lifecycle forbids this operation in the current status; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
+            409: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
+            500: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
+            default: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7022,7 +7679,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Entitlement id */
+                /** @description Entitlement id (`ent_…`), from the answer of `POST /v1/entitlements` or `GET /v1/entitlements` */
                 entitlement_id: string;
             };
             cookie?: never;
@@ -7032,7 +7689,7 @@ export interface operations {
             /** @description The token and when it expires */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7054,6 +7711,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7067,6 +7730,12 @@ export interface operations {
              */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7076,7 +7745,7 @@ export interface operations {
             /** @description `ENTITLEMENT_NOT_FOUND`: No such entitlement */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7091,6 +7760,12 @@ export interface operations {
             /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7100,7 +7775,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7117,6 +7792,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7126,6 +7807,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7137,6 +7824,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7176,8 +7869,6 @@ export interface operations {
                 customer_id?: string;
                 /** @description Orders of the customer with this store id */
                 store_customer_id?: string;
-                /** @description search */
-                search?: string;
             };
             header?: never;
             path?: never;
@@ -7188,7 +7879,7 @@ export interface operations {
             /** @description A page of orders */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7209,7 +7900,7 @@ export interface operations {
             /** @description `FILTER_REQUIRED`: The list needs at least one filter; `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7224,6 +7915,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7233,6 +7930,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7242,7 +7945,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7259,6 +7962,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7268,6 +7977,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7279,6 +7994,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7306,7 +8027,7 @@ export interface operations {
             /** @description The order, a later post of the same store_order_id */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7328,7 +8049,7 @@ export interface operations {
             /** @description The order, first post */
             201: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7350,7 +8071,7 @@ export interface operations {
             /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7365,6 +8086,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7374,6 +8101,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7383,7 +8116,7 @@ export interface operations {
             /** @description `CUSTOMER_NOT_FOUND`: No such customer; `PRODUCT_NOT_FOUND`: No such product */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7398,7 +8131,7 @@ export interface operations {
             /** @description `ORDER_CUSTOMER_MISMATCH`: The order is already recorded for another customer; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7413,6 +8146,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7422,7 +8161,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7439,6 +8178,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7448,6 +8193,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7459,6 +8210,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7475,7 +8232,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Order id */
+                /** @description Order id (`ord_…`), from the answer of `POST /v1/orders` or `GET /v1/orders` */
                 order_id: string;
             };
             cookie?: never;
@@ -7489,7 +8246,7 @@ export interface operations {
             /** @description The order after the refund */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7511,7 +8268,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7526,6 +8283,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7535,6 +8298,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7544,7 +8313,7 @@ export interface operations {
             /** @description `ORDER_NOT_FOUND`: No such order */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7559,7 +8328,7 @@ export interface operations {
             /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7574,6 +8343,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7583,7 +8358,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7600,6 +8375,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7609,6 +8390,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7620,6 +8407,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7633,7 +8426,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The order's id in the store */
+                /** @description The order's id in the store, as posted to `POST /v1/orders` */
                 store_order_id: string;
             };
             cookie?: never;
@@ -7643,7 +8436,7 @@ export interface operations {
             /** @description The order */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7663,6 +8456,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7672,6 +8471,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7681,7 +8486,7 @@ export interface operations {
             /** @description `ORDER_NOT_FOUND`: No such order */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7696,7 +8501,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7713,6 +8518,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7722,6 +8533,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7733,6 +8550,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7746,7 +8569,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Order id */
+                /** @description Order id (`ord_…`), from the answer of `POST /v1/orders` or `GET /v1/orders` */
                 order_id: string;
             };
             cookie?: never;
@@ -7756,7 +8579,7 @@ export interface operations {
             /** @description The order */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7776,6 +8599,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7785,6 +8614,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7794,7 +8629,7 @@ export interface operations {
             /** @description `ORDER_NOT_FOUND`: No such order */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7809,7 +8644,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7826,6 +8661,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7835,6 +8676,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7846,6 +8693,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7864,7 +8717,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Customer id in the e-commerce platform */
+                /** @description Customer id in the e-commerce platform, as granted with `store_customer_id` */
                 store_customer_id: string;
             };
             cookie?: never;
@@ -7874,7 +8727,7 @@ export interface operations {
             /** @description A page of the customer's entitlements */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7895,7 +8748,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7910,6 +8763,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7919,6 +8778,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7928,7 +8793,7 @@ export interface operations {
             /** @description `CUSTOMER_NOT_FOUND`: No such customer */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7943,7 +8808,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7960,6 +8825,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7969,6 +8840,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7980,6 +8857,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7998,7 +8881,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Customer id */
+                /** @description Customer id (`cus_…`), from the answer of `POST /v1/entitlements` (its `customer_id`) or `GET /v1/entitlements` (its `customer_id`) */
                 customer_id: string;
             };
             cookie?: never;
@@ -8008,7 +8891,7 @@ export interface operations {
             /** @description A page of the customer's entitlements */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8029,7 +8912,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8044,6 +8927,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8053,6 +8942,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8062,7 +8957,7 @@ export interface operations {
             /** @description `CUSTOMER_NOT_FOUND`: No such customer */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8077,7 +8972,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8094,6 +8989,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8103,6 +9004,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8114,6 +9021,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8132,7 +9045,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Customer id */
+                /** @description Customer id (`cus_…`), from the answer of `POST /v1/entitlements` (its `customer_id`) or `GET /v1/entitlements` (its `customer_id`) */
                 customer_id: string;
             };
             cookie?: never;
@@ -8142,7 +9055,7 @@ export interface operations {
             /** @description A page of download groups */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8163,7 +9076,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8178,6 +9091,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8187,6 +9106,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8196,7 +9121,7 @@ export interface operations {
             /** @description `CUSTOMER_NOT_FOUND`: No such customer */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8211,7 +9136,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8228,6 +9153,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8237,6 +9168,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8248,6 +9185,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8275,7 +9218,7 @@ export interface operations {
             /** @description The upload URL and the PENDING file */
             201: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8297,7 +9240,7 @@ export interface operations {
             /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `FILE_TOO_LARGE`: The declared size is over the plan's max file size; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8312,6 +9255,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8321,7 +9270,7 @@ export interface operations {
             /** @description `STORAGE_LIMIT_REACHED`: The upload would pass the plan's storage */
             402: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8336,6 +9285,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8345,7 +9300,7 @@ export interface operations {
             /** @description `PRODUCT_NOT_FOUND`: No such product */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8360,6 +9315,12 @@ export interface operations {
             /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8369,6 +9330,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8378,7 +9345,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8395,6 +9362,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8404,6 +9377,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8415,6 +9394,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8431,7 +9416,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description File id */
+                /** @description File id (`file_…`), from the answer of `POST /v1/files/upload-url` (its `file_id`) or `GET /v1/files` */
                 file_id: string;
             };
             cookie?: never;
@@ -8441,7 +9426,7 @@ export interface operations {
             /** @description The CONFIRMED file */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8463,6 +9448,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8472,7 +9463,7 @@ export interface operations {
             /** @description `STORAGE_LIMIT_REACHED`: The upload would pass the plan's storage */
             402: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8487,6 +9478,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8496,7 +9493,7 @@ export interface operations {
             /** @description `FILE_NOT_FOUND`: No such file */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8511,7 +9508,7 @@ export interface operations {
             /** @description `UPLOAD_NOT_CONFIRMED`: Confirm: not PENDING, object missing, or size off by more than 10%; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8526,7 +9523,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8543,6 +9540,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8552,6 +9555,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8563,6 +9572,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8574,14 +9589,14 @@ export interface operations {
     "files.download": {
         parameters: {
             query: {
-                /** @description Entitlement giving access (must belong to the customer and include the file's product) */
+                /** @description Entitlement giving access (must belong to the customer and include the file's product): an `id` from `GET /v1/customers/{customer_id}/entitlements` or `GET /v1/entitlements`, e.g. ent_01jd8x3k2m4n5p6q7r8s9t0v1w */
                 entitlement_id: string;
-                /** @description Customer downloading */
+                /** @description Customer downloading: the entitlement's `customer_id`, e.g. cus_01jd8x3k2m4n5p6q7r8s9t0v1w */
                 customer_id: string;
             };
             header?: never;
             path: {
-                /** @description File id */
+                /** @description File id (`file_…`), from the answer of `POST /v1/files/upload-url` (its `file_id`) or `GET /v1/files` */
                 file_id: string;
             };
             cookie?: never;
@@ -8591,7 +9606,7 @@ export interface operations {
             /** @description The signed URL and the download record */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8611,7 +9626,7 @@ export interface operations {
             /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `UPLOAD_NOT_CONFIRMED`: Download: the file is not CONFIRMED; `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8626,6 +9641,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8635,7 +9656,7 @@ export interface operations {
             /** @description `BANDWIDTH_LIMIT_REACHED`: The download would pass the free plan's monthly bandwidth */
             402: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8654,6 +9675,12 @@ export interface operations {
              */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8663,7 +9690,7 @@ export interface operations {
             /** @description `NOT_FOUND`: Unknown route, or file/entitlement not found on download */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8678,7 +9705,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8695,6 +9722,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8704,6 +9737,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8715,6 +9754,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8728,7 +9773,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description File id */
+                /** @description File id (`file_…`), from the answer of `POST /v1/files/upload-url` (its `file_id`) or `GET /v1/files` */
                 file_id: string;
             };
             cookie?: never;
@@ -8738,7 +9783,7 @@ export interface operations {
             /** @description The file */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8758,6 +9803,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8767,6 +9818,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8776,7 +9833,7 @@ export interface operations {
             /** @description `FILE_NOT_FOUND`: No such file */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8791,7 +9848,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8808,6 +9865,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8817,6 +9880,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8828,35 +9897,16 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-        };
-    };
-    "files.delete": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                file_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description ok */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["DeletedFileResponseDto"];
-                        meta: components["schemas"]["MetaDto"];
-                    };
                 };
             };
         };
@@ -8868,10 +9918,6 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from pagination.next_cursor of the previous page */
                 cursor?: string;
-                /** @description product_id */
-                product_id?: string;
-                /** @description upload_status */
-                upload_status?: "PENDING" | "CONFIRMED";
             };
             header?: never;
             path?: never;
@@ -8882,7 +9928,7 @@ export interface operations {
             /** @description A page of files */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8903,7 +9949,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8918,6 +9964,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8927,6 +9979,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8936,7 +9994,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8953,6 +10011,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8962,6 +10026,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8973,6 +10043,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8988,14 +10064,12 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from pagination.next_cursor of the previous page */
                 cursor?: string;
-                /** @description Only events of this type */
+                /** @description Only events of this type, e.g. entitlement.revoked */
                 type?: "entitlement.created" | "entitlement.updated" | "entitlement.revoked" | "entitlement.suspended" | "entitlement.reactivated" | "entitlement.activated" | "entitlement.expired" | "file.uploaded" | "download.completed" | "product.created" | "product.updated" | "order.created" | "order.updated" | "order.refunded" | "subscription.created" | "subscription.updated" | "import.completed";
-                /** @description Only events created strictly after this time (ISO 8601) */
+                /** @description Only events created strictly after this time (ISO 8601), e.g. 2026-11-22T00:00:00Z */
                 created_after?: string;
-                /** @description Only events created strictly before this time (ISO 8601) */
+                /** @description Only events created strictly before this time (ISO 8601), e.g. 2026-11-23T00:00:00Z */
                 created_before?: string;
-                /** @description object_id */
-                object_id?: string;
             };
             header?: never;
             path?: never;
@@ -9006,7 +10080,7 @@ export interface operations {
             /** @description A page of events */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9027,7 +10101,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9042,6 +10116,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9051,6 +10131,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9060,7 +10146,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9077,6 +10163,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9086,6 +10178,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9097,6 +10195,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9110,7 +10214,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Event id */
+                /** @description Event id (`evt_…`), from the answer of `GET /v1/events` */
                 event_id: string;
             };
             cookie?: never;
@@ -9120,7 +10224,7 @@ export interface operations {
             /** @description The event */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9140,6 +10244,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9149,6 +10259,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9158,7 +10274,7 @@ export interface operations {
             /** @description `EVENT_NOT_FOUND`: No such event */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9173,7 +10289,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9190,6 +10306,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9199,6 +10321,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9210,6 +10338,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9226,7 +10360,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Event id */
+                /** @description Event id (`evt_…`), from the answer of `GET /v1/events` */
                 event_id: string;
             };
             cookie?: never;
@@ -9240,7 +10374,7 @@ export interface operations {
             /** @description Queued */
             202: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9262,7 +10396,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9277,6 +10411,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9286,6 +10426,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9295,7 +10441,7 @@ export interface operations {
             /** @description `EVENT_NOT_FOUND`: No such event; `WEBHOOK_ENDPOINT_NOT_FOUND`: No such webhook endpoint */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9310,6 +10456,12 @@ export interface operations {
             /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9319,6 +10471,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9328,7 +10486,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9345,6 +10503,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9354,6 +10518,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9365,6 +10535,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9390,7 +10566,7 @@ export interface operations {
             /** @description A page of endpoints */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9411,7 +10587,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9426,6 +10602,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9435,6 +10617,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9444,7 +10632,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9461,6 +10649,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9470,6 +10664,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9481,6 +10681,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9508,7 +10714,7 @@ export interface operations {
             /** @description The endpoint with its secret */
             201: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9530,7 +10736,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown; `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9545,6 +10751,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9554,6 +10766,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9563,6 +10781,12 @@ export interface operations {
             /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9572,6 +10796,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9581,7 +10811,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9598,6 +10828,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9607,6 +10843,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9618,6 +10860,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9631,7 +10879,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id */
+                /** @description Webhook endpoint id (`we_…`), from the answer of `POST /v1/webhook-endpoints` or `GET /v1/webhook-endpoints` */
                 endpoint_id: string;
             };
             cookie?: never;
@@ -9641,7 +10889,7 @@ export interface operations {
             /** @description The endpoint */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9661,6 +10909,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9670,6 +10924,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9679,7 +10939,7 @@ export interface operations {
             /** @description `WEBHOOK_ENDPOINT_NOT_FOUND`: No such webhook endpoint */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9694,7 +10954,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9711,6 +10971,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9720,6 +10986,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9731,6 +11003,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9744,7 +11022,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id */
+                /** @description Webhook endpoint id (`we_…`), from the answer of `POST /v1/webhook-endpoints` or `GET /v1/webhook-endpoints` */
                 endpoint_id: string;
             };
             cookie?: never;
@@ -9754,7 +11032,7 @@ export interface operations {
             /** @description Deleted */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9774,6 +11052,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9783,6 +11067,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9792,7 +11082,7 @@ export interface operations {
             /** @description `WEBHOOK_ENDPOINT_NOT_FOUND`: No such webhook endpoint */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9807,7 +11097,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9824,6 +11114,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9833,6 +11129,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9844,6 +11146,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9857,7 +11165,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id */
+                /** @description Webhook endpoint id (`we_…`), from the answer of `POST /v1/webhook-endpoints` or `GET /v1/webhook-endpoints` */
                 endpoint_id: string;
             };
             cookie?: never;
@@ -9871,7 +11179,7 @@ export interface operations {
             /** @description The updated endpoint */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9891,7 +11199,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9906,6 +11214,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9915,6 +11229,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9924,7 +11244,7 @@ export interface operations {
             /** @description `WEBHOOK_ENDPOINT_NOT_FOUND`: No such webhook endpoint */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9939,6 +11259,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9948,7 +11274,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9965,6 +11291,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9974,6 +11306,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9985,6 +11323,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10001,7 +11345,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Webhook endpoint id */
+                /** @description Webhook endpoint id (`we_…`), from the answer of `POST /v1/webhook-endpoints` or `GET /v1/webhook-endpoints` */
                 endpoint_id: string;
             };
             cookie?: never;
@@ -10011,7 +11355,7 @@ export interface operations {
             /** @description The endpoint with its new secret */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10033,6 +11377,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10042,6 +11392,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10051,7 +11407,7 @@ export interface operations {
             /** @description `WEBHOOK_ENDPOINT_NOT_FOUND`: No such webhook endpoint */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10066,6 +11422,12 @@ export interface operations {
             /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10075,7 +11437,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10092,6 +11454,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10101,6 +11469,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10112,6 +11486,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10130,7 +11510,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Webhook endpoint id */
+                /** @description Webhook endpoint id (`we_…`), from the answer of `POST /v1/webhook-endpoints` or `GET /v1/webhook-endpoints` */
                 endpoint_id: string;
             };
             cookie?: never;
@@ -10140,7 +11520,7 @@ export interface operations {
             /** @description A page of attempts */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10161,7 +11541,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10176,6 +11556,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10185,6 +11571,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10194,7 +11586,7 @@ export interface operations {
             /** @description `WEBHOOK_ENDPOINT_NOT_FOUND`: No such webhook endpoint */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10209,7 +11601,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10226,6 +11618,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10235,6 +11633,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10246,6 +11650,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10259,7 +11669,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Subscription id in the e-commerce platform (≤ 255 characters) */
+                /** @description Subscription id in the e-commerce platform: the first put creates the subscription */
                 store_subscription_id: string;
             };
             cookie?: never;
@@ -10269,7 +11679,7 @@ export interface operations {
             /** @description The subscription */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10289,6 +11699,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10298,6 +11714,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10307,7 +11729,7 @@ export interface operations {
             /** @description `SUBSCRIPTION_NOT_FOUND`: No such subscription */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10322,7 +11744,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10339,6 +11761,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10348,6 +11776,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10359,6 +11793,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10372,7 +11812,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Subscription id in the e-commerce platform (≤ 255 characters) */
+                /** @description Subscription id in the e-commerce platform: the first put creates the subscription */
                 store_subscription_id: string;
             };
             cookie?: never;
@@ -10386,7 +11826,7 @@ export interface operations {
             /** @description A later put (applied: false when it was out of date) */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10406,7 +11846,7 @@ export interface operations {
             /** @description The first put: the subscription was created */
             201: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10426,7 +11866,7 @@ export interface operations {
             /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10441,6 +11881,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10450,6 +11896,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10459,7 +11911,7 @@ export interface operations {
             /** @description `CUSTOMER_NOT_FOUND`: No such customer; `PRODUCT_NOT_FOUND`: No such product */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10474,7 +11926,7 @@ export interface operations {
             /** @description `PRODUCT_ARCHIVED`: The product is archived and cannot be granted; `SUBSCRIPTION_CONFLICT`: A subscription keeps the customer and product of its first put */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10489,6 +11941,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10498,7 +11956,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10515,6 +11973,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10524,6 +11988,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10535,6 +12005,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10548,7 +12024,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Subscription id */
+                /** @description Subscription id (`sub_…`), from the answer of `PUT /v1/subscriptions/store/{store_subscription_id}` or `GET /v1/subscriptions` */
                 subscription_id: string;
             };
             cookie?: never;
@@ -10558,7 +12034,7 @@ export interface operations {
             /** @description The subscription */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10578,6 +12054,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10587,6 +12069,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10596,7 +12084,7 @@ export interface operations {
             /** @description `SUBSCRIPTION_NOT_FOUND`: No such subscription */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10611,7 +12099,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10628,6 +12116,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10637,6 +12131,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10648,6 +12148,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10667,10 +12173,6 @@ export interface operations {
                 customer_id?: string;
                 /** @description Customer id in the e-commerce platform, e.g. store_cust_1001 */
                 store_customer_id?: string;
-                /** @description search */
-                search?: string;
-                /** @description status */
-                status?: "active" | "trialing" | "past_due" | "paused" | "canceled";
             };
             header?: never;
             path?: never;
@@ -10681,7 +12183,7 @@ export interface operations {
             /** @description A page of subscriptions */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10702,7 +12204,7 @@ export interface operations {
             /** @description `FILTER_REQUIRED`: The list needs at least one filter; `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10717,6 +12219,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10726,6 +12234,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10735,7 +12249,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10752,6 +12266,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10761,6 +12281,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10772,6 +12298,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10797,7 +12329,7 @@ export interface operations {
             /** @description A page of imports */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10818,7 +12350,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10833,6 +12365,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10842,6 +12380,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10851,7 +12395,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10868,6 +12412,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10877,6 +12427,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10888,6 +12444,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10916,7 +12478,7 @@ export interface operations {
             /** @description The import, queued */
             202: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10938,7 +12500,7 @@ export interface operations {
             /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10953,6 +12515,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10962,6 +12530,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10971,7 +12545,7 @@ export interface operations {
             /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10986,6 +12560,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 20 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10995,7 +12575,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -11012,6 +12592,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11021,6 +12607,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11032,6 +12624,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11045,7 +12643,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Import id */
+                /** @description Import id (`imp_…`), from the answer of `POST /v1/entitlement-imports` or `GET /v1/entitlement-imports` */
                 import_id: string;
             };
             cookie?: never;
@@ -11055,7 +12653,7 @@ export interface operations {
             /** @description The import */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -11075,6 +12673,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11084,6 +12688,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11093,7 +12703,7 @@ export interface operations {
             /** @description `IMPORT_NOT_FOUND`: No such entitlement import */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -11108,7 +12718,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -11125,6 +12735,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11134,6 +12750,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11145,6 +12767,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11158,7 +12786,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Merchant id */
+                /** @description Merchant id (`mer_…`), from the answer of `POST /admin/v1/merchants` */
                 merchant_id: string;
             };
             cookie?: never;
@@ -11264,147 +12892,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-        };
-    };
-    "customers.list": {
-        parameters: {
-            query?: {
-                /** @description search */
-                search?: string;
-                /** @description created_after */
-                created_after?: string;
-                /** @description created_before */
-                created_before?: string;
-                /** @description limit */
-                limit?: number;
-                /** @description cursor */
-                cursor?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description ok */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["CustomerResponseDto"][];
-                        meta: components["schemas"]["MetaDto"];
-                        pagination: components["schemas"]["PaginationDto"];
-                    };
-                };
-            };
-        };
-    };
-    "customers.get": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                customer_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description ok */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["CustomerResponseDto"];
-                        meta: components["schemas"]["MetaDto"];
-                    };
-                };
-            };
-        };
-    };
-    "customers.getByStore": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                store_customer_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description ok */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["CustomerResponseDto"];
-                        meta: components["schemas"]["MetaDto"];
-                    };
-                };
-            };
-        };
-    };
-    "events.deliveries": {
-        parameters: {
-            query?: {
-                /** @description limit */
-                limit?: number;
-                /** @description cursor */
-                cursor?: string;
-            };
-            header?: never;
-            path: {
-                event_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description ok */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["EventDeliveryResponseDto"][];
-                        meta: components["schemas"]["MetaDto"];
-                        pagination: components["schemas"]["PaginationDto"];
-                    };
-                };
-            };
-        };
-    };
-    "webhooks.test": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                endpoint_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description ok */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["WebhookDeliveryResponseDto"];
-                        meta: components["schemas"]["MetaDto"];
-                    };
                 };
             };
         };

@@ -354,28 +354,6 @@ export interface paths {
         patch: operations["entitlements.update"];
         trace?: never;
     };
-    "/v1/entitlements/{entitlement_id}/revoke": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Revoke an entitlement
-         * @description **Scope:** `entitlements:write`
-         *
-         *     active, suspended or pending → revoked (terminal). Publishes entitlement.revoked. Refused with 409 INVALID_STATUS_TRANSITION ("Cannot <operation> an entitlement that is <status>") where the lifecycle table forbids it.
-         */
-        post: operations["entitlements.revoke"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/entitlements/{entitlement_id}/suspend": {
         parameters: {
             query?: never;
@@ -464,6 +442,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/entitlements/{entitlement_id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an entitlement
+         * @description **Scope:** `entitlements:write`
+         *
+         *     active, suspended or pending → revoked (terminal). Publishes entitlement.revoked. Refused with 409 INVALID_STATUS_TRANSITION ("Cannot <operation> an entitlement that is <status>") where the lifecycle table forbids it.
+         */
+        post: operations["entitlements.revoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/entitlements/{entitlement_id}/token": {
         parameters: {
             query?: never;
@@ -477,7 +477,7 @@ export interface paths {
          * Issue a signed entitlement token
          * @description **Scope:** `entitlements:read`
          *
-         *     A compact JWS (EdDSA) of the check's entitlement that the customer's app verifies offline against GET /.well-known/jwks.json, with no call to this API. It expires at the earlier of the entitlement's expires_at and now + ENTITLEMENT_TOKEN_TTL (default 1 hour). A revoke or suspend reaches a token only when it expires: choose the TTL accordingly. Only an active entitlement (not suspended, revoked, pending, or expired by time or uses) gets one: 403 ENTITLEMENT_NOT_ACTIVE otherwise.
+         *     A compact JWS (EdDSA) of the check's entitlement that the customer's app verifies offline against GET /.well-known/jwks.json, with no call to this API, requiring iss (PUBLIC_BASE_URL) and aud ("{merchant id}:{live|test}") so that another merchant's or mode's token fails (the SDK's verifyEntitlementToken does). It expires at the earlier of the entitlement's expires_at and now + ENTITLEMENT_TOKEN_TTL (default 1 hour). A revoke or suspend reaches a token only when it expires: choose the TTL accordingly. Only an active entitlement (not suspended, revoked, pending, or expired by time or uses) gets one: 403 ENTITLEMENT_NOT_ACTIVE otherwise.
          */
         post: operations["entitlements.issueToken"];
         delete?: never;
@@ -1217,7 +1217,7 @@ export interface components {
              *       "entitlements:read"
              *     ]
              */
-            scopes: string[];
+            scopes: ("*" | "entitlements:read" | "entitlements:write" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "events:read" | "files:read" | "files:write")[];
             /**
              * @description Label
              * @example checkout backend
@@ -1255,13 +1255,13 @@ export interface components {
              */
             mode: "live" | "test";
             /**
-             * @description Scopes granted, or ["*"] for all: entitlements:read, entitlements:write, products:read, products:write, customers:read, webhooks:manage, events:read, files:read, files:write
+             * @description Scopes granted, or ["*"] for all
              * @example [
              *       "entitlements:read",
              *       "entitlements:write"
              *     ]
              */
-            scopes: string[];
+            scopes: ("*" | "entitlements:read" | "entitlements:write" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "events:read" | "files:read" | "files:write")[];
             /**
              * @description A label for people
              * @example checkout backend
@@ -1291,7 +1291,7 @@ export interface components {
              *       "entitlements:read"
              *     ]
              */
-            scopes: string[];
+            scopes: ("*" | "entitlements:read" | "entitlements:write" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "events:read" | "files:read" | "files:write")[];
             /**
              * @description Label
              * @example checkout backend
@@ -1802,16 +1802,20 @@ export interface components {
             updated_at: string;
         };
         CreateGrantRuleDto: {
+            /** @description The product whose grant fires the rule (any source but rule), by our id (from POST or GET /v1/products), e.g. prod_01jd8x3k2m4n5p6q7r8s9t0v1w */
+            trigger_product_id?: string;
             /**
-             * @description The product whose grant fires the rule (any source but rule)
-             * @example prod_01jd8x3k2m4n5p6q7r8s9t0v1w
+             * @description The trigger product by its store_product_id, instead of trigger_product_id
+             * @example sku_ebook_42
              */
-            trigger_product_id: string;
+            trigger_store_product_id?: string;
+            /** @description The product the rule grants to the same customer (source rule), unless the customer already holds an active entitlement for it; by our id, e.g. prod_01jd8x3k2m4n5p6q7r8s9t0v1x */
+            grant_product_id?: string;
             /**
-             * @description The product the rule grants to the same customer (source rule), unless the customer already holds an active entitlement for it
-             * @example prod_01jd8x3k2m4n5p6q7r8s9t0v1x
+             * @description The granted product by its store_product_id, instead of grant_product_id
+             * @example sku_api_credits_100
              */
-            grant_product_id: string;
+            grant_store_product_id?: string;
             /**
              * Format: int32
              * @description Days of access the rule's grant gives; null or absent = the grant product's defaults
@@ -2135,8 +2139,9 @@ export interface components {
              */
             store_product_id?: string;
             /**
+             * Format: date-time
              * @description When access ends; must be in the future. Default: grant + the product's access_duration_days (time_limited), else none
-             * @example 2027-01-15T10:30:00Z
+             * @example 2030-01-15T10:30:00Z
              */
             expires_at?: string | null;
             /**
@@ -2178,8 +2183,9 @@ export interface components {
         };
         UpdateEntitlementDto: {
             /**
+             * Format: date-time
              * @description New expiry, in the future; null removes the expiry
-             * @example 2027-06-30T00:00:00Z
+             * @example 2030-06-30T00:00:00Z
              */
             expires_at?: string | null;
             /**
@@ -2207,8 +2213,9 @@ export interface components {
         };
         ReactivateEntitlementDto: {
             /**
+             * Format: date-time
              * @description New expiry (must be in the future); null removes the expiry
-             * @example 2027-06-30T00:00:00Z
+             * @example 2030-06-30T00:00:00Z
              */
             expires_at?: string | null;
             /**
@@ -2398,7 +2405,7 @@ export interface components {
             store_order_id: string;
             /**
              * @description The customer in the store (created if new)
-             * @example cust_8841
+             * @example store_cust_1001
              */
             store_customer_id?: string;
             /** @description Our customer id (must exist), instead of store_customer_id (e.g. cus_01jd8x3k2m4n5p6q7r8s9t0v1w) */
@@ -2406,6 +2413,7 @@ export interface components {
             /** @description 1 to 250 line items; a repeat post grants only line items not seen before */
             line_items: components["schemas"]["OrderLineItemRequestDto"][];
             /**
+             * Format: date-time
              * @description When the order was placed in the store
              * @example 2026-11-20T09:15:00Z
              */
@@ -2499,8 +2507,9 @@ export interface components {
             /**
              * @description MIME type
              * @example application/pdf
+             * @enum {string}
              */
-            mime_type: string;
+            mime_type: "application/pdf" | "text/plain" | "text/csv" | "application/zip" | "application/x-zip-compressed" | "application/epub+zip" | "application/vnd.openxmlformats-officedocument.wordprocessingml.document" | "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" | "application/vnd.openxmlformats-officedocument.presentationml.presentation" | "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "image/svg+xml" | "audio/mpeg" | "audio/wav" | "audio/ogg" | "audio/flac" | "audio/aac" | "video/mp4" | "video/webm" | "video/quicktime" | "font/ttf" | "font/otf" | "font/woff" | "font/woff2";
         };
         CustomerDownloadGroupDto: {
             /**
@@ -2618,13 +2627,22 @@ export interface components {
              */
             expires_at: string;
             /**
-             * @description Headers the PUT must send
+             * @description Headers the PUT must send, as given
              * @example {
              *       "Content-Type": "application/pdf"
              *     }
              */
-            upload_headers: {
-                [key: string]: string;
+            upload_headers?: {
+                /**
+                 * @description The declared mime_type
+                 * @enum {string}
+                 */
+                "Content-Type": "application/pdf" | "text/plain" | "text/csv" | "application/zip" | "application/x-zip-compressed" | "application/epub+zip" | "application/vnd.openxmlformats-officedocument.wordprocessingml.document" | "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" | "application/vnd.openxmlformats-officedocument.presentationml.presentation" | "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "image/svg+xml" | "audio/mpeg" | "audio/wav" | "audio/ogg" | "audio/flac" | "audio/aac" | "video/mp4" | "video/webm" | "video/quicktime" | "font/ttf" | "font/otf" | "font/woff" | "font/woff2";
+                /**
+                 * @description S3 storage: the upload may not replace an object
+                 * @enum {string}
+                 */
+                "If-None-Match"?: "*";
             };
         };
         CreateUploadUrlDto: {
@@ -2696,7 +2714,7 @@ export interface components {
              * @description The resource after the change, in its API shape (an entitlement, product, file or download)
              * @example {
              *       "id": "ent_01jd8x3k2m4n5p6q7r8s9t0v1w",
-             *       "status": "REVOKED"
+             *       "status": "revoked"
              *     }
              */
             object: {
@@ -2941,8 +2959,9 @@ export interface components {
             /**
              * @description Its type
              * @example entitlement.revoked
+             * @enum {string}
              */
-            event_type: string;
+            event_type: "entitlement.created" | "entitlement.updated" | "entitlement.revoked" | "entitlement.suspended" | "entitlement.reactivated" | "entitlement.activated" | "entitlement.expired" | "file.uploaded" | "download.completed" | "product.created" | "product.updated" | "order.created" | "order.updated" | "order.refunded" | "subscription.created" | "subscription.updated" | "import.completed";
             /**
              * Format: int64
              * @description 1 for the first attempt of this delivery
@@ -3022,6 +3041,7 @@ export interface components {
              */
             status: "active" | "trialing" | "past_due" | "paused" | "canceled";
             /**
+             * Format: date-time
              * @description End of the paid period
              * @example 2027-02-01T00:00:00.000Z
              */
@@ -3090,6 +3110,7 @@ export interface components {
              */
             status: "active" | "trialing" | "past_due" | "paused" | "canceled";
             /**
+             * Format: date-time
              * @description End of the paid period; the entitlement expires then when cancel_at_period_end is true
              * @example 2027-02-01T00:00:00Z
              */
@@ -3100,6 +3121,7 @@ export interface components {
              */
             cancel_at_period_end?: boolean;
             /**
+             * Format: date-time
              * @description The store's time of this state; a put older than the last applied one changes nothing (applied: false)
              * @example 2026-11-20T10:00:00Z
              */
@@ -3115,8 +3137,9 @@ export interface components {
             /**
              * @description Error code, as the API would answer for the same grant
              * @example PRODUCT_NOT_FOUND
+             * @enum {string}
              */
-            code: string;
+            code: "MISSING_REQUIRED_FIELD" | "INVALID_PARAMETER" | "CUSTOMER_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "PRODUCT_ARCHIVED";
             /**
              * @description What is wrong with the row
              * @example No product with store_product_id 'sku_missing'
@@ -3185,7 +3208,7 @@ export interface components {
             customer_id?: string;
             /**
              * @description Customer id in the e-commerce platform; the customer is created if new
-             * @example store_cust_1001
+             * @example store_cust_2001
              */
             store_customer_id?: string;
             /** @description Product id (one of product_id / store_product_id) */
@@ -3199,9 +3222,9 @@ export interface components {
              * @description When access ends (future); default from a time_limited product. An empty string is an absent value, as an empty CSV cell is
              * @example 2030-01-15T10:30:00Z
              */
-            expires_at?: string;
+            expires_at?: string | "";
             /**
-             * Format: int64
+             * Format: int32
              * @description Maximum uses, an integer ≥ 1 (in CSV its digits); default from a usage_limited product
              * @example 10
              */
@@ -3284,110 +3307,104 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The Health Check is successful */
+            /** @description The process is up */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example ok */
-                        status?: string;
-                        /**
-                         * @example {
-                         *       "database": {
-                         *         "status": "up"
-                         *       }
-                         *     }
-                         */
+                        /** @enum {string} */
+                        status: "ok";
+                        /** @description The indicators that are up */
                         info?: {
-                            [key: string]: {
-                                status: string;
-                            } & {
-                                [key: string]: unknown;
+                            database?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
+                            };
+                            storage?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
                             };
                         } | null;
-                        /** @example {} */
+                        /** @description The indicators that are down */
                         error?: {
-                            [key: string]: {
-                                status: string;
-                            } & {
-                                [key: string]: unknown;
+                            database?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
+                            };
+                            storage?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
                             };
                         } | null;
-                        /**
-                         * @example {
-                         *       "database": {
-                         *         "status": "up"
-                         *       }
-                         *     }
-                         */
+                        /** @description Every indicator */
                         details?: {
-                            [key: string]: {
-                                status: string;
-                            } & {
-                                [key: string]: unknown;
+                            database?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
+                            };
+                            storage?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
                             };
                         };
-                    };
-                };
-            };
-            /** @description The Health Check is not successful */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @example error */
-                        status?: string;
-                        /**
-                         * @example {
-                         *       "database": {
-                         *         "status": "up"
-                         *       }
-                         *     }
-                         */
-                        info?: {
-                            [key: string]: {
-                                status: string;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                        } | null;
-                        /**
-                         * @example {
-                         *       "redis": {
-                         *         "status": "down",
-                         *         "message": "Could not connect"
-                         *       }
-                         *     }
-                         */
-                        error?: {
-                            [key: string]: {
-                                status: string;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                        } | null;
-                        /**
-                         * @example {
-                         *       "database": {
-                         *         "status": "up"
-                         *       },
-                         *       "redis": {
-                         *         "status": "down",
-                         *         "message": "Could not connect"
-                         *       }
-                         *     }
-                         */
-                        details?: {
-                            [key: string]: {
-                                status: string;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                        };
+                        /** @description Why, when no indicator says */
+                        message?: string;
                     };
                 };
             };
@@ -3402,114 +3419,205 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The Health Check is successful */
+            /** @description Database and object storage are up */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example ok */
-                        status?: string;
-                        /**
-                         * @example {
-                         *       "database": {
-                         *         "status": "up"
-                         *       }
-                         *     }
-                         */
+                        /** @enum {string} */
+                        status: "ok";
+                        /** @description The indicators that are up */
                         info?: {
-                            [key: string]: {
-                                status: string;
-                            } & {
-                                [key: string]: unknown;
+                            database?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
+                            };
+                            storage?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
                             };
                         } | null;
-                        /** @example {} */
+                        /** @description The indicators that are down */
                         error?: {
-                            [key: string]: {
-                                status: string;
-                            } & {
-                                [key: string]: unknown;
+                            database?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
+                            };
+                            storage?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
                             };
                         } | null;
-                        /**
-                         * @example {
-                         *       "database": {
-                         *         "status": "up"
-                         *       }
-                         *     }
-                         */
+                        /** @description Every indicator */
                         details?: {
-                            [key: string]: {
-                                status: string;
-                            } & {
-                                [key: string]: unknown;
+                            database?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
+                            };
+                            storage?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
                             };
                         };
+                        /** @description Why, when no indicator says */
+                        message?: string;
                     };
                 };
             };
-            /**
-             * @description A dependency is down; the body says which
-             *
-             *     The Health Check is not successful
-             */
+            /** @description A dependency is down; the body says which */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example error */
-                        status?: string;
-                        /**
-                         * @example {
-                         *       "database": {
-                         *         "status": "up"
-                         *       }
-                         *     }
-                         */
+                        /** @enum {string} */
+                        status: "error";
+                        /** @description The indicators that are up */
                         info?: {
-                            [key: string]: {
-                                status: string;
-                            } & {
-                                [key: string]: unknown;
+                            database?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
+                            };
+                            storage?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
                             };
                         } | null;
-                        /**
-                         * @example {
-                         *       "redis": {
-                         *         "status": "down",
-                         *         "message": "Could not connect"
-                         *       }
-                         *     }
-                         */
+                        /** @description The indicators that are down */
                         error?: {
-                            [key: string]: {
-                                status: string;
-                            } & {
-                                [key: string]: unknown;
+                            database?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
+                            };
+                            storage?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
                             };
                         } | null;
-                        /**
-                         * @example {
-                         *       "database": {
-                         *         "status": "up"
-                         *       },
-                         *       "redis": {
-                         *         "status": "down",
-                         *         "message": "Could not connect"
-                         *       }
-                         *     }
-                         */
+                        /** @description Every indicator */
                         details?: {
-                            [key: string]: {
-                                status: string;
-                            } & {
-                                [key: string]: unknown;
+                            database?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
+                            };
+                            storage?: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                                /**
+                                 * @description storage: the object storage driver
+                                 * @enum {string}
+                                 */
+                                driver?: "local" | "s3";
+                                /** @description Why it is down */
+                                message?: string;
+                                /** @description storage: the kind of failure */
+                                reason?: string;
                             };
                         };
+                        /** @description Why, when no indicator says */
+                        message?: string;
                     };
                 };
             };
@@ -3623,7 +3731,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Merchant id */
+                /** @description Merchant id (`mer_…`), from the answer of `POST /admin/v1/merchants` */
                 merchant_id: string;
             };
             cookie?: never;
@@ -3707,7 +3815,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Merchant id */
+                /** @description Merchant id (`mer_…`), from the answer of `POST /admin/v1/merchants` */
                 merchant_id: string;
             };
             cookie?: never;
@@ -3813,7 +3921,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Merchant id */
+                /** @description Merchant id (`mer_…`), from the answer of `POST /admin/v1/merchants` */
                 merchant_id: string;
             };
             cookie?: never;
@@ -3897,7 +4005,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Merchant id */
+                /** @description Merchant id (`mer_…`), from the answer of `POST /admin/v1/merchants` */
                 merchant_id: string;
             };
             cookie?: never;
@@ -4003,7 +4111,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description API key id */
+                /** @description API key id (`key_…`), from the answer of `POST /admin/v1/merchants/{merchant_id}/api-keys` or `GET /admin/v1/merchants/{merchant_id}/api-keys` */
                 api_key_id: string;
             };
             cookie?: never;
@@ -4087,7 +4195,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Merchant id */
+                /** @description Merchant id (`mer_…`), from the answer of `POST /admin/v1/merchants` */
                 merchant_id: string;
             };
             cookie?: never;
@@ -4183,7 +4291,7 @@ export interface operations {
             /** @description A page of products */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4204,7 +4312,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4219,6 +4327,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4228,6 +4342,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4237,7 +4357,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4254,6 +4374,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4263,6 +4389,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4274,6 +4406,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4301,7 +4439,7 @@ export interface operations {
             /** @description The created product */
             201: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4323,7 +4461,7 @@ export interface operations {
             /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4338,6 +4476,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4347,6 +4491,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4356,7 +4506,7 @@ export interface operations {
             /** @description `DUPLICATE_STORE_ID`: Another product already has this store_product_id; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4371,6 +4521,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: The body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4380,7 +4536,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4397,6 +4553,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4406,6 +4568,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4417,6 +4585,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4430,7 +4604,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Product id */
+                /** @description Product id (`prod_…`), from the answer of `POST /v1/products` or `GET /v1/products` */
                 product_id: string;
             };
             cookie?: never;
@@ -4440,7 +4614,7 @@ export interface operations {
             /** @description The product */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4460,6 +4634,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4469,6 +4649,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4478,7 +4664,7 @@ export interface operations {
             /** @description `PRODUCT_NOT_FOUND`: No such product */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4493,7 +4679,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4510,6 +4696,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4519,6 +4711,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4530,6 +4728,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4543,7 +4747,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Product id */
+                /** @description Product id (`prod_…`), from the answer of `POST /v1/products` or `GET /v1/products` */
                 product_id: string;
             };
             cookie?: never;
@@ -4553,7 +4757,7 @@ export interface operations {
             /** @description The archived product */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4573,6 +4777,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4582,6 +4792,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4591,7 +4807,7 @@ export interface operations {
             /** @description `PRODUCT_NOT_FOUND`: No such product */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4606,7 +4822,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4623,6 +4839,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4632,6 +4854,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4643,6 +4871,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4656,7 +4890,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Product id */
+                /** @description Product id (`prod_…`), from the answer of `POST /v1/products` or `GET /v1/products` */
                 product_id: string;
             };
             cookie?: never;
@@ -4670,7 +4904,7 @@ export interface operations {
             /** @description The updated product */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4690,7 +4924,7 @@ export interface operations {
             /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4705,6 +4939,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4714,6 +4954,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4723,7 +4969,7 @@ export interface operations {
             /** @description `PRODUCT_NOT_FOUND`: No such product */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4738,7 +4984,7 @@ export interface operations {
             /** @description `DUPLICATE_STORE_ID`: Another product already has this store_product_id */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4753,6 +4999,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: The body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4762,7 +5014,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4779,6 +5031,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4788,6 +5046,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4799,6 +5063,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4824,7 +5094,7 @@ export interface operations {
             /** @description A page of rules */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4845,7 +5115,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4860,6 +5130,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4869,6 +5145,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4878,7 +5160,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4895,6 +5177,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4904,6 +5192,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4915,6 +5209,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4942,7 +5242,7 @@ export interface operations {
             /** @description The rule */
             201: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4964,7 +5264,7 @@ export interface operations {
             /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -4979,6 +5279,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4988,6 +5294,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4997,7 +5309,7 @@ export interface operations {
             /** @description `PRODUCT_NOT_FOUND`: No such product */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5012,7 +5324,7 @@ export interface operations {
             /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5027,6 +5339,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5036,7 +5354,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5053,6 +5371,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5062,6 +5386,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5073,6 +5403,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5086,7 +5422,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Grant rule id */
+                /** @description Grant rule id (`rule_…`), from the answer of `POST /v1/grant-rules` or `GET /v1/grant-rules` */
                 rule_id: string;
             };
             cookie?: never;
@@ -5096,7 +5432,7 @@ export interface operations {
             /** @description The rule */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5116,6 +5452,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5125,6 +5467,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5134,7 +5482,7 @@ export interface operations {
             /** @description `GRANT_RULE_NOT_FOUND`: No such grant rule */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5149,7 +5497,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5166,6 +5514,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5175,6 +5529,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5186,6 +5546,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5199,7 +5565,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Grant rule id */
+                /** @description Grant rule id (`rule_…`), from the answer of `POST /v1/grant-rules` or `GET /v1/grant-rules` */
                 rule_id: string;
             };
             cookie?: never;
@@ -5209,7 +5575,7 @@ export interface operations {
             /** @description Deleted */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5229,6 +5595,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5238,6 +5610,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5247,7 +5625,7 @@ export interface operations {
             /** @description `GRANT_RULE_NOT_FOUND`: No such grant rule */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5262,7 +5640,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5279,6 +5657,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5288,6 +5672,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5299,6 +5689,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5312,7 +5708,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Grant rule id */
+                /** @description Grant rule id (`rule_…`), from the answer of `POST /v1/grant-rules` or `GET /v1/grant-rules` */
                 rule_id: string;
             };
             cookie?: never;
@@ -5326,7 +5722,7 @@ export interface operations {
             /** @description The updated rule */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5346,7 +5742,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5361,6 +5757,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5370,6 +5772,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5379,7 +5787,7 @@ export interface operations {
             /** @description `GRANT_RULE_NOT_FOUND`: No such grant rule */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5394,6 +5802,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5403,7 +5817,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5420,6 +5834,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5429,6 +5849,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5440,6 +5866,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5453,14 +5885,14 @@ export interface operations {
             query?: {
                 /** @description Customer id (one of customer_id / store_customer_id), e.g. cus_01jd8x3k2m4n5p6q7r8s9t0v1w */
                 customer_id?: string;
-                /** @description Customer id in the e-commerce platform, e.g. store_cust_1001 */
+                /** @description Customer id in the e-commerce platform */
                 store_customer_id?: string;
                 /** @description Product id (one of product_id / store_product_id), e.g. prod_01jd8x3k2m4n5p6q7r8s9t0v1w */
                 product_id?: string;
-                /** @description Product id in the e-commerce platform, e.g. sku_ebook_42 */
+                /** @description Product id in the e-commerce platform */
                 store_product_id?: string;
                 /** @description true adds `token` to the answer: a signed entitlement token when entitled (as POST /v1/entitlements/{id}/token returns), null when not */
-                include_token?: "true" | "false";
+                include_token?: boolean;
             };
             header?: never;
             path?: never;
@@ -5471,7 +5903,7 @@ export interface operations {
             /** @description Whether the customer is entitled, and the entitlement */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5491,7 +5923,7 @@ export interface operations {
             /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5506,6 +5938,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5515,6 +5953,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5524,7 +5968,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5541,6 +5985,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5550,6 +6000,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5561,6 +6017,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5578,7 +6040,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Filter: customer id, e.g. cus_01jd8x3k2m4n5p6q7r8s9t0v1w */
                 customer_id?: string;
-                /** @description Filter: customer id in the e-commerce platform, e.g. store_cust_1001 */
+                /** @description Filter: customer id in the e-commerce platform */
                 store_customer_id?: string;
                 /** @description Filter: product id, e.g. prod_01jd8x3k2m4n5p6q7r8s9t0v1w */
                 product_id?: string;
@@ -5600,7 +6062,7 @@ export interface operations {
             /** @description A page of entitlements */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5621,7 +6083,7 @@ export interface operations {
             /** @description `FILTER_REQUIRED`: The list needs at least one filter; `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5636,6 +6098,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5645,6 +6113,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5654,7 +6128,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5671,6 +6145,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5680,6 +6160,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5691,6 +6177,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5718,7 +6210,7 @@ export interface operations {
             /** @description The created entitlement */
             201: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5740,7 +6232,7 @@ export interface operations {
             /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5755,6 +6247,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5764,6 +6262,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5773,7 +6277,7 @@ export interface operations {
             /** @description `CUSTOMER_NOT_FOUND`: No such customer; `PRODUCT_NOT_FOUND`: No such product */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5788,7 +6292,7 @@ export interface operations {
             /** @description `PRODUCT_ARCHIVED`: The product is archived and cannot be granted; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5803,6 +6307,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5812,7 +6322,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5829,6 +6339,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5838,6 +6354,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5849,6 +6371,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5862,7 +6390,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Entitlement id */
+                /** @description Entitlement id (`ent_…`), from the answer of `POST /v1/entitlements` or `GET /v1/entitlements` */
                 entitlement_id: string;
             };
             cookie?: never;
@@ -5872,7 +6400,7 @@ export interface operations {
             /** @description The entitlement */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5892,6 +6420,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5901,6 +6435,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5910,7 +6450,7 @@ export interface operations {
             /** @description `ENTITLEMENT_NOT_FOUND`: No such entitlement */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5925,7 +6465,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -5942,6 +6482,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5951,6 +6497,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5962,6 +6514,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5975,7 +6533,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Entitlement id */
+                /** @description Entitlement id (`ent_…`), from the answer of `POST /v1/entitlements` or `GET /v1/entitlements` */
                 entitlement_id: string;
             };
             cookie?: never;
@@ -5989,7 +6547,7 @@ export interface operations {
             /** @description The updated entitlement */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6009,7 +6567,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6024,6 +6582,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6033,6 +6597,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6042,7 +6612,7 @@ export interface operations {
             /** @description `ENTITLEMENT_NOT_FOUND`: No such entitlement */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6057,7 +6627,7 @@ export interface operations {
             /** @description `INVALID_STATUS_TRANSITION`: The lifecycle forbids this operation in the current status */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6072,6 +6642,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6081,7 +6657,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6098,6 +6674,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6107,6 +6689,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6118,167 +6706,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-        };
-    };
-    "entitlements.revoke": {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes a retry safe: a repeat with the same key and the same parameters returns the first successful response (same status and body) with `Idempotent-Replayed: true` instead of acting twice; the same key with other parameters is a 409 IDEMPOTENCY_KEY_CONFLICT. Scoped to the merchant and mode, kept at least 24 h. Use a fresh random value (a UUID) per operation. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                /** @description Entitlement id */
-                entitlement_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["EntitlementReasonDto"];
-            };
-        };
-        responses: {
-            /** @description The revoked entitlement */
-            200: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Request identifier, as meta.request_id */
-                    "X-Request-Id"?: string;
-                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["EntitlementResponseDto"];
-                        meta: components["schemas"]["MetaDto"];
-                    };
-                };
-            };
-            /** @description `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
-            400: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `ENTITLEMENT_NOT_FOUND`: No such entitlement */
-            404: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `INVALID_STATUS_TRANSITION`: The lifecycle forbids this operation in the current status; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
-            409: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
-            429: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
-            default: {
-                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6295,7 +6728,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Entitlement id */
+                /** @description Entitlement id (`ent_…`), from the answer of `POST /v1/entitlements` or `GET /v1/entitlements` */
                 entitlement_id: string;
             };
             cookie?: never;
@@ -6309,7 +6742,7 @@ export interface operations {
             /** @description The suspended entitlement */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6331,7 +6764,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6346,6 +6779,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6355,6 +6794,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6364,7 +6809,7 @@ export interface operations {
             /** @description `ENTITLEMENT_NOT_FOUND`: No such entitlement */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6379,7 +6824,7 @@ export interface operations {
             /** @description `INVALID_STATUS_TRANSITION`: The lifecycle forbids this operation in the current status; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6394,6 +6839,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6403,7 +6854,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6420,6 +6871,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6429,6 +6886,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6440,6 +6903,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6456,7 +6925,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Entitlement id */
+                /** @description Entitlement id (`ent_…`), from the answer of `POST /v1/entitlements` or `GET /v1/entitlements` */
                 entitlement_id: string;
             };
             cookie?: never;
@@ -6470,7 +6939,7 @@ export interface operations {
             /** @description The reactivated entitlement */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6492,7 +6961,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6507,6 +6976,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6516,6 +6991,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6525,7 +7006,7 @@ export interface operations {
             /** @description `ENTITLEMENT_NOT_FOUND`: No such entitlement */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6540,7 +7021,7 @@ export interface operations {
             /** @description `INVALID_STATUS_TRANSITION`: The lifecycle forbids this operation in the current status; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6555,6 +7036,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6564,7 +7051,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6581,6 +7068,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6590,6 +7083,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6601,6 +7100,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6617,7 +7122,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Entitlement id */
+                /** @description Entitlement id (`ent_…`), from the answer of `POST /v1/entitlements` or `GET /v1/entitlements` */
                 entitlement_id: string;
             };
             cookie?: never;
@@ -6627,7 +7132,7 @@ export interface operations {
             /** @description The activated entitlement */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6649,6 +7154,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6658,6 +7169,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6667,7 +7184,7 @@ export interface operations {
             /** @description `ENTITLEMENT_NOT_FOUND`: No such entitlement */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6682,7 +7199,7 @@ export interface operations {
             /** @description `INVALID_STATUS_TRANSITION`: The lifecycle forbids this operation in the current status; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6697,7 +7214,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6714,6 +7231,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6723,6 +7246,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6734,6 +7263,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6750,7 +7285,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Entitlement id */
+                /** @description Entitlement id (`ent_…`), from the answer of `POST /v1/entitlements` or `GET /v1/entitlements` */
                 entitlement_id: string;
             };
             cookie?: never;
@@ -6764,7 +7299,7 @@ export interface operations {
             /** @description The entitlement with the new usage_count */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6786,7 +7321,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6801,6 +7336,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6810,6 +7351,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6819,7 +7366,7 @@ export interface operations {
             /** @description `ENTITLEMENT_NOT_FOUND`: No such entitlement */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6834,7 +7381,7 @@ export interface operations {
             /** @description `INVALID_STATUS_TRANSITION`: The lifecycle forbids this operation in the current status; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6849,6 +7396,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6858,7 +7411,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6875,6 +7428,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6884,6 +7443,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6895,6 +7460,209 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    "entitlements.revoke": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key and the same parameters returns the first successful response (same status and body) with `Idempotent-Replayed: true` instead of acting twice; the same key with other parameters is a 409 IDEMPOTENCY_KEY_CONFLICT. Scoped to the merchant and mode, kept at least 24 h. Use a fresh random value (a UUID) per operation. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Entitlement id (`ent_…`), from the answer of `POST /v1/entitlements` or `GET /v1/entitlements` */
+                entitlement_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EntitlementReasonDto"];
+            };
+        };
+        responses: {
+            /** @description The revoked entitlement */
+            200: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Request identifier, as meta.request_id */
+                    "X-Request-Id"?: string;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EntitlementResponseDto"];
+                        meta: components["schemas"]["MetaDto"];
+                    };
+                };
+            };
+            /** @description `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
+            400: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
+            403: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `ENTITLEMENT_NOT_FOUND`: No such entitlement */
+            404: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INVALID_STATUS_TRANSITION`: The lifecycle forbids this operation in the current status; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
+            409: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
+            500: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
+            default: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6911,7 +7679,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Entitlement id */
+                /** @description Entitlement id (`ent_…`), from the answer of `POST /v1/entitlements` or `GET /v1/entitlements` */
                 entitlement_id: string;
             };
             cookie?: never;
@@ -6921,7 +7689,7 @@ export interface operations {
             /** @description The token and when it expires */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6943,6 +7711,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6956,6 +7730,12 @@ export interface operations {
              */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6965,7 +7745,7 @@ export interface operations {
             /** @description `ENTITLEMENT_NOT_FOUND`: No such entitlement */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -6980,6 +7760,12 @@ export interface operations {
             /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6989,7 +7775,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7006,6 +7792,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7015,6 +7807,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7026,6 +7824,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7075,7 +7879,7 @@ export interface operations {
             /** @description A page of orders */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7096,7 +7900,7 @@ export interface operations {
             /** @description `FILTER_REQUIRED`: The list needs at least one filter; `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7111,6 +7915,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7120,6 +7930,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7129,7 +7945,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7146,6 +7962,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7155,6 +7977,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7166,6 +7994,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7193,7 +8027,7 @@ export interface operations {
             /** @description The order, a later post of the same store_order_id */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7215,7 +8049,7 @@ export interface operations {
             /** @description The order, first post */
             201: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7237,7 +8071,7 @@ export interface operations {
             /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7252,6 +8086,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7261,6 +8101,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7270,7 +8116,7 @@ export interface operations {
             /** @description `CUSTOMER_NOT_FOUND`: No such customer; `PRODUCT_NOT_FOUND`: No such product */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7285,7 +8131,7 @@ export interface operations {
             /** @description `ORDER_CUSTOMER_MISMATCH`: The order is already recorded for another customer; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7300,6 +8146,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7309,7 +8161,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7326,6 +8178,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7335,6 +8193,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7346,6 +8210,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7362,7 +8232,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Order id */
+                /** @description Order id (`ord_…`), from the answer of `POST /v1/orders` or `GET /v1/orders` */
                 order_id: string;
             };
             cookie?: never;
@@ -7376,7 +8246,7 @@ export interface operations {
             /** @description The order after the refund */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7398,7 +8268,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7413,6 +8283,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7422,6 +8298,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7431,7 +8313,7 @@ export interface operations {
             /** @description `ORDER_NOT_FOUND`: No such order */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7446,7 +8328,7 @@ export interface operations {
             /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7461,6 +8343,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7470,7 +8358,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7487,6 +8375,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7496,6 +8390,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7507,6 +8407,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7520,7 +8426,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The order's id in the store */
+                /** @description The order's id in the store, as posted to `POST /v1/orders` */
                 store_order_id: string;
             };
             cookie?: never;
@@ -7530,7 +8436,7 @@ export interface operations {
             /** @description The order */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7550,6 +8456,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7559,6 +8471,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7568,7 +8486,7 @@ export interface operations {
             /** @description `ORDER_NOT_FOUND`: No such order */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7583,7 +8501,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7600,6 +8518,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7609,6 +8533,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7620,6 +8550,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7633,7 +8569,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Order id */
+                /** @description Order id (`ord_…`), from the answer of `POST /v1/orders` or `GET /v1/orders` */
                 order_id: string;
             };
             cookie?: never;
@@ -7643,7 +8579,7 @@ export interface operations {
             /** @description The order */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7663,6 +8599,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7672,6 +8614,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7681,7 +8629,7 @@ export interface operations {
             /** @description `ORDER_NOT_FOUND`: No such order */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7696,7 +8644,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7713,6 +8661,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7722,6 +8676,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7733,6 +8693,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7751,7 +8717,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Customer id in the e-commerce platform */
+                /** @description Customer id in the e-commerce platform, as granted with `store_customer_id` */
                 store_customer_id: string;
             };
             cookie?: never;
@@ -7761,7 +8727,7 @@ export interface operations {
             /** @description A page of the customer's entitlements */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7782,7 +8748,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7797,6 +8763,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7806,6 +8778,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7815,7 +8793,7 @@ export interface operations {
             /** @description `CUSTOMER_NOT_FOUND`: No such customer */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7830,7 +8808,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7847,6 +8825,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7856,6 +8840,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7867,6 +8857,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7885,7 +8881,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Customer id */
+                /** @description Customer id (`cus_…`), from the answer of `POST /v1/entitlements` (its `customer_id`) or `GET /v1/entitlements` (its `customer_id`) */
                 customer_id: string;
             };
             cookie?: never;
@@ -7895,7 +8891,7 @@ export interface operations {
             /** @description A page of the customer's entitlements */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7916,7 +8912,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7931,6 +8927,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7940,6 +8942,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7949,7 +8957,7 @@ export interface operations {
             /** @description `CUSTOMER_NOT_FOUND`: No such customer */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7964,7 +8972,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -7981,6 +8989,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7990,6 +9004,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8001,6 +9021,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8019,7 +9045,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Customer id */
+                /** @description Customer id (`cus_…`), from the answer of `POST /v1/entitlements` (its `customer_id`) or `GET /v1/entitlements` (its `customer_id`) */
                 customer_id: string;
             };
             cookie?: never;
@@ -8029,7 +9055,7 @@ export interface operations {
             /** @description A page of download groups */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8050,7 +9076,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8065,6 +9091,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8074,6 +9106,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8083,7 +9121,7 @@ export interface operations {
             /** @description `CUSTOMER_NOT_FOUND`: No such customer */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8098,7 +9136,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8115,6 +9153,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8124,6 +9168,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8135,6 +9185,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8162,7 +9218,7 @@ export interface operations {
             /** @description The upload URL and the PENDING file */
             201: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8184,7 +9240,7 @@ export interface operations {
             /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `FILE_TOO_LARGE`: The declared size is over the plan's max file size; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8199,6 +9255,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8208,7 +9270,7 @@ export interface operations {
             /** @description `STORAGE_LIMIT_REACHED`: The upload would pass the plan's storage */
             402: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8223,6 +9285,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8232,7 +9300,7 @@ export interface operations {
             /** @description `PRODUCT_NOT_FOUND`: No such product */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8247,6 +9315,12 @@ export interface operations {
             /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8256,6 +9330,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8265,7 +9345,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8282,6 +9362,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8291,6 +9377,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8302,6 +9394,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8318,7 +9416,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description File id */
+                /** @description File id (`file_…`), from the answer of `POST /v1/files/upload-url` (its `file_id`) or `GET /v1/files` */
                 file_id: string;
             };
             cookie?: never;
@@ -8328,7 +9426,7 @@ export interface operations {
             /** @description The CONFIRMED file */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8350,6 +9448,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8359,7 +9463,7 @@ export interface operations {
             /** @description `STORAGE_LIMIT_REACHED`: The upload would pass the plan's storage */
             402: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8374,6 +9478,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8383,7 +9493,7 @@ export interface operations {
             /** @description `FILE_NOT_FOUND`: No such file */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8398,7 +9508,7 @@ export interface operations {
             /** @description `UPLOAD_NOT_CONFIRMED`: Confirm: not PENDING, object missing, or size off by more than 10%; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8413,7 +9523,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8430,6 +9540,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8439,6 +9555,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8450,6 +9572,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8461,14 +9589,14 @@ export interface operations {
     "files.download": {
         parameters: {
             query: {
-                /** @description Entitlement giving access (must belong to the customer and include the file's product) */
+                /** @description Entitlement giving access (must belong to the customer and include the file's product): an `id` from `GET /v1/customers/{customer_id}/entitlements` or `GET /v1/entitlements`, e.g. ent_01jd8x3k2m4n5p6q7r8s9t0v1w */
                 entitlement_id: string;
-                /** @description Customer downloading */
+                /** @description Customer downloading: the entitlement's `customer_id`, e.g. cus_01jd8x3k2m4n5p6q7r8s9t0v1w */
                 customer_id: string;
             };
             header?: never;
             path: {
-                /** @description File id */
+                /** @description File id (`file_…`), from the answer of `POST /v1/files/upload-url` (its `file_id`) or `GET /v1/files` */
                 file_id: string;
             };
             cookie?: never;
@@ -8478,7 +9606,7 @@ export interface operations {
             /** @description The signed URL and the download record */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8498,7 +9626,7 @@ export interface operations {
             /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `UPLOAD_NOT_CONFIRMED`: Download: the file is not CONFIRMED; `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8513,6 +9641,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8522,7 +9656,7 @@ export interface operations {
             /** @description `BANDWIDTH_LIMIT_REACHED`: The download would pass the free plan's monthly bandwidth */
             402: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8541,6 +9675,12 @@ export interface operations {
              */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8550,7 +9690,7 @@ export interface operations {
             /** @description `NOT_FOUND`: Unknown route, or file/entitlement not found on download */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8565,7 +9705,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8582,6 +9722,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8591,6 +9737,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8602,6 +9754,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8615,7 +9773,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description File id */
+                /** @description File id (`file_…`), from the answer of `POST /v1/files/upload-url` (its `file_id`) or `GET /v1/files` */
                 file_id: string;
             };
             cookie?: never;
@@ -8625,7 +9783,7 @@ export interface operations {
             /** @description The file */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8645,6 +9803,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8654,6 +9818,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8663,7 +9833,7 @@ export interface operations {
             /** @description `FILE_NOT_FOUND`: No such file */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8678,7 +9848,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8695,6 +9865,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8704,6 +9880,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8715,6 +9897,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8740,7 +9928,7 @@ export interface operations {
             /** @description A page of files */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8761,7 +9949,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8776,6 +9964,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8785,6 +9979,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8794,7 +9994,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8811,6 +10011,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8820,6 +10026,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8831,6 +10043,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8846,11 +10064,11 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from pagination.next_cursor of the previous page */
                 cursor?: string;
-                /** @description Only events of this type */
+                /** @description Only events of this type, e.g. entitlement.revoked */
                 type?: "entitlement.created" | "entitlement.updated" | "entitlement.revoked" | "entitlement.suspended" | "entitlement.reactivated" | "entitlement.activated" | "entitlement.expired" | "file.uploaded" | "download.completed" | "product.created" | "product.updated" | "order.created" | "order.updated" | "order.refunded" | "subscription.created" | "subscription.updated" | "import.completed";
-                /** @description Only events created strictly after this time (ISO 8601) */
+                /** @description Only events created strictly after this time (ISO 8601), e.g. 2026-11-22T00:00:00Z */
                 created_after?: string;
-                /** @description Only events created strictly before this time (ISO 8601) */
+                /** @description Only events created strictly before this time (ISO 8601), e.g. 2026-11-23T00:00:00Z */
                 created_before?: string;
             };
             header?: never;
@@ -8862,7 +10080,7 @@ export interface operations {
             /** @description A page of events */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8883,7 +10101,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8898,6 +10116,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8907,6 +10131,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8916,7 +10146,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8933,6 +10163,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8942,6 +10178,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8953,6 +10195,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8966,7 +10214,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Event id */
+                /** @description Event id (`evt_…`), from the answer of `GET /v1/events` */
                 event_id: string;
             };
             cookie?: never;
@@ -8976,7 +10224,7 @@ export interface operations {
             /** @description The event */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -8996,6 +10244,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9005,6 +10259,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9014,7 +10274,7 @@ export interface operations {
             /** @description `EVENT_NOT_FOUND`: No such event */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9029,7 +10289,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9046,6 +10306,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9055,6 +10321,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9066,6 +10338,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9082,7 +10360,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Event id */
+                /** @description Event id (`evt_…`), from the answer of `GET /v1/events` */
                 event_id: string;
             };
             cookie?: never;
@@ -9096,7 +10374,7 @@ export interface operations {
             /** @description Queued */
             202: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9118,7 +10396,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9133,6 +10411,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9142,6 +10426,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9151,7 +10441,7 @@ export interface operations {
             /** @description `EVENT_NOT_FOUND`: No such event; `WEBHOOK_ENDPOINT_NOT_FOUND`: No such webhook endpoint */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9166,6 +10456,12 @@ export interface operations {
             /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9175,6 +10471,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9184,7 +10486,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9201,6 +10503,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9210,6 +10518,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9221,6 +10535,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9246,7 +10566,7 @@ export interface operations {
             /** @description A page of endpoints */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9267,7 +10587,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9282,6 +10602,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9291,6 +10617,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9300,7 +10632,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9317,6 +10649,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9326,6 +10664,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9337,6 +10681,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9364,7 +10714,7 @@ export interface operations {
             /** @description The endpoint with its secret */
             201: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9386,7 +10736,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown; `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9401,6 +10751,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9410,6 +10766,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9419,6 +10781,12 @@ export interface operations {
             /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9428,6 +10796,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9437,7 +10811,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9454,6 +10828,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9463,6 +10843,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9474,6 +10860,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9487,7 +10879,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id */
+                /** @description Webhook endpoint id (`we_…`), from the answer of `POST /v1/webhook-endpoints` or `GET /v1/webhook-endpoints` */
                 endpoint_id: string;
             };
             cookie?: never;
@@ -9497,7 +10889,7 @@ export interface operations {
             /** @description The endpoint */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9517,6 +10909,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9526,6 +10924,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9535,7 +10939,7 @@ export interface operations {
             /** @description `WEBHOOK_ENDPOINT_NOT_FOUND`: No such webhook endpoint */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9550,7 +10954,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9567,6 +10971,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9576,6 +10986,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9587,6 +11003,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9600,7 +11022,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id */
+                /** @description Webhook endpoint id (`we_…`), from the answer of `POST /v1/webhook-endpoints` or `GET /v1/webhook-endpoints` */
                 endpoint_id: string;
             };
             cookie?: never;
@@ -9610,7 +11032,7 @@ export interface operations {
             /** @description Deleted */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9630,6 +11052,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9639,6 +11067,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9648,7 +11082,7 @@ export interface operations {
             /** @description `WEBHOOK_ENDPOINT_NOT_FOUND`: No such webhook endpoint */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9663,7 +11097,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9680,6 +11114,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9689,6 +11129,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9700,6 +11146,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9713,7 +11165,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id */
+                /** @description Webhook endpoint id (`we_…`), from the answer of `POST /v1/webhook-endpoints` or `GET /v1/webhook-endpoints` */
                 endpoint_id: string;
             };
             cookie?: never;
@@ -9727,7 +11179,7 @@ export interface operations {
             /** @description The updated endpoint */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9747,7 +11199,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9762,6 +11214,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9771,6 +11229,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9780,7 +11244,7 @@ export interface operations {
             /** @description `WEBHOOK_ENDPOINT_NOT_FOUND`: No such webhook endpoint */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9795,6 +11259,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9804,7 +11274,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9821,6 +11291,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9830,6 +11306,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9841,6 +11323,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9857,7 +11345,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Webhook endpoint id */
+                /** @description Webhook endpoint id (`we_…`), from the answer of `POST /v1/webhook-endpoints` or `GET /v1/webhook-endpoints` */
                 endpoint_id: string;
             };
             cookie?: never;
@@ -9867,7 +11355,7 @@ export interface operations {
             /** @description The endpoint with its new secret */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9889,6 +11377,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9898,6 +11392,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9907,7 +11407,7 @@ export interface operations {
             /** @description `WEBHOOK_ENDPOINT_NOT_FOUND`: No such webhook endpoint */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9922,6 +11422,12 @@ export interface operations {
             /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9931,7 +11437,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -9948,6 +11454,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9957,6 +11469,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9968,6 +11486,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9986,7 +11510,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Webhook endpoint id */
+                /** @description Webhook endpoint id (`we_…`), from the answer of `POST /v1/webhook-endpoints` or `GET /v1/webhook-endpoints` */
                 endpoint_id: string;
             };
             cookie?: never;
@@ -9996,7 +11520,7 @@ export interface operations {
             /** @description A page of attempts */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10017,7 +11541,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10032,6 +11556,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10041,6 +11571,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10050,7 +11586,7 @@ export interface operations {
             /** @description `WEBHOOK_ENDPOINT_NOT_FOUND`: No such webhook endpoint */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10065,7 +11601,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10082,6 +11618,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10091,6 +11633,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10102,6 +11650,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10115,7 +11669,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Subscription id in the e-commerce platform (≤ 255 characters) */
+                /** @description Subscription id in the e-commerce platform: the first put creates the subscription */
                 store_subscription_id: string;
             };
             cookie?: never;
@@ -10125,7 +11679,7 @@ export interface operations {
             /** @description The subscription */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10145,6 +11699,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10154,6 +11714,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10163,7 +11729,7 @@ export interface operations {
             /** @description `SUBSCRIPTION_NOT_FOUND`: No such subscription */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10178,7 +11744,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10195,6 +11761,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10204,6 +11776,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10215,6 +11793,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10228,7 +11812,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Subscription id in the e-commerce platform (≤ 255 characters) */
+                /** @description Subscription id in the e-commerce platform: the first put creates the subscription */
                 store_subscription_id: string;
             };
             cookie?: never;
@@ -10242,7 +11826,7 @@ export interface operations {
             /** @description A later put (applied: false when it was out of date) */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10262,7 +11846,7 @@ export interface operations {
             /** @description The first put: the subscription was created */
             201: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10282,7 +11866,7 @@ export interface operations {
             /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10297,6 +11881,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10306,6 +11896,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10315,7 +11911,7 @@ export interface operations {
             /** @description `CUSTOMER_NOT_FOUND`: No such customer; `PRODUCT_NOT_FOUND`: No such product */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10330,7 +11926,7 @@ export interface operations {
             /** @description `PRODUCT_ARCHIVED`: The product is archived and cannot be granted; `SUBSCRIPTION_CONFLICT`: A subscription keeps the customer and product of its first put */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10345,6 +11941,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10354,7 +11956,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10371,6 +11973,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10380,6 +11988,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10391,6 +12005,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10404,7 +12024,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Subscription id */
+                /** @description Subscription id (`sub_…`), from the answer of `PUT /v1/subscriptions/store/{store_subscription_id}` or `GET /v1/subscriptions` */
                 subscription_id: string;
             };
             cookie?: never;
@@ -10414,7 +12034,7 @@ export interface operations {
             /** @description The subscription */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10434,6 +12054,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10443,6 +12069,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10452,7 +12084,7 @@ export interface operations {
             /** @description `SUBSCRIPTION_NOT_FOUND`: No such subscription */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10467,7 +12099,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10484,6 +12116,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10493,6 +12131,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10504,6 +12148,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10533,7 +12183,7 @@ export interface operations {
             /** @description A page of subscriptions */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10554,7 +12204,7 @@ export interface operations {
             /** @description `FILTER_REQUIRED`: The list needs at least one filter; `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10569,6 +12219,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10578,6 +12234,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10587,7 +12249,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10604,6 +12266,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10613,6 +12281,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10624,6 +12298,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10649,7 +12329,7 @@ export interface operations {
             /** @description A page of imports */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10670,7 +12350,7 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10685,6 +12365,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10694,6 +12380,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10703,7 +12395,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10720,6 +12412,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10729,6 +12427,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10740,6 +12444,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10768,7 +12478,7 @@ export interface operations {
             /** @description The import, queued */
             202: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10790,7 +12500,7 @@ export interface operations {
             /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10805,6 +12515,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10814,6 +12530,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10823,7 +12545,7 @@ export interface operations {
             /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
             409: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10838,6 +12560,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 20 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10847,7 +12575,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10864,6 +12592,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10873,6 +12607,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10884,6 +12624,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10897,7 +12643,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Import id */
+                /** @description Import id (`imp_…`), from the answer of `POST /v1/entitlement-imports` or `GET /v1/entitlement-imports` */
                 import_id: string;
             };
             cookie?: never;
@@ -10907,7 +12653,7 @@ export interface operations {
             /** @description The import */
             200: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10927,6 +12673,12 @@ export interface operations {
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10936,6 +12688,12 @@ export interface operations {
             /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10945,7 +12703,7 @@ export interface operations {
             /** @description `IMPORT_NOT_FOUND`: No such entitlement import */
             404: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10960,7 +12718,7 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "X-RateLimit-Remaining"?: number;
@@ -10977,6 +12735,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10986,6 +12750,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10997,6 +12767,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11010,7 +12786,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Merchant id */
+                /** @description Merchant id (`mer_…`), from the answer of `POST /admin/v1/merchants` */
                 merchant_id: string;
             };
             cookie?: never;

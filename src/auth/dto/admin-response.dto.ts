@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PLANS } from '../merchant.entity';
 import { API_MODES } from '../../database/tenant';
+import { SCOPE_CHOICES } from '../scopes';
 
 /** A merchant, as the admin API and the CLI show it. */
 export class MerchantResponseDto {
@@ -28,7 +29,7 @@ export class ApiKeyResponseDto {
   @ApiProperty({ description: 'Mode', enum: API_MODES, example: 'test' })
   mode: string;
 
-  @ApiProperty({ description: 'Scopes, or ["*"]', type: [String], example: ['entitlements:read'] })
+  @ApiProperty({ description: 'Scopes, or ["*"]', type: [String], enum: SCOPE_CHOICES, maxItems: SCOPE_CHOICES.length, example: ['entitlements:read'] })
   scopes: string[];
 
   @ApiProperty({ description: 'Label', type: String, nullable: true, example: 'checkout backend' })

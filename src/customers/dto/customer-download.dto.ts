@@ -1,4 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { MAX_FILE_IDS } from '../../products/dto/product-request.dto';
+import { ALLOWED_MIME_TYPES } from '../../files/mime-types';
 
 export class CustomerDownloadFileDto {
   @ApiProperty({ description: 'File id', example: 'file_01jd8x3k2m4n5p6q7r8s9t0v1w' })
@@ -10,7 +12,7 @@ export class CustomerDownloadFileDto {
   @ApiProperty({ description: 'Bytes', example: 1048576 })
   file_size: number;
 
-  @ApiProperty({ description: 'MIME type', example: 'application/pdf' })
+  @ApiProperty({ description: 'MIME type', enum: ALLOWED_MIME_TYPES, example: 'application/pdf' })
   mime_type: string;
 }
 
@@ -24,6 +26,6 @@ export class CustomerDownloadGroupDto {
   @ApiProperty({ description: 'Product name', example: 'The Field Guide (ebook)' })
   product_name: string;
 
-  @ApiProperty({ description: "The product's CONFIRMED files", type: [CustomerDownloadFileDto] })
+  @ApiProperty({ description: "The product's CONFIRMED files", type: [CustomerDownloadFileDto], maxItems: MAX_FILE_IDS })
   files: CustomerDownloadFileDto[];
 }

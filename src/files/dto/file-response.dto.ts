@@ -50,10 +50,16 @@ export class UploadUrlResponseDto {
   @ApiProperty({ description: 'When upload_url stops working (and the storage reservation ends)', example: '2026-11-22T14:04:41.123Z' })
   expires_at: string;
 
+  // What the storage drivers ask for (local-object-storage.ts, s3-object-storage.ts): no other header.
   @ApiProperty({
-    description: 'Headers the PUT must send',
+    description: 'Headers the PUT must send, as given',
     type: 'object',
-    additionalProperties: { type: 'string' },
+    properties: {
+      'Content-Type': { type: 'string', enum: ALLOWED_MIME_TYPES, description: 'The declared mime_type' },
+      'If-None-Match': { type: 'string', enum: ['*'], description: 'S3 storage: the upload may not replace an object' },
+    },
+    required: ['Content-Type'],
+    additionalProperties: false,
     example: { 'Content-Type': 'application/pdf' },
   })
   upload_headers: Record<string, string>;

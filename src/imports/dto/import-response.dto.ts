@@ -1,12 +1,13 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IMPORT_STATUSES } from '../entitlement-import.entity';
+import { IMPORT_STATUSES, MAX_SHOWN_ERRORS } from '../entitlement-import.entity';
+import { IMPORT_ROW_ERROR_CODES } from '../import-row-parser';
 
 /** One failed row. */
 export class ImportRowErrorDto {
   @ApiProperty({ description: 'Data row number, counted from 1 (a CSV header row is not counted)', example: 3 })
   row: number;
 
-  @ApiProperty({ description: 'Error code, as the API would answer for the same grant', example: 'PRODUCT_NOT_FOUND' })
+  @ApiProperty({ description: 'Error code, as the API would answer for the same grant', enum: IMPORT_ROW_ERROR_CODES, example: 'PRODUCT_NOT_FOUND' })
   code: string;
 
   @ApiProperty({ description: 'What is wrong with the row', example: "No product with store_product_id 'sku_missing'" })
@@ -36,7 +37,7 @@ export class ImportResponseDto {
   @ApiProperty({ description: 'Rows refused (see errors)', example: 0 })
   failed: number;
 
-  @ApiProperty({ description: 'The first 1,000 failed rows', type: [ImportRowErrorDto] })
+  @ApiProperty({ description: 'The first 1,000 failed rows', type: [ImportRowErrorDto], maxItems: MAX_SHOWN_ERRORS })
   errors: ImportRowErrorDto[];
 
   @ApiProperty({ description: 'When the import was created', example: '2026-11-20T10:00:00.000Z' })

@@ -4,10 +4,11 @@ import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsInt, IsOptional, IsSt
 import { IsIsoTimestamp } from '../../validation/iso-timestamp';
 import { IsMetadataObject } from '../../validation/metadata-object';
 import { IsOptionalNotNull } from '../../validation/is-optional-not-null.decorator';
+import { STORE_ID_MAX_LENGTH } from '../../validation/input-bounds';
 
 export const MAX_LINE_ITEMS = 250;
 export const MAX_QUANTITY = 10_000;
-const MAX_STORE_ID_LENGTH = 255;
+const MAX_STORE_ID_LENGTH = STORE_ID_MAX_LENGTH;
 
 /** One line item: exactly one of product_id, store_product_id, store_variant_id names its product. */
 export class OrderLineItemRequestDto {
@@ -56,7 +57,7 @@ export class CreateOrderDto {
   @MaxLength(MAX_STORE_ID_LENGTH)
   store_order_id: string;
 
-  @ApiPropertyOptional({ description: 'The customer in the store (created if new)', example: 'cust_8841' })
+  @ApiPropertyOptional({ description: 'The customer in the store (created if new)', example: 'store_cust_1001' })
   @IsOptionalNotNull()
   @IsString()
   @MinLength(1)
@@ -97,6 +98,7 @@ export class RefundOrderDto {
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_LINE_ITEMS)
   @IsString({ each: true })
+  @MaxLength(MAX_STORE_ID_LENGTH, { each: true })
   store_line_item_ids?: string[];
 
   @ApiPropertyOptional({ description: "The revocation_reason of the revoked entitlements; default 'refunded'", maxLength: 500, example: 'refunded' })

@@ -19,11 +19,14 @@ import {
 import { IsOptionalNotNull } from '../../validation/is-optional-not-null.decorator';
 import { IsMetadataObject } from '../../validation/metadata-object';
 import { DELIVERY_METHODS, type DeliveryMethod, ENTITLEMENT_TYPES, type EntitlementType, PRODUCT_STATUSES, type ProductStatus } from '../product.entity';
+import { STORE_ID_MAX_LENGTH } from '../../validation/input-bounds';
 
 export const MAX_FILE_IDS = 100;
 export const MAX_STORE_VARIANT_IDS = 100;
 export const MAX_INCLUDED_PRODUCTS = 50;
-const MAX_STORE_ID_LENGTH = 255;
+const MAX_STORE_ID_LENGTH = STORE_ID_MAX_LENGTH;
+/** The document's view of file ids in a config (FulfillmentConfigRequestDto's rules, which validate). */
+const FILE_ID_ITEMS = { type: 'string', maxLength: STORE_ID_MAX_LENGTH } as const;
 const MAX_DURATION_DAYS = 36_500;
 const MAX_USAGE_LIMIT = 2_000_000_000;
 
@@ -47,6 +50,7 @@ export class FulfillmentConfigRequestDto {
   @IsArray()
   @ArrayMaxSize(MAX_FILE_IDS)
   @IsString({ each: true })
+  @MaxLength(STORE_ID_MAX_LENGTH, { each: true })
   file_ids?: string[] | null;
 
   @ApiPropertyOptional({ description: 'URL: where the customer is sent; must be https', type: String, nullable: true, example: 'https://course.example.com/enroll' })
@@ -73,7 +77,7 @@ export class FileFulfillmentConfigDto {
   @ApiProperty({ description: 'Files the customer downloads', enum: ['FILE'], example: 'FILE' })
   delivery_method: 'FILE';
 
-  @ApiPropertyOptional({ description: `Ids of this merchant's files (same mode), at most ${MAX_FILE_IDS}; default []`, type: [String], maxItems: MAX_FILE_IDS, example: [] })
+  @ApiPropertyOptional({ description: `Ids of this merchant's files (same mode), at most ${MAX_FILE_IDS}; default []`, type: 'array', items: FILE_ID_ITEMS, maxItems: MAX_FILE_IDS, example: [] })
   file_ids?: string[] | null;
 
   @ApiPropertyOptional(OTHER_METHOD_FIELD)
@@ -90,7 +94,7 @@ export class UrlFulfillmentConfigDto {
   @ApiProperty({ description: 'Where the customer is sent; must be https', maxLength: 2048, pattern: '^https://', example: 'https://course.example.com/enroll' })
   access_url: string;
 
-  @ApiPropertyOptional({ description: 'Must be absent, null or empty', type: [String], maxItems: 0, nullable: true, example: [] })
+  @ApiPropertyOptional({ description: 'Must be absent, null or empty', type: 'array', items: FILE_ID_ITEMS, maxItems: 0, nullable: true, example: [] })
   file_ids?: string[] | null;
 
   @ApiPropertyOptional(OTHER_METHOD_FIELD)
@@ -104,7 +108,7 @@ export class InstructionsFulfillmentConfigDto {
   @ApiProperty({ description: 'What the customer is told; non-empty', minLength: 1, maxLength: 10_000, example: 'Redeem your code at example.com/redeem' })
   access_instructions: string;
 
-  @ApiPropertyOptional({ description: 'Must be absent, null or empty', type: [String], maxItems: 0, nullable: true, example: [] })
+  @ApiPropertyOptional({ description: 'Must be absent, null or empty', type: 'array', items: FILE_ID_ITEMS, maxItems: 0, nullable: true, example: [] })
   file_ids?: string[] | null;
 
   @ApiPropertyOptional(OTHER_METHOD_FIELD)
@@ -177,6 +181,7 @@ export class CreateProductDto {
   @ArrayMaxSize(MAX_INCLUDED_PRODUCTS)
   @ArrayUnique()
   @IsString({ each: true })
+  @MaxLength(STORE_ID_MAX_LENGTH, { each: true })
   included_product_ids?: string[];
 
   @ApiPropertyOptional({

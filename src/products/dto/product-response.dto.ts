@@ -1,11 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { DELIVERY_METHODS, ENTITLEMENT_TYPES, PRODUCT_STATUSES } from '../product.entity';
+import { MAX_FILE_IDS, MAX_INCLUDED_PRODUCTS, MAX_STORE_VARIANT_IDS } from './product-request.dto';
 
 export class FulfillmentConfigResponseDto {
   @ApiProperty({ description: 'How access is delivered', enum: DELIVERY_METHODS, example: 'FILE' })
   delivery_method: string;
 
-  @ApiProperty({ description: 'Files delivered by this product (FILE)', type: [String], example: ['file_01jd8x3k2m4n5p6q7r8s9t0v1w'] })
+  @ApiProperty({ description: 'Files delivered by this product (FILE)', type: [String], maxItems: MAX_FILE_IDS, example: ['file_01jd8x3k2m4n5p6q7r8s9t0v1w'] })
   file_ids: string[];
 
   @ApiProperty({ description: 'Where access is given (URL)', type: String, nullable: true, example: null })
@@ -47,10 +48,10 @@ export class ProductListItemDto {
 
 /** The single-read shape: the list shape plus variants, metadata, fulfillment and updated_at. */
 export class ProductResponseDto extends ProductListItemDto {
-  @ApiProperty({ description: 'Variant ids in the e-commerce platform', type: [String], example: [] })
+  @ApiProperty({ description: 'Variant ids in the e-commerce platform', type: [String], maxItems: MAX_STORE_VARIANT_IDS, example: [] })
   store_variant_ids: string[];
 
-  @ApiProperty({ description: 'Products this bundle grants with it, in order ([] when the product is not a bundle)', type: [String], example: [] })
+  @ApiProperty({ description: 'Products this bundle grants with it, in order ([] when the product is not a bundle)', type: [String], maxItems: MAX_INCLUDED_PRODUCTS, example: [] })
   included_product_ids: string[];
 
   @ApiProperty({ description: 'Arbitrary JSON object', type: 'object', additionalProperties: true, example: {} })

@@ -6,7 +6,7 @@ export class EventDataDto {
     description: 'The resource after the change, in its API shape (an entitlement, product, file or download)',
     type: 'object',
     additionalProperties: true,
-    example: { id: 'ent_01jd8x3k2m4n5p6q7r8s9t0v1w', status: 'REVOKED' },
+    example: { id: 'ent_01jd8x3k2m4n5p6q7r8s9t0v1w', status: 'revoked' },
   })
   object: Record<string, unknown>;
 }

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { DISABLED_REASONS } from '../webhook-endpoint.entity';
 import { ENABLED_EVENT_CHOICES } from './webhook-endpoint-request.dto';
+import { EVENT_TYPES } from '../../database/domain-event';
 
 /** An endpoint as listed and read: never its secret. */
 export class WebhookEndpointResponseDto {
@@ -10,7 +11,7 @@ export class WebhookEndpointResponseDto {
   @ApiProperty({ description: 'Where events are POSTed', example: 'https://example.com/webhooks/entitlements' })
   url: string;
 
-  @ApiProperty({ description: '["*"] or the types received', type: [String], enum: ENABLED_EVENT_CHOICES, example: ['entitlement.revoked'] })
+  @ApiProperty({ description: '["*"] or the types received', type: [String], enum: ENABLED_EVENT_CHOICES, maxItems: ENABLED_EVENT_CHOICES.length, example: ['entitlement.revoked'] })
   enabled_events: string[];
 
   @ApiProperty({ description: 'A note for people', type: String, nullable: true, example: 'Production fulfilment server' })
@@ -57,7 +58,7 @@ export class WebhookDeliveryResponseDto {
   @ApiProperty({ description: 'The event sent', example: 'evt_01jd8x3k2m4n5p6q7r8s9t0v1w' })
   event_id: string;
 
-  @ApiProperty({ description: 'Its type', example: 'entitlement.revoked' })
+  @ApiProperty({ description: 'Its type', enum: EVENT_TYPES, example: 'entitlement.revoked' })
   event_type: string;
 
   @ApiProperty({ description: '1 for the first attempt of this delivery', example: 1 })
