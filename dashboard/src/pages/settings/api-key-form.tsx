@@ -4,7 +4,10 @@ import type { CreateApiKey } from '../../api/dashboard';
 import type { FieldErrors } from '../../lib/errors';
 import { FieldGroup, FormActions, TextField, textOf, useFormErrors } from '../../ui/fields';
 
-export const SCOPES: ReadonlyArray<{ scope: string; label: string }> = [
+/** A scope a key may list: the document's enum (`*` is "Every scope"). */
+type Scope = CreateApiKey['scopes'][number];
+
+export const SCOPES: ReadonlyArray<{ scope: Scope; label: string }> = [
   { scope: 'entitlements:read', label: 'Check access, read entitlements' },
   { scope: 'entitlements:write', label: 'Grant, revoke, suspend; orders, subscriptions, imports' },
   { scope: 'products:read', label: 'Read products' },
@@ -18,7 +21,7 @@ export const SCOPES: ReadonlyArray<{ scope: string; label: string }> = [
 
 export const KEY_FIELDS = ['name', 'mode', 'scopes'] as const;
 
-export function readKeyForm(form: FormData, choices: { everything: boolean; scopes: string[] }): { body: CreateApiKey; errors: FieldErrors } {
+export function readKeyForm(form: FormData, choices: { everything: boolean; scopes: Scope[] }): { body: CreateApiKey; errors: FieldErrors } {
   const errors: FieldErrors = {};
   if (!choices.everything && choices.scopes.length === 0) errors.scopes = 'Choose at least one scope, or every scope.';
   const mode = textOf(form, 'mode') === 'live' ? 'live' : 'test';
@@ -29,7 +32,7 @@ export function readKeyForm(form: FormData, choices: { everything: boolean; scop
 /** Creates an API key: a name, its mode and the scopes it may use. */
 export function ApiKeyForm({ mode, pending, error, onSubmit }: { mode: Mode; pending: boolean; error: unknown; onSubmit: (body: CreateApiKey) => void }) {
   const [everything, setEverything] = useState(false);
-  const [scopes, setScopes] = useState<string[]>([]);
+  const [scopes, setScopes] = useState<Scope[]>([]);
   const errors = useFormErrors(KEY_FIELDS, error);
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
