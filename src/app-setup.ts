@@ -33,7 +33,7 @@ export function configureApp(app: INestApplication, platform: HttpPlatform): voi
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter(platform));
   app.enableShutdownHooks();
-  setupSwagger(app);
+  setupSwagger(app, { dashboard: config.dashboardEnabled });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { NavLink, Route, Routes, useLocation } from 'react-router-dom';
-import { setCsrfToken } from './api/client';
+import { setCsrfToken, setMode } from './api/client';
 import { dashboardApi, type Mode, type Session } from './api/dashboard';
 import { Loading } from './components';
 import { ApiKeysPage } from './pages/ApiKeysPage';
@@ -46,9 +47,11 @@ export function App() {
 
 function SignedIn({ session }: { session: Session }) {
   const queryClient = useQueryClient();
-  const switchMode = async (mode: Mode) => {
-    const next = await dashboardApi.switchMode(mode);
-    queryClient.setQueryData(['session'], next);
+  // This tab's mode, sent as Eh-Mode on every request (the session holds none).
+  const [mode, setModeState] = useState<Mode>('test');
+  const switchMode = async (next: Mode) => {
+    setMode(next);
+    setModeState(next);
     // Every cached answer belongs to the other mode now.
     await queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== 'session' });
   };
@@ -58,16 +61,16 @@ function SignedIn({ session }: { session: Session }) {
     queryClient.setQueryData(['session'], null);
   };
   return (
-    <div className={`shell mode-${session.mode}`}>
+    <div className={`shell mode-${mode}`}>
       <header>
         <a className="skip" href="#main">
           Skip to content
         </a>
         <strong>Dashboard</strong>
         <div className="mode-switch" role="group" aria-label="Test or live mode">
-          {(['test', 'live'] as const).map((mode) => (
-            <button key={mode} type="button" aria-pressed={session.mode === mode} onClick={() => void switchMode(mode)}>
-              {mode === 'test' ? 'Test mode' : 'Live mode'}
+          {(['test', 'live'] as const).map((option) => (
+            <button key={option} type="button" aria-pressed={mode === option} onClick={() => void switchMode(option)}>
+              {option === 'test' ? 'Test mode' : 'Live mode'}
             </button>
           ))}
         </div>
@@ -76,7 +79,7 @@ function SignedIn({ session }: { session: Session }) {
           Sign out
         </button>
       </header>
-      {session.mode === 'test' && (
+      {mode === 'test' && (
         <p className="test-banner" role="note">
           Test mode: you are viewing and changing test data only.
         </p>

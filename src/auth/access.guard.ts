@@ -44,9 +44,11 @@ export class AccessGuard implements CanActivate {
         throw new ApiError(ErrorCode.INSUFFICIENT_SCOPE, `This API key lacks the scope '${missing}' that this route needs`);
       }
     }
-    // Whatever authenticated the request (a key, a dashboard session) counts against its budget.
-    if (!auth) return true;
-    return this.rateLimiter.count(auth, request.method, http.getResponse<HttpResponse>()).then(() => true);
+    // Whatever authenticated the request (a key, a dashboard session) counts against its budget;
+    // a session's own routes may name no mode, and so have no auth, but still count.
+    const credentialId = auth?.credentialId ?? (request.credential?.kind === 'dashboard-session' ? request.credential.session.sessionId : undefined);
+    if (credentialId === undefined) return true;
+    return this.rateLimiter.count(credentialId, request.method, http.getResponse<HttpResponse>()).then(() => true);
   }
 
   /** The route's access, from its decorators (handler over class), read once per handler. */

@@ -1,10 +1,21 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { ALL_SCOPES_WILDCARD } from './scopes';
 import type { AuthContext, DashboardSessionCredential } from './auth-context';
+import type { ApiMode } from './tenant';
 
-/** A dashboard session found from its cookie: the context /v1 sees, and the session's details. */
-export interface ResolvedDashboardSession {
-  auth: AuthContext;
-  session: DashboardSessionCredential;
+/**
+ * A session acts as a key with every scope, in the mode its request names (DESIGN §11): the
+ * session itself holds no mode.
+ */
+export function dashboardSessionAuth(session: DashboardSessionCredential, mode: ApiMode): AuthContext {
+  return {
+    credential: 'dashboard-session',
+    credentialId: session.sessionId,
+    merchantId: session.merchantId,
+    mode,
+    scopes: new Set([ALL_SCOPES_WILDCARD]),
+    tenant: { merchantId: session.merchantId, mode },
+  };
 }
 
 /**
@@ -16,7 +27,7 @@ export interface DashboardSessionLookup {
   /** The session token in the request's cookie, or null. */
   tokenFrom(headers: IncomingHttpHeaders): string | null;
   /** The live session of a token, or null (unknown, signed out, idle too long). */
-  resolve(token: string): Promise<ResolvedDashboardSession | null>;
+  resolve(token: string): Promise<DashboardSessionCredential | null>;
 }
 
 export const DASHBOARD_SESSION_LOOKUP = Symbol('DashboardSessionLookup');

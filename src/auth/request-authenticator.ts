@@ -8,7 +8,8 @@ import { AuthFailureLimiter } from '../rate-limiting/auth-failure-limiter';
 import { ApiKeysService } from './api-keys.service';
 import type { RequestCredential } from './auth-context';
 import { bearerToken } from './bearer-token';
-import { DASHBOARD_SESSION_LOOKUP, DashboardSessionLookup } from './dashboard-session-lookup';
+import { DASHBOARD_SESSION_LOOKUP, dashboardSessionAuth, DashboardSessionLookup } from './dashboard-session-lookup';
+import { optionalModeHeader, requiredModeHeader } from './mode-header';
 
 /** What authentication may look at: nothing of the body, which is not read before it succeeds. */
 export interface CredentialRequest {
@@ -33,8 +34,8 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
  * (the request gate calls it from the adapter's earliest hook): `/v1/` needs an API key,
  * `/admin/` the admin token, anything else none. A `/v1/` request without an Authorization header
  * but with a dashboard session cookie acts as that session (DESIGN §11: a key with every scope in
- * the session's mode); `/dashboard/api/` reads the session when there is one, and its routes decide
- * whether they need it. A session's state-changing request needs X-CSRF-Token. While the client's address is over the failed-authentication limit, every request
+ * the mode its `Eh-Mode` header names, which is required); `/dashboard/api/` reads the session
+ * (and `Eh-Mode`, if sent) when there is one, and its routes decide whether they need them. A session's state-changing request needs X-CSRF-Token. While the client's address is over the failed-authentication limit, every request
  * that carries a credential is refused (429) before the credential is looked up.
  */
 @Injectable()
@@ -68,8 +69,8 @@ export class RequestAuthenticator {
       await this.failures.recordFailure(request.clientAddress);
       throw new ApiError(ErrorCode.INVALID_SESSION, 'The dashboard session has ended; sign in again');
     }
-    this.requireCsrfToken(request, found.session.csrfToken);
-    return { kind: 'dashboard-session', ...found };
+    this.requireCsrfToken(request, found.csrfToken);
+    return { kind: 'dashboard-session', auth: dashboardSessionAuth(found, requiredModeHeader(request.headers)), session: found };
   }
 
   /**
@@ -81,8 +82,9 @@ export class RequestAuthenticator {
     if (!token) return NONE;
     const found = await this.sessions?.resolve(token);
     if (!found) return NONE;
-    this.requireCsrfToken(request, found.session.csrfToken);
-    return { kind: 'dashboard-session', ...found };
+    this.requireCsrfToken(request, found.csrfToken);
+    const mode = optionalModeHeader(request.headers);
+    return { kind: 'dashboard-session', auth: mode === null ? undefined : dashboardSessionAuth(found, mode), session: found };
   }
 
   /**

@@ -12,6 +12,8 @@ export const IS_ADMIN_ROUTE = 'isAdminRoute';
 export const IS_DASHBOARD_ROUTE = 'isDashboardRoute';
 export const API_KEY_SECURITY = 'api_key';
 export const ADMIN_TOKEN_SECURITY = 'admin_token';
+/** The dashboard document's security scheme: the session cookie (src/dashboard/). */
+export const DASHBOARD_SESSION_SECURITY = 'dashboard_session';
 
 /**
  * The one way a route declares its scope: the global AccessGuard enforces it and Swagger shows it

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, IsNull } from 'typeorm';
-import type { ApiMode } from '../auth/tenant';
 import { generateId } from '../ids/id';
 import { DashboardSessionEntity } from './dashboard-session.entity';
 import { DashboardUserEntity } from './dashboard-user.entity';
@@ -12,7 +11,7 @@ export type SessionWithUser = DashboardSessionEntity & { user: DashboardUserEnti
 export class DashboardSessionsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async create(input: { tokenHash: string; userId: string; merchantId: string; mode: ApiMode; csrfToken: string; now: Date }): Promise<DashboardSessionEntity> {
+  async create(input: { tokenHash: string; userId: string; merchantId: string; csrfToken: string; now: Date }): Promise<DashboardSessionEntity> {
     const manager = this.dataSource.manager;
     return manager.save(
       DashboardSessionEntity,
@@ -21,7 +20,6 @@ export class DashboardSessionsRepository {
         token_hash: input.tokenHash,
         user_id: input.userId,
         merchant_id: input.merchantId,
-        mode: input.mode,
         csrf_token: input.csrfToken,
         last_seen_at: input.now,
         ended_at: null,
@@ -43,9 +41,5 @@ export class DashboardSessionsRepository {
 
   async end(sessionId: string, now: Date): Promise<void> {
     await this.dataSource.manager.update(DashboardSessionEntity, { id: sessionId, ended_at: IsNull() }, { ended_at: now });
-  }
-
-  async setMode(sessionId: string, mode: ApiMode): Promise<void> {
-    await this.dataSource.manager.update(DashboardSessionEntity, { id: sessionId }, { mode });
   }
 }

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { DashboardSessionLookup, ResolvedDashboardSession } from '../auth/dashboard-session-lookup';
-import { ALL_SCOPES_WILDCARD } from '../auth/scopes';
-import type { ApiMode } from '../auth/tenant';
+import type { DashboardSessionCredential } from '../auth/auth-context';
+import type { DashboardSessionLookup } from '../auth/dashboard-session-lookup';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
 import { DashboardCookie } from './dashboard-cookie';
@@ -20,7 +19,6 @@ export interface StartedSession {
   /** The cookie's value; only its hash is stored. */
   token: string;
   csrfToken: string;
-  mode: ApiMode;
 }
 
 /** Database-backed dashboard sessions; the request authenticator resolves cookies through this. */
@@ -38,12 +36,11 @@ export class DashboardSessionsService implements DashboardSessionLookup {
     this.enabled = config.dashboardEnabled;
   }
 
-  /** Test mode first: a fresh session can't touch live records until the person switches. */
   async start(userId: string, merchantId: string): Promise<StartedSession> {
     const token = randomBytes(32).toString('base64url');
     const csrfToken = randomBytes(32).toString('base64url');
-    await this.sessions.create({ tokenHash: hashSessionToken(token), userId, merchantId, mode: 'test', csrfToken, now: this.clock.now() });
-    return { token, csrfToken, mode: 'test' };
+    await this.sessions.create({ tokenHash: hashSessionToken(token), userId, merchantId, csrfToken, now: this.clock.now() });
+    return { token, csrfToken };
   }
 
   /** DASHBOARD_ENABLED=false: session cookies are not credentials at all. */
@@ -51,7 +48,7 @@ export class DashboardSessionsService implements DashboardSessionLookup {
     return this.enabled ? this.cookie.tokenFrom(headers) : null;
   }
 
-  async resolve(token: string): Promise<ResolvedDashboardSession | null> {
+  async resolve(token: string): Promise<DashboardSessionCredential | null> {
     const session = await this.sessions.findOpenByTokenHash(hashSessionToken(token));
     if (!session) return null;
     const now = this.clock.now();
@@ -67,24 +64,8 @@ export class DashboardSessionsService implements DashboardSessionLookup {
   end(sessionId: string): Promise<void> {
     return this.sessions.end(sessionId, this.clock.now());
   }
-
-  setMode(sessionId: string, mode: ApiMode): Promise<void> {
-    return this.sessions.setMode(sessionId, mode);
-  }
 }
 
-/** A session acts as a key with every scope in its mode (DESIGN §11). */
-function toResolved(session: SessionWithUser): ResolvedDashboardSession {
-  const tenant = { merchantId: session.merchant_id, mode: session.mode };
-  return {
-    auth: {
-      credential: 'dashboard-session',
-      credentialId: session.id,
-      merchantId: session.merchant_id,
-      mode: session.mode,
-      scopes: new Set([ALL_SCOPES_WILDCARD]),
-      tenant,
-    },
-    session: { sessionId: session.id, userId: session.user_id, email: session.user.email, csrfToken: session.csrf_token },
-  };
+function toResolved(session: SessionWithUser): DashboardSessionCredential {
+  return { sessionId: session.id, merchantId: session.merchant_id, userId: session.user_id, email: session.user.email, csrfToken: session.csrf_token };
 }

@@ -18,6 +18,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
 
 export interface SignedIn extends StartedSession {
+  userId: string;
   email: string;
   merchantId: string;
 }
@@ -92,7 +93,7 @@ export class DashboardUsersService {
       throw new ApiError(ErrorCode.INVALID_CREDENTIALS, 'Unknown email or wrong password');
     }
     const session = await this.sessions.start(user.id, user.merchant_id);
-    return { ...session, email: user.email, merchantId: user.merchant_id };
+    return { ...session, userId: user.id, email: user.email, merchantId: user.merchant_id };
   }
 }
 

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { InjectThrottlerStorage, ThrottlerStorage } from '@nestjs/throttler';
-import type { AuthContext } from '../auth/auth-context';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
@@ -33,13 +32,16 @@ export class RateLimiter {
     this.writeLimit = config.rateLimits.writePerMinute;
   }
 
-  /** Counts the request against its credential's budget; throws RATE_LIMITED once the budget is spent. */
-  async count(auth: AuthContext, method: string, response: HttpResponse): Promise<void> {
+  /**
+   * Counts the request against its credential's budget (an API key's id, a dashboard session's);
+   * throws RATE_LIMITED once the budget is spent.
+   */
+  async count(credentialId: string, method: string, response: HttpResponse): Promise<void> {
     const read = READ_METHODS.has(method);
     const budget = read ? READ_BUDGET : WRITE_BUDGET;
     const limit = read ? this.readLimit : this.writeLimit;
     const { totalHits, timeToExpire, isBlocked, timeToBlockExpire } = await this.storage.increment(
-      `rate:${budget}:${auth.credentialId}`,
+      `rate:${budget}:${credentialId}`,
       WINDOW_MILLISECONDS,
       limit,
       WINDOW_MILLISECONDS,

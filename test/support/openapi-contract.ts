@@ -6,7 +6,7 @@ import OpenAPIRequestValidator from 'openapi-request-validator';
 import type { OpenAPIV3 } from 'openapi-types';
 import type { Response } from 'supertest';
 import { ERROR_CATALOGUE } from '../../src/errors/error-code.enum';
-import { buildOpenApiDocument } from '../../src/swagger/openapi';
+import { buildDashboardOpenApiDocument, buildOpenApiDocument } from '../../src/swagger/openapi';
 
 /**
  * Both directions of the contract, on every request a suite sends through the test app:
@@ -15,7 +15,10 @@ import { buildOpenApiDocument } from '../../src/swagger/openapi';
  * - every request the service accepted (a 2xx or 3xx) must satisfy that document too: path and
  *   query parameters, headers and body. A client generated from the document must be able to
  *   send whatever the service accepts.
- * Routes outside the document (the local storage server, unknown paths, /docs) are not checked.
+ * The dashboard's own routes are checked against their document (openapi.dashboard.json) the same
+ * way: the two are merged for the check (their schemas come from one set of classes, so shared
+ * names are the same schema). Routes outside both (the local storage server, unknown paths, /docs)
+ * are not checked.
  */
 let installedFor: OpenAPIObject | null = null;
 
@@ -49,9 +52,24 @@ function withDefaultsSpelledOut(document: OpenAPIObject): OpenAPIObject {
   return copy;
 }
 
+/** The public and the dashboard documents as one, for checking. */
+function bothDocuments(app: INestApplication): OpenAPIObject {
+  const publicDocument = buildOpenApiDocument(app);
+  const dashboard = buildDashboardOpenApiDocument(app);
+  return {
+    ...publicDocument,
+    paths: { ...publicDocument.paths, ...dashboard.paths },
+    components: {
+      ...publicDocument.components,
+      schemas: { ...dashboard.components?.schemas, ...publicDocument.components?.schemas },
+      securitySchemes: { ...dashboard.components?.securitySchemes, ...publicDocument.components?.securitySchemes },
+    },
+  };
+}
+
 export function installContract(app: INestApplication): void {
   if (installedFor) return;
-  installedFor = buildOpenApiDocument(app);
+  installedFor = bothDocuments(app);
   jestOpenAPI(withDefaultsSpelledOut(installedFor) as unknown as Parameters<typeof jestOpenAPI>[0]);
   templates = Object.entries(installedFor.paths).map(([template, pathItem]) => ({
     pattern: pathPattern(template),

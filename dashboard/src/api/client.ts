@@ -4,6 +4,17 @@ import type { components, paths } from './schema';
 export type Schemas = components['schemas'];
 
 let csrfToken = '';
+export type Mode = 'test' | 'live';
+let currentMode: Mode = 'test';
+
+/** The page's mode: every request names it in Eh-Mode (the session holds none). */
+export function setMode(mode: Mode): void {
+  currentMode = mode;
+}
+
+export function modeHeaders(): Record<string, string> {
+  return { 'Eh-Mode': currentMode };
+}
 
 /** The session's CSRF token, sent as X-CSRF-Token on every state-changing request. */
 export function setCsrfToken(token: string): void {
@@ -18,7 +29,7 @@ export function csrfHeaders(method: string): Record<string, string> {
 
 const csrf: Middleware = {
   onRequest({ request }) {
-    for (const [name, value] of Object.entries(csrfHeaders(request.method))) request.headers.set(name, value);
+    for (const [name, value] of Object.entries({ ...csrfHeaders(request.method), ...modeHeaders() })) request.headers.set(name, value);
     return request;
   },
 };
