@@ -113,7 +113,7 @@ export class CustomersService {
   ): Promise<PageResult<CustomerEntitlementListItemDto>> {
     const page = await this.entitlements.pageForCustomer(tenant, customer, toPageRequest(query));
     return new PageResult(
-      page.items.map(({ id, product_id, status, granted_at, expires_at, source, metadata }) => ({ id, product_id, status, granted_at, expires_at, source, metadata })),
+      page.items.map(({ id, product_id, product_name, status, granted_at, expires_at, source, metadata }) => ({ id, product_id, product_name, status, granted_at, expires_at, source, metadata })),
       page.pagination,
     );
   }

@@ -7,12 +7,12 @@ import type { Operation } from '../database/operation';
 import { PageResult } from '../envelope/page-result';
 import { ErrorCode } from '../errors/error-code.enum';
 import { CurrentOperation } from '../idempotency/current-operation.decorator';
-import { PaginationQueryDto } from '../pagination/pagination-query.dto';
 import { ApiEnvelopeResponse } from '../swagger/api-envelope-response.decorator';
 import { ApiJsonBody } from '../swagger/api-json-body.decorator';
 import { ApiErrorResponses } from '../swagger/api-error-responses.decorator';
 import { CreateUploadUrlDto } from './dto/create-upload-url.dto';
 import { DownloadQueryDto, DownloadResponseDto } from './dto/download.dto';
+import { ListFilesQueryDto } from './dto/file-query.dto';
 import { FileResponseDto, UploadUrlResponseDto } from './dto/file-response.dto';
 import { DownloadsService } from './downloads.service';
 import { FilesService } from './files.service';
@@ -99,10 +99,13 @@ export class FilesController {
 
   @Get()
   @RequireScopes('files:read')
-  @ApiOperation({ summary: 'List files', description: 'Newest first, cursor-paginated, PENDING and CONFIRMED.' })
+  @ApiOperation({
+    summary: 'List files',
+    description: 'Newest first, cursor-paginated with total, PENDING and CONFIRMED; filter by the product they are linked to and by upload status.',
+  })
   @ApiEnvelopeResponse(FileResponseDto, { description: 'A page of files', list: 'total' })
   @ApiErrorResponses(ErrorCode.INVALID_PARAMETER)
-  list(@CurrentTenant() tenant: Tenant, @Query() query: PaginationQueryDto): Promise<PageResult<FileResponseDto>> {
+  list(@CurrentTenant() tenant: Tenant, @Query() query: ListFilesQueryDto): Promise<PageResult<FileResponseDto>> {
     return this.files.list(tenant, query);
   }
 }

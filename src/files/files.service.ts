@@ -9,9 +9,9 @@ import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { generateId, isValidId } from '../ids/id';
 import { toPageRequest, toPageResult } from '../pagination/page';
-import { PaginationQueryDto } from '../pagination/pagination-query.dto';
 import { ProductsService } from '../products/products.service';
 import { CreateUploadUrlDto } from './dto/create-upload-url.dto';
+import { ListFilesQueryDto } from './dto/file-query.dto';
 import { FileResponseDto, UploadUrlResponseDto } from './dto/file-response.dto';
 import { FileEntity } from './file.entity';
 import { toFileResponse } from './file.mapper';
@@ -156,9 +156,10 @@ export class FilesService {
     return toFileResponse(file, (await this.products.firstProductOfFiles(db, tenant, [file.id])).get(file.id) ?? null);
   }
 
-  async list(tenant: Tenant, query: PaginationQueryDto): Promise<PageResult<FileResponseDto>> {
+  async list(tenant: Tenant, query: ListFilesQueryDto): Promise<PageResult<FileResponseDto>> {
     const page = toPageRequest(query);
-    const { rows, total } = await this.files.list(tenant, page);
+    const ids = query.product_id !== undefined ? await this.products.fileIdsOf(this.unitOfWork.pool, tenant, query.product_id) : undefined;
+    const { rows, total } = await this.files.list(tenant, { ids, uploadStatus: query.upload_status }, page);
     const products = await this.products.firstProductOfFiles(this.unitOfWork.pool, tenant, rows.map((row) => row.id));
     return toPageResult(rows, page, (row) => row.created_at, (row) => toFileResponse(row, products.get(row.id) ?? null), total);
   }

@@ -10,7 +10,7 @@ import { ErrorCode } from '../errors/error-code.enum';
 import { FileRecordsService } from '../files/file-records.service';
 import { generateId, isValidId } from '../ids/id';
 import { toPageRequest, toPageResult } from '../pagination/page';
-import { PaginationQueryDto } from '../pagination/pagination-query.dto';
+import { ListProductsQueryDto } from './dto/product-query.dto';
 import { CreateProductDto, UpdateProductDto } from './dto/product-request.dto';
 import { ProductListItemDto, ProductResponseDto } from './dto/product-response.dto';
 import { FulfillmentConfig, FulfillmentWithFiles, ProductEntity } from './product.entity';
@@ -45,9 +45,9 @@ export class ProductsService {
     private readonly unitOfWork: UnitOfWork,
   ) {}
 
-  async list(tenant: Tenant, query: PaginationQueryDto): Promise<PageResult<ProductListItemDto>> {
+  async list(tenant: Tenant, query: ListProductsQueryDto): Promise<PageResult<ProductListItemDto>> {
     const page = toPageRequest(query);
-    const { rows, total } = await this.products.list(tenant, page);
+    const { rows, total } = await this.products.list(tenant, { search: query.search, status: query.status, ids: query.ids?.split(',') }, page);
     return toPageResult(rows, page, (row) => row.created_at, toProductListItem, total);
   }
 
@@ -210,6 +210,17 @@ export class ProductsService {
   /** A file's `product_id`: the product of its oldest link (null when it has none), for each linked file. */
   firstProductOfFiles(db: Reader, tenant: Tenant, fileIds: string[]): Promise<Map<string, string>> {
     return this.links.firstProductOfFiles(db, tenant, fileIds);
+  }
+
+  /** The name of each of these products of the tenant (lists name their products in one read per page). */
+  async namesOf(db: Reader, tenant: Tenant, productIds: string[]): Promise<Map<string, string>> {
+    const products = await this.products.findByIds(db, tenant, [...new Set(productIds)]);
+    return new Map(products.map((product) => [product.id, product.name]));
+  }
+
+  /** The ids of the files linked to the product (none for an unknown product). */
+  fileIdsOf(db: Reader, tenant: Tenant, productId: string): Promise<string[]> {
+    return this.links.fileIdsOf(db, tenant, productId);
   }
 
   /** Of these products, those delivered by FILE, with their file ids in order. */

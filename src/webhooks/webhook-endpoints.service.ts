@@ -120,7 +120,15 @@ export class WebhookEndpointsService {
   async listDeliveries(tenant: Tenant, endpointId: string, query: PaginationQueryDto): Promise<PageResult<WebhookDeliveryResponseDto>> {
     await this.require(this.unitOfWork.pool, tenant, endpointId);
     const page = toPageRequest(query);
-    const { rows, total } = await this.deliveries.listAttempts(tenant, endpointId, page);
+    const { rows, total } = await this.deliveries.listAttempts(tenant, { endpointId }, page);
+    return toPageResult(rows, page, (row) => row.attempted_at, toWebhookDeliveryResponse, total);
+  }
+
+  /** GET /v1/events/{id}/deliveries: every attempt to send the event, to any endpoint, newest first. */
+  async listEventDeliveries(tenant: Tenant, eventId: string, query: PaginationQueryDto): Promise<PageResult<WebhookDeliveryResponseDto>> {
+    await this.events.require(this.unitOfWork.pool, tenant, eventId);
+    const page = toPageRequest(query);
+    const { rows, total } = await this.deliveries.listAttempts(tenant, { eventId }, page);
     return toPageResult(rows, page, (row) => row.attempted_at, toWebhookDeliveryResponse, total);
   }
 

@@ -67,7 +67,8 @@ describe('customers', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page = await list({ limit: '4', ...(cursor ? { cursor } : {}) }).expect(200);
+      const query: Record<string, string> = cursor ? { limit: '4', cursor } : { limit: '4' };
+      const page = await list(query).expect(200);
       expect(page.body.pagination.total).toBe(STORE_IDS.length);
       seen.push(...storeIdsOf(page.body));
       cursor = page.body.pagination.next_cursor;
@@ -105,7 +106,8 @@ describe('customers', () => {
   });
 
   it('refuses bad parameters and keys without customers:read', async () => {
-    for (const query of [{ created_after: 'yesterday' }, { created_before: '2026-02-30T00:00:00Z' }, { search: '' }, { search: 'x'.repeat(256) }, { limit: '0' }, { cursor: 'forged' }, { status: 'active' }]) {
+    const refusedQueries: Array<Record<string, string>> = [{ created_after: 'yesterday' }, { created_before: '2026-02-30T00:00:00Z' }, { search: '' }, { search: 'x'.repeat(256) }, { limit: '0' }, { cursor: 'forged' }, { status: 'active' }];
+    for (const query of refusedQueries) {
       const refused = await list(query).expect(400);
       expect(refused.body.error.code).toBe('INVALID_PARAMETER');
     }

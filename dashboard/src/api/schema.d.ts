@@ -163,7 +163,7 @@ export interface paths {
          * List products
          * @description **Scope:** `products:read`
          *
-         *     Newest first, cursor-paginated.
+         *     Newest first, cursor-paginated with total. `search` matches an exact product id, an exact store product id, or a part of the name (case-insensitive); `status` keeps active or archived products only; `ids` (comma-separated) reads up to 100 named products at once.
          */
         get: operations["products.list"];
         put?: never;
@@ -514,10 +514,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List a customer’s orders
+         * List orders
          * @description **Scope:** `entitlements:read`
          *
-         *     customer_id or store_customer_id is required (400 FILTER_REQUIRED). Newest first, cursor-paginated with total.
+         *     Newest first, cursor-paginated with total. Optional filters: a customer (customer_id or store_customer_id; both must name the same customer, and an unknown one has no orders) and `search`, an exact order id or store order id.
          */
         get: operations["orders.list"];
         put?: never;
@@ -831,7 +831,7 @@ export interface paths {
          * List files
          * @description **Scope:** `files:read`
          *
-         *     Newest first, cursor-paginated, PENDING and CONFIRMED.
+         *     Newest first, cursor-paginated with total, PENDING and CONFIRMED; filter by the product they are linked to and by upload status.
          */
         get: operations["files.list"];
         put?: never;
@@ -853,7 +853,7 @@ export interface paths {
          * List events
          * @description **Scope:** `events:read`
          *
-         *     The event log of this mode, newest first, cursor-paginated; filter by type and creation time (exclusive bounds).
+         *     The event log of this mode, newest first, cursor-paginated; filter by type, by the changed object (`object_id`: events whose `data.object.id` is this id) and creation time (exclusive bounds).
          */
         get: operations["events.list"];
         put?: never;
@@ -878,6 +878,28 @@ export interface paths {
          *     The event exactly as delivered to webhook endpoints.
          */
         get: operations["events.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{event_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an event's delivery attempts
+         * @description **Scope:** `events:read`
+         *
+         *     Every attempt to send this event, to any webhook endpoint (each names its endpoint_id), newest first, cursor-paginated with total.
+         */
+        get: operations["events.listDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1072,10 +1094,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List a customer's subscriptions
+         * List subscriptions
          * @description **Scope:** `entitlements:read`
          *
-         *     Needs customer_id or store_customer_id (400 FILTER_REQUIRED otherwise). Newest first, cursor-paginated with total.
+         *     Newest first, cursor-paginated with total. Optional filters: one of customer_id / store_customer_id (an unknown customer has none), `status` (the store status), `search` (an exact subscription id or store subscription id).
          */
         get: operations["subscriptions.list"];
         put?: never;
@@ -2062,6 +2084,11 @@ export interface components {
              * @example 2026-01-15T10:30:00.000Z
              */
             updated_at: string;
+            /**
+             * @description The product's name, as it is now
+             * @example The Field Guide (ebook)
+             */
+            product_name: string;
         };
         EntitlementResponseDto: {
             /**
@@ -2530,6 +2557,11 @@ export interface components {
              */
             product_id: string;
             /**
+             * @description The product's name, as it is now
+             * @example The Field Guide (ebook)
+             */
+            product_name: string;
+            /**
              * @description Effective status (time/usage expiry applied at read time)
              * @example active
              * @enum {string}
@@ -2813,6 +2845,73 @@ export interface components {
             /** @description The changed resource */
             data: components["schemas"]["EventDataDto"];
         };
+        WebhookDeliveryResponseDto: {
+            /**
+             * @description Attempt id
+             * @example wd_01jd8x3k2m4n5p6q7r8s9t0v1w
+             */
+            id: string;
+            /**
+             * @description The endpoint it was sent to
+             * @example we_01jd8x3k2m4n5p6q7r8s9t0v1w
+             */
+            endpoint_id: string;
+            /**
+             * @description The event sent
+             * @example evt_01jd8x3k2m4n5p6q7r8s9t0v1w
+             */
+            event_id: string;
+            /**
+             * @description Its type
+             * @example entitlement.revoked
+             */
+            event_type: string;
+            /**
+             * Format: int64
+             * @description 1 for the first attempt of this delivery
+             * @example 1
+             */
+            attempt: number;
+            /**
+             * @description True when the endpoint answered 2xx
+             * @example true
+             */
+            succeeded: boolean;
+            /**
+             * Format: int64
+             * @description HTTP status answered; null when no answer (timeout, refused connection, forbidden address)
+             * @example 200
+             */
+            status_code: number | null;
+            /**
+             * @description Why it failed; null on success
+             * @example null
+             */
+            error: string | null;
+            /**
+             * Format: int64
+             * @description Milliseconds from request to response body
+             * @example 42
+             */
+            duration_ms: number;
+            /**
+             * @description First 1 KiB of the response body
+             * @example ok
+             */
+            response_body: string | null;
+            /**
+             * Format: date-time
+             * @description When the attempt started
+             * @example 2026-11-22T13:04:41.123Z
+             */
+            attempted_at: string;
+            /**
+             * Format: date-time
+             * @description When the retry is due; null when none follows
+             * @example null
+             */
+            next_attempt_at: string | null;
+        };
         RedeliveryResponseDto: {
             /**
              * @description The event queued again
@@ -3010,68 +3109,6 @@ export interface components {
              * @example true
              */
             deleted: boolean;
-        };
-        WebhookDeliveryResponseDto: {
-            /**
-             * @description Attempt id
-             * @example wd_01jd8x3k2m4n5p6q7r8s9t0v1w
-             */
-            id: string;
-            /**
-             * @description The event sent
-             * @example evt_01jd8x3k2m4n5p6q7r8s9t0v1w
-             */
-            event_id: string;
-            /**
-             * @description Its type
-             * @example entitlement.revoked
-             */
-            event_type: string;
-            /**
-             * Format: int64
-             * @description 1 for the first attempt of this delivery
-             * @example 1
-             */
-            attempt: number;
-            /**
-             * @description True when the endpoint answered 2xx
-             * @example true
-             */
-            succeeded: boolean;
-            /**
-             * Format: int64
-             * @description HTTP status answered; null when no answer (timeout, refused connection, forbidden address)
-             * @example 200
-             */
-            status_code: number | null;
-            /**
-             * @description Why it failed; null on success
-             * @example null
-             */
-            error: string | null;
-            /**
-             * Format: int64
-             * @description Milliseconds from request to response body
-             * @example 42
-             */
-            duration_ms: number;
-            /**
-             * @description First 1 KiB of the response body
-             * @example ok
-             */
-            response_body: string | null;
-            /**
-             * Format: date-time
-             * @description When the attempt started
-             * @example 2026-11-22T13:04:41.123Z
-             */
-            attempted_at: string;
-            /**
-             * Format: date-time
-             * @description When the retry is due; null when none follows
-             * @example null
-             */
-            next_attempt_at: string | null;
         };
         SubscriptionResponseDto: {
             /**
@@ -4257,6 +4294,12 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from pagination.next_cursor of the previous page */
                 cursor?: string;
+                /** @description An exact product id, an exact store product id, or a part of the name (case-insensitive), e.g. prod_01jd8x3k2m4n5p6q7r8s9t0v1w, sku_ebook_42 or guide */
+                search?: string;
+                /** @description Only these products: up to 100 product ids, comma-separated, e.g. prod_01jd8x3k2m4n5p6q7r8s9t0v1w,prod_01jd8x3k2m4n5p6q7r8s9t0v1x. One call names every product a page of other records refers to (order line items, subscriptions, files); unknown ids are left out */
+                ids?: string;
+                /** @description Only products with this status */
+                status?: "active" | "archived";
             };
             header?: never;
             path?: never;
@@ -7149,6 +7192,8 @@ export interface operations {
                 customer_id?: string;
                 /** @description Orders of the customer with this store id */
                 store_customer_id?: string;
+                /** @description An exact order id or an exact store order id, e.g. order_1001 */
+                search?: string;
             };
             header?: never;
             path?: never;
@@ -7177,7 +7222,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `FILTER_REQUIRED`: The list needs at least one filter; `INVALID_PARAMETER`: A present field is invalid or unknown */
+            /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget) */
@@ -9162,6 +9207,10 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from pagination.next_cursor of the previous page */
                 cursor?: string;
+                /** @description Only the files linked to this product (none for an unknown product), e.g. prod_01jd8x3k2m4n5p6q7r8s9t0v1w */
+                product_id?: string;
+                /** @description Only files in this upload status */
+                upload_status?: "PENDING" | "CONFIRMED";
             };
             header?: never;
             path?: never;
@@ -9280,6 +9329,8 @@ export interface operations {
                 cursor?: string;
                 /** @description Only events of this type */
                 type?: "entitlement.created" | "entitlement.updated" | "entitlement.revoked" | "entitlement.suspended" | "entitlement.reactivated" | "entitlement.activated" | "entitlement.expired" | "file.uploaded" | "download.completed" | "product.created" | "product.updated" | "order.created" | "order.updated" | "order.refunded" | "subscription.created" | "subscription.updated" | "import.completed";
+                /** @description Only events about this object: those whose data.object.id is this id (an entitlement, product, order, file…), e.g. ent_01jd8x3k2m4n5p6q7r8s9t0v1w */
+                object_id?: string;
                 /** @description Only events created strictly after this time (ISO 8601) */
                 created_after?: string;
                 /** @description Only events created strictly before this time (ISO 8601) */
@@ -9423,6 +9474,140 @@ export interface operations {
                         data: components["schemas"]["EventResponseDto"];
                         meta: components["schemas"]["MetaDto"];
                     };
+                };
+            };
+            /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `EVENT_NOT_FOUND`: No such event */
+            404: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    "events.listDeliveries": {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 */
+                limit?: number;
+                /** @description Opaque cursor from pagination.next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Event id */
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of attempts */
+            200: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Request identifier, as meta.request_id */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDeliveryResponseDto"][];
+                        meta: components["schemas"]["MetaDto"];
+                        pagination: components["schemas"]["PaginationDto"];
+                    };
+                };
+            };
+            /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
+            400: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
             /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
@@ -10955,6 +11140,10 @@ export interface operations {
                 customer_id?: string;
                 /** @description Customer id in the e-commerce platform, e.g. store_cust_1001 */
                 store_customer_id?: string;
+                /** @description An exact subscription id or an exact store subscription id, e.g. store_sub_1001 */
+                search?: string;
+                /** @description Only subscriptions in this store status */
+                status?: "active" | "trialing" | "past_due" | "paused" | "canceled";
             };
             header?: never;
             path?: never;
@@ -10983,7 +11172,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `FILTER_REQUIRED`: The list needs at least one filter; `INVALID_PARAMETER`: A present field is invalid or unknown */
+            /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget) */

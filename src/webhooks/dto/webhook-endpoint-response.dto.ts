@@ -54,6 +54,9 @@ export class WebhookDeliveryResponseDto {
   @ApiProperty({ description: 'Attempt id', example: 'wd_01jd8x3k2m4n5p6q7r8s9t0v1w' })
   id: string;
 
+  @ApiProperty({ description: 'The endpoint it was sent to', example: 'we_01jd8x3k2m4n5p6q7r8s9t0v1w' })
+  endpoint_id: string;
+
   @ApiProperty({ description: 'The event sent', example: 'evt_01jd8x3k2m4n5p6q7r8s9t0v1w' })
   event_id: string;
 
