@@ -1,6 +1,9 @@
 /** Unit tests for pure logic; e2e tests through the real AppModule and a real database. */
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json', diagnostics: false }] };
 
+// The SDK's sources, so a suite needs no SDK build first (the package itself ships sdk/dist).
+const sdkSources = { '^@entitlement-delivery/sdk$': '<rootDir>/sdk/src/index.ts' };
+
 module.exports = {
   testTimeout: 60000,
   projects: [
@@ -10,6 +13,7 @@ module.exports = {
       rootDir: __dirname,
       testMatch: ['<rootDir>/test/unit/**/*.spec.ts'],
       transform,
+      moduleNameMapper: sdkSources,
     },
     {
       displayName: 'e2e',
@@ -17,8 +21,7 @@ module.exports = {
       rootDir: __dirname,
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
       transform,
-      // The SDK's sources, so a suite needs no SDK build first (the package itself ships sdk/dist).
-      moduleNameMapper: { '^@entitlement-delivery/sdk$': '<rootDir>/sdk/src/index.ts' },
+      moduleNameMapper: sdkSources,
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
       setupFiles: ['<rootDir>/test/support/setup-environment.ts'],

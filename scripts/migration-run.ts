@@ -1,4 +1,5 @@
 import { EmbeddedDatabase } from '../src/database/embedded-database';
+import { ENTITIES } from '../src/app-entities';
 import { buildDataSourceOptions } from '../src/database/data-source-options';
 import { runMigrations } from '../src/database/run-migrations';
 import { DataSource } from 'typeorm';
@@ -8,7 +9,7 @@ import * as path from 'node:path';
 async function main(): Promise<void> {
   const url = process.env.DATABASE_URL;
   const embedded = url ? null : await EmbeddedDatabase.start(path.join(path.resolve(process.env.DATA_DIR || './data'), 'pg'));
-  const dataSource = await new DataSource(buildDataSourceOptions(url ?? embedded!.url, embedded !== null)).initialize();
+  const dataSource = await new DataSource(buildDataSourceOptions(url ?? embedded!.url, embedded !== null, ENTITIES)).initialize();
   try {
     const before = await dataSource.showMigrations();
     await runMigrations(dataSource);

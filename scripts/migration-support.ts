@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
+import { ENTITIES } from '../src/app-entities';
 import { buildDataSourceOptions } from '../src/database/data-source-options';
 import { EmbeddedDatabase } from '../src/database/embedded-database';
 
@@ -10,7 +11,7 @@ import { EmbeddedDatabase } from '../src/database/embedded-database';
 export async function openScriptDataSource(): Promise<{ dataSource: DataSource; close: () => Promise<void> }> {
   const url = process.env.MIGRATION_DATABASE_URL || process.env.DATABASE_URL;
   const embedded = url ? null : await EmbeddedDatabase.start(null);
-  const dataSource = await new DataSource(buildDataSourceOptions(url ?? embedded!.url, embedded !== null)).initialize();
+  const dataSource = await new DataSource(buildDataSourceOptions(url ?? embedded!.url, embedded !== null, ENTITIES)).initialize();
   return {
     dataSource,
     close: async () => {

@@ -3,10 +3,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { ERROR_CATALOGUE } from '../src/errors/error-code.enum';
+import { OpenApiDocument, renderOperations } from './sdk-operations';
 
 /**
  * Regenerates the SDK's generated sources from the committed openapi.json (`npm run sdk:generate`):
- * sdk/src/generated/openapi.ts (types, by openapi-typescript) and error-codes.ts (the catalogue's codes).
+ * sdk/src/generated/openapi.ts (types, by openapi-typescript), operations.ts (the resource groups the
+ * client is built from: every operation, by operationId) and error-codes.ts (the catalogue's codes).
  * With --check (CI) it writes nothing and fails when a committed file differs, like openapi:check.
  */
 const ROOT = path.join(__dirname, '..');
@@ -43,7 +45,8 @@ function errorCodes(): string {
 
 function main(): void {
   const check = process.argv.includes('--check');
-  const files: Record<string, string> = { 'openapi.ts': openApiTypes(), 'error-codes.ts': errorCodes() };
+  const document = JSON.parse(readFileSync(path.join(ROOT, 'openapi.json'), 'utf8')) as OpenApiDocument;
+  const files: Record<string, string> = { 'openapi.ts': openApiTypes(), 'operations.ts': renderOperations(document), 'error-codes.ts': errorCodes() };
   let stale = false;
   for (const [name, content] of Object.entries(files)) {
     const target = path.join(GENERATED, name);

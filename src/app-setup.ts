@@ -4,9 +4,11 @@ import { AppModule } from './app.module';
 import { RequestAuthenticator } from './auth/request-authenticator';
 import { AppConfig } from './config/app-config';
 import { validateEnvironment } from './config/config.schema';
-import { AllExceptionsFilter } from './errors/all-exceptions.filter';
+import { AllExceptionsFilter } from './http/all-exceptions.filter';
+import { ClientAddressResolver } from './exchange/client-address';
 import { DashboardAssets } from './http/dashboard-assets';
-import { createHttpPlatform, HttpPlatform } from './http/http-platform';
+import { createHttpPlatform } from './http/create-http-platform';
+import type { HttpPlatform } from './http/http-platform';
 import { RequestGate } from './http/request-gate';
 import { PinoNestLogger } from './logging/pino-nest.logger';
 import { RootLogger } from './logging/root-logger';
@@ -26,7 +28,7 @@ export function configureApp(app: INestApplication, platform: HttpPlatform): voi
   app.flushLogs();
   const config = app.get(AppConfig);
   platform.install(app, {
-    gate: new RequestGate(app.get(RequestAuthenticator), config.httpTimeouts, config.dashboardEnabled),
+    gate: new RequestGate(app.get(RequestAuthenticator), config.httpTimeouts, config.dashboardEnabled, new ClientAddressResolver(config.trustProxy)),
     logger: app.get(RootLogger).pino,
     dashboard: config.dashboardEnabled ? new DashboardAssets() : null,
   });

@@ -2,17 +2,18 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { AdminModule } from './admin/admin.module';
+import { ENTITIES } from './app-entities';
 import { AccessGuard } from './auth/access.guard';
 import { AuthModule } from './auth/auth.module';
 import { BillingModule } from './billing/billing.module';
 import { ConfigModule } from './config/config.module';
-import { CustomerRecordsModule } from './customers/customer-records.module';
+import { CustomerRecordsModule } from './customer-records/customer-records.module';
 import { CustomersModule } from './customers/customers.module';
 import { DashboardModule } from './dashboard/dashboard.module';
 import { DatabaseModule } from './database/database.module';
 import { EntitlementsModule } from './entitlements/entitlements.module';
 import { EnvelopeInterceptor } from './envelope/envelope.interceptor';
-import { ResponseInterceptor } from './envelope/response.interceptor';
+import { ResponseInterceptor } from './idempotency/response.interceptor';
 import { FileRecordsModule } from './files/file-records.module';
 import { FilesModule } from './files/files.module';
 import { GrantRulesModule } from './grant-rules/grant-rules.module';
@@ -37,7 +38,7 @@ export class AppModule {
         ConfigModule.forRoot(overrides),
         LoggingModule,
         EventEmitterModule.forRoot(),
-        DatabaseModule,
+        DatabaseModule.forRoot(ENTITIES),
         RateLimitingModule,
         AuthModule,
         HealthModule,

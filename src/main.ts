@@ -6,7 +6,7 @@ import { createApp } from './app-setup';
 import { DemoMerchantSeeder } from './auth/demo-merchant.seeder';
 import { AppConfig } from './config/app-config';
 import { validateEnvironment } from './config/config.schema';
-import { DASHBOARD_PATH, startupSummary } from './startup-summary';
+import { DASHBOARD_PATH, startupSummary } from './logging/startup-summary';
 
 /** The dashboard's path when a module provides DASHBOARD_PATH, else null (no dashboard in this build). */
 function dashboardPath(app: Awaited<ReturnType<typeof createApp>>): string | null {

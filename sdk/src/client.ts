@@ -1,21 +1,16 @@
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import { ApiError } from './api-error';
-import type { Writable } from 'openapi-typescript-helpers';
-import type { components, operations, paths } from './generated/openapi';
+import { OPERATIONS, type FilesOperations, type OperationGroups, type OperationId } from './generated/operations';
+import type { paths } from './generated/openapi';
+import type { OperationDescription } from './operation-description';
+import type { ApiResult, Body, RequestOptions } from './operation-types';
+import { LazyPagePromise } from './pagination';
+import { responseInfoOf, withResponseInfo, type ResponseInfo } from './response-info';
+import { verifyEntitlementToken, type EntitlementTokenClaims, type VerifyEntitlementTokenOptions } from './tokens';
+import { DEFAULT_RETRY_POLICY, sendWithRetries, type FetchFunction, type RetryPolicy } from './transport';
+import { verifyWebhook } from './webhooks';
 
-export type Schemas = components['schemas'];
-
-/** Query parameters of an operation, by operationId (`Query<'entitlements.check'>`). */
-export type Query<OperationId extends keyof operations> = NonNullable<operations[OperationId]['parameters']['query']>;
-
-/** JSON request body of an operation, by operationId. */
-export type Body<OperationId extends keyof operations> = operations[OperationId] extends {
-  requestBody?: { content: { 'application/json': infer Content } };
-}
-  ? Writable<Content>
-  : never;
-
-export interface ClientOptions {
+export interface ClientOptions extends Partial<RetryPolicy> {
   /** Where the API answers, e.g. `http://localhost:3000`. */
   baseUrl: string;
   /** `eh_test_…` or `eh_live_…`: sent on every /v1 route. */
@@ -24,157 +19,194 @@ export interface ClientOptions {
   adminToken?: string;
   /** Makes the Idempotency-Key of writes without one; a random UUID by default. */
   newIdempotencyKey?: () => string;
-  /** A fetch to use instead of the global one (tests, proxies, retries). */
-  fetch?: (request: Request) => Promise<Response>;
+  /** A fetch to use instead of the global one (tests, proxies). Retries and timeouts wrap it. */
+  fetch?: FetchFunction;
 }
 
-/** Per-call options of a write. */
-export interface WriteOptions {
-  /** Reuse a key to retry this write safely; by default every call gets a fresh one. */
-  idempotencyKey?: string;
+/** `client.files`: the generated operations plus the three upload steps in one call. */
+export interface FilesGroup extends FilesOperations {
+  /** Upload URL, PUT of the bytes with the headers it names, confirm: the confirmed file. */
+  upload(
+    body: Body<'files.createUploadUrl'>,
+    content: Blob | ArrayBuffer | Uint8Array | string,
+    options?: RequestOptions,
+  ): Promise<ApiResult<'files.confirm'>>;
 }
 
-const IDEMPOTENCY_KEY = 'Idempotency-Key';
-
-/** Each request carries the credential its route expects, and each write an Idempotency-Key. */
-function authenticationAndIdempotency(options: ClientOptions): Middleware {
-  const newKey = options.newIdempotencyKey ?? (() => globalThis.crypto.randomUUID());
-  return {
-    onRequest({ request, schemaPath }) {
-      const credential = schemaPath.startsWith('/admin/') ? options.adminToken : options.apiKey;
-      if (credential && !request.headers.has('Authorization')) request.headers.set('Authorization', `Bearer ${credential}`);
-      // The service makes every POST under /v1 idempotent: a retry with the same key never acts twice.
-      if (request.method === 'POST' && schemaPath.startsWith('/v1/') && !request.headers.has(IDEMPOTENCY_KEY)) {
-        request.headers.set(IDEMPOTENCY_KEY, newKey());
-      }
-      return request;
-    },
-  };
+/** `client.tokens`: offline verification of entitlement tokens against this service's keys. */
+export interface TokensHelper {
+  /**
+   * verifyEntitlementToken with this client's service as the default key set
+   * (`{baseUrl}/.well-known/jwks.json`) and issuer (`baseUrl`; pass `issuer` when the service's
+   * PUBLIC_BASE_URL differs from the URL you reach it by).
+   */
+  verify(token: string, options: Omit<VerifyEntitlementTokenOptions, 'jwks'> & { jwks?: VerifyEntitlementTokenOptions['jwks'] }): Promise<EntitlementTokenClaims>;
 }
 
-/** Returns the success body, or throws ApiError with the error body's code. */
-async function send<Result extends { data?: unknown; error?: unknown; response: Response }>(
-  request: Promise<Result>,
-): Promise<NonNullable<Result['data']>> {
-  const { data, error, response } = await request;
-  if (!response.ok) throw ApiError.fromResponse(response, error);
-  return data as NonNullable<Result['data']>;
-}
-
-function idempotency(options: WriteOptions | undefined): { 'Idempotency-Key'?: string } {
-  return options?.idempotencyKey ? { [IDEMPOTENCY_KEY]: options.idempotencyKey } : {};
+/** `client.webhooks`: Standard Webhooks verification of a delivery (see verifyWebhook). */
+export interface WebhooksHelper {
+  verify: typeof verifyWebhook;
 }
 
 /**
- * A typed client: each method is one operation of openapi.json, named by its operationId
- * (`client.entitlements.check` is `entitlements.check`), and returns the response's envelope
- * (`{ data, meta, pagination? }`). `client.raw` is the underlying openapi-fetch client.
+ * The typed client: one group per operationId prefix of openapi.json (`client.entitlements.check`
+ * is `entitlements.check`), generated with the document, so every operation is here. `raw` is the
+ * underlying openapi-fetch client, by path; it sends the same credentials and keys and throws the
+ * same ApiError.
  */
-export function createEntitlementDeliveryClient(options: ClientOptions) {
-  const raw: Client<paths> = createClient<paths>({ baseUrl: options.baseUrl, ...(options.fetch ? { fetch: options.fetch } : {}) });
-  raw.use(authenticationAndIdempotency(options));
-  const fetchImplementation = options.fetch ?? ((request: Request) => globalThis.fetch(request));
-
-  const entitlements = {
-    check: (query: Query<'entitlements.check'>) => send(raw.GET('/v1/entitlements/check', { params: { query } })),
-    list: (query: Query<'entitlements.list'>) => send(raw.GET('/v1/entitlements', { params: { query } })),
-    create: (body: Body<'entitlements.create'>, write?: WriteOptions) =>
-      send(raw.POST('/v1/entitlements', { body, params: { header: idempotency(write) } })),
-    get: (entitlementId: string) => send(raw.GET('/v1/entitlements/{entitlement_id}', { params: { path: { entitlement_id: entitlementId } } })),
-    update: (entitlementId: string, body: Body<'entitlements.update'>) =>
-      send(raw.PATCH('/v1/entitlements/{entitlement_id}', { params: { path: { entitlement_id: entitlementId } }, body })),
-    revoke: (entitlementId: string, body?: Body<'entitlements.revoke'>, write?: WriteOptions) =>
-      send(raw.POST('/v1/entitlements/{entitlement_id}/revoke', { params: { path: { entitlement_id: entitlementId }, header: idempotency(write) }, body })),
-    suspend: (entitlementId: string, body?: Body<'entitlements.suspend'>, write?: WriteOptions) =>
-      send(raw.POST('/v1/entitlements/{entitlement_id}/suspend', { params: { path: { entitlement_id: entitlementId }, header: idempotency(write) }, body })),
-    reactivate: (entitlementId: string, body?: Body<'entitlements.reactivate'>, write?: WriteOptions) =>
-      send(
-        raw.POST('/v1/entitlements/{entitlement_id}/reactivate', { params: { path: { entitlement_id: entitlementId }, header: idempotency(write) }, body }),
-      ),
-    activate: (entitlementId: string, write?: WriteOptions) =>
-      send(raw.POST('/v1/entitlements/{entitlement_id}/activate', { params: { path: { entitlement_id: entitlementId }, header: idempotency(write) } })),
-    recordUsage: (entitlementId: string, body?: Body<'entitlements.recordUsage'>, write?: WriteOptions) =>
-      send(raw.POST('/v1/entitlements/{entitlement_id}/usage', { params: { path: { entitlement_id: entitlementId }, header: idempotency(write) }, body })),
-    issueToken: (entitlementId: string, write?: WriteOptions) =>
-      send(raw.POST('/v1/entitlements/{entitlement_id}/token', { params: { path: { entitlement_id: entitlementId }, header: idempotency(write) } })),
-    getSigningKeys: () => send(raw.GET('/.well-known/jwks.json')),
-  };
-
-  const products = {
-    list: (query: Query<'products.list'> = {}) => send(raw.GET('/v1/products', { params: { query } })),
-    create: (body: Body<'products.create'>, write?: WriteOptions) => send(raw.POST('/v1/products', { body, params: { header: idempotency(write) } })),
-    get: (productId: string) => send(raw.GET('/v1/products/{product_id}', { params: { path: { product_id: productId } } })),
-    update: (productId: string, body: Body<'products.update'>) =>
-      send(raw.PATCH('/v1/products/{product_id}', { params: { path: { product_id: productId } }, body })),
-    archive: (productId: string) => send(raw.DELETE('/v1/products/{product_id}', { params: { path: { product_id: productId } } })),
-  };
-
-  const customers = {
-    listEntitlements: (customerId: string, query: Query<'customers.listEntitlements'> = {}) =>
-      send(raw.GET('/v1/customers/{customer_id}/entitlements', { params: { path: { customer_id: customerId }, query } })),
-    listEntitlementsByStoreId: (storeCustomerId: string, query: Query<'customers.listEntitlementsByStoreId'> = {}) =>
-      send(raw.GET('/v1/customers/store/{store_customer_id}/entitlements', { params: { path: { store_customer_id: storeCustomerId }, query } })),
-    listDownloads: (customerId: string, query: Query<'customers.listDownloads'> = {}) =>
-      send(raw.GET('/v1/customers/{customer_id}/downloads', { params: { path: { customer_id: customerId }, query } })),
-  };
-
-  const files = {
-    createUploadUrl: (body: Body<'files.createUploadUrl'>, write?: WriteOptions) =>
-      send(raw.POST('/v1/files/upload-url', { body, params: { header: idempotency(write) } })),
-    confirm: (fileId: string, write?: WriteOptions) =>
-      send(raw.POST('/v1/files/{file_id}/confirm', { params: { path: { file_id: fileId }, header: idempotency(write) } })),
-    /** The three steps in one: upload URL, PUT of the bytes with the headers it names, confirm. */
-    upload: async (body: Body<'files.createUploadUrl'>, content: Blob | ArrayBuffer | Uint8Array | string) => {
-      const { data: upload } = await files.createUploadUrl(body);
-      const response = await fetchImplementation(new Request(upload.upload_url, { method: 'PUT', headers: upload.upload_headers, body: content as BodyInit }));
-      if (!response.ok) throw ApiError.fromResponse(response, await response.json().catch(() => null));
-      return files.confirm(upload.file_id);
-    },
-    download: (fileId: string, query: Query<'files.download'>) =>
-      send(raw.GET('/v1/files/{file_id}/download', { params: { path: { file_id: fileId }, query } })),
-    get: (fileId: string) => send(raw.GET('/v1/files/{file_id}', { params: { path: { file_id: fileId } } })),
-    list: (query: Query<'files.list'> = {}) => send(raw.GET('/v1/files', { params: { query } })),
-  };
-
-  const events = {
-    list: (query: Query<'events.list'> = {}) => send(raw.GET('/v1/events', { params: { query } })),
-    get: (eventId: string) => send(raw.GET('/v1/events/{event_id}', { params: { path: { event_id: eventId } } })),
-    redeliver: (eventId: string, body?: Body<'events.redeliver'>, write?: WriteOptions) =>
-      send(raw.POST('/v1/events/{event_id}/redeliver', { params: { path: { event_id: eventId }, header: idempotency(write) }, body: body as Body<'events.redeliver'> })),
-  };
-
-  const webhookEndpoints = {
-    create: (body: Body<'webhookEndpoints.create'>, write?: WriteOptions) =>
-      send(raw.POST('/v1/webhook-endpoints', { body, params: { header: idempotency(write) } })),
-    list: (query: Query<'webhookEndpoints.list'> = {}) => send(raw.GET('/v1/webhook-endpoints', { params: { query } })),
-    get: (endpointId: string) => send(raw.GET('/v1/webhook-endpoints/{endpoint_id}', { params: { path: { endpoint_id: endpointId } } })),
-    update: (endpointId: string, body: Body<'webhookEndpoints.update'>) =>
-      send(raw.PATCH('/v1/webhook-endpoints/{endpoint_id}', { params: { path: { endpoint_id: endpointId } }, body })),
-    delete: (endpointId: string) => send(raw.DELETE('/v1/webhook-endpoints/{endpoint_id}', { params: { path: { endpoint_id: endpointId } } })),
-    rotateSecret: (endpointId: string, write?: WriteOptions) =>
-      send(raw.POST('/v1/webhook-endpoints/{endpoint_id}/rotate-secret', { params: { path: { endpoint_id: endpointId }, header: idempotency(write) } })),
-    listDeliveries: (endpointId: string, query: Query<'webhookEndpoints.listDeliveries'> = {}) =>
-      send(raw.GET('/v1/webhook-endpoints/{endpoint_id}/deliveries', { params: { path: { endpoint_id: endpointId }, query } })),
-  };
-
-  const admin = {
-    createMerchant: (body: Body<'admin.createMerchant'>) => send(raw.POST('/admin/v1/merchants', { body })),
-    getMerchant: (merchantId: string) => send(raw.GET('/admin/v1/merchants/{merchant_id}', { params: { path: { merchant_id: merchantId } } })),
-    updateMerchant: (merchantId: string, body: Body<'admin.updateMerchant'>) =>
-      send(raw.PATCH('/admin/v1/merchants/{merchant_id}', { params: { path: { merchant_id: merchantId } }, body })),
-    createApiKey: (merchantId: string, body: Body<'admin.createApiKey'>) =>
-      send(raw.POST('/admin/v1/merchants/{merchant_id}/api-keys', { params: { path: { merchant_id: merchantId } }, body })),
-    listApiKeys: (merchantId: string) => send(raw.GET('/admin/v1/merchants/{merchant_id}/api-keys', { params: { path: { merchant_id: merchantId } } })),
-    revokeApiKey: (apiKeyId: string) => send(raw.DELETE('/admin/v1/api-keys/{api_key_id}', { params: { path: { api_key_id: apiKeyId } } })),
-    getUsage: (merchantId: string) => send(raw.GET('/admin/v1/merchants/{merchant_id}/usage', { params: { path: { merchant_id: merchantId } } })),
-  };
-
-  const health = {
-    live: () => send(raw.GET('/health/live')),
-    ready: () => send(raw.GET('/health/ready')),
-  };
-
-  return { entitlements, products, customers, files, events, webhookEndpoints, admin, health, raw };
+export interface EntitlementDeliveryClient extends OperationGroups {
+  files: FilesGroup;
+  tokens: TokensHelper;
+  webhooks: WebhooksHelper;
+  raw: Client<paths>;
 }
 
-export type EntitlementDeliveryClient = ReturnType<typeof createEntitlementDeliveryClient>;
+const IDEMPOTENCY_KEY = 'Idempotency-Key';
+const BODY_IDEMPOTENCY_FIELD = 'idempotency_key';
+
+type Operation = OperationDescription & { id: string };
+const OPERATION_BY_ROUTE = new Map<string, Operation>(
+  Object.entries(OPERATIONS).map(([id, operation]) => [`${operation.method} ${operation.path}`, { ...operation, id }]),
+);
+
+async function bodyIdempotencyKey(request: Request): Promise<string | null> {
+  if (!request.headers.get('content-type')?.includes('json')) return null;
+  const body: unknown = await request.clone().json().catch(() => null);
+  const value = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[BODY_IDEMPOTENCY_FIELD] : undefined;
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+async function parsedBody(response: Response): Promise<unknown> {
+  const text = await response.clone().text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Each request carries the credential its operation declares and, when the operation takes one,
+ * an Idempotency-Key: the caller's, else the body's `idempotency_key` (the service refuses two
+ * different keys), else a fresh one. Every non-2xx answer becomes an ApiError, for `raw` too.
+ */
+function operationMiddleware(options: ClientOptions, infoByResponse: WeakMap<Response, ResponseInfo>): Middleware {
+  const newKey = options.newIdempotencyKey ?? (() => globalThis.crypto.randomUUID());
+  return {
+    async onRequest({ request, schemaPath }) {
+      const operation = OPERATION_BY_ROUTE.get(`${request.method} ${schemaPath}`);
+      const credential = operation?.credential === 'adminToken' ? options.adminToken : operation?.credential === 'apiKey' ? options.apiKey : undefined;
+      if (credential && !request.headers.has('Authorization')) request.headers.set('Authorization', `Bearer ${credential}`);
+      if (operation && operation.idempotency !== 'none' && !request.headers.has(IDEMPOTENCY_KEY)) {
+        const fromBody = operation.idempotency === 'headerOrBody' ? await bodyIdempotencyKey(request) : null;
+        request.headers.set(IDEMPOTENCY_KEY, fromBody ?? newKey());
+      }
+      return request;
+    },
+    async onResponse({ request, response }) {
+      const info = responseInfoOf(request, response);
+      infoByResponse.set(response, info);
+      if (!response.ok) throw ApiError.from(info, await parsedBody(response));
+      return undefined;
+    },
+  };
+}
+
+/** The loosely typed call the generic methods make (the typed surface is the generated interfaces). */
+type RequestCall = (
+  method: string,
+  path: string,
+  init: Record<string, unknown>,
+) => Promise<{ data?: unknown; response: Response }>;
+
+/** Creates the client. Options: see ClientOptions (retries and timeouts default to DEFAULT_RETRY_POLICY). */
+export function createEntitlementDeliveryClient(options: ClientOptions): EntitlementDeliveryClient {
+  const baseUrl = options.baseUrl.replace(/\/$/, '');
+  const policy: RetryPolicy = {
+    maxRetries: options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries,
+    timeout: options.timeout ?? DEFAULT_RETRY_POLICY.timeout,
+    initialRetryDelay: options.initialRetryDelay ?? DEFAULT_RETRY_POLICY.initialRetryDelay,
+    maxRetryDelay: options.maxRetryDelay ?? DEFAULT_RETRY_POLICY.maxRetryDelay,
+    maxRetryAfter: options.maxRetryAfter ?? DEFAULT_RETRY_POLICY.maxRetryAfter,
+  };
+  const fetchFunction: FetchFunction = options.fetch ?? ((request) => globalThis.fetch(request));
+  const transport = (overrides: RequestOptions = {}): FetchFunction => {
+    const attemptPolicy: RetryPolicy = {
+      ...policy,
+      ...(overrides.maxRetries !== undefined ? { maxRetries: overrides.maxRetries } : {}),
+      ...(overrides.timeout !== undefined ? { timeout: overrides.timeout } : {}),
+    };
+    return (request) => sendWithRetries(request, attemptPolicy, fetchFunction);
+  };
+  const infoByResponse = new WeakMap<Response, ResponseInfo>();
+  const raw: Client<paths> = createClient<paths>({ baseUrl, fetch: transport() });
+  raw.use(operationMiddleware(options, infoByResponse));
+  const request = raw.request as unknown as RequestCall;
+
+  async function send(operation: OperationDescription, path: Record<string, string>, query: unknown, body: unknown, callOptions: RequestOptions = {}) {
+    const headers: Record<string, string> = { ...callOptions.headers };
+    if (callOptions.idempotencyKey) headers[IDEMPOTENCY_KEY] = callOptions.idempotencyKey;
+    const csv = typeof body === 'string' && operation.contentTypes.includes('text/csv');
+    if (csv) headers['Content-Type'] = 'text/csv';
+    const { data, response } = await request(operation.method, operation.path, {
+      params: { path, ...(query !== undefined ? { query } : {}) },
+      ...(body !== undefined ? { body } : {}),
+      ...(csv ? { bodySerializer: (text: string) => text } : {}),
+      headers,
+      ...(callOptions.signal ? { signal: callOptions.signal } : {}),
+      fetch: transport(callOptions),
+    });
+    const info = infoByResponse.get(response);
+    return info ? withResponseInfo(data, info) : data;
+  }
+
+  /** One method of the table: `(…path ids, input?, options?)`, the list ones lazy and iterable. */
+  function method(operation: OperationDescription) {
+    return (...args: unknown[]) => {
+      const ids = args.slice(0, operation.pathParameters.length) as string[];
+      const path = Object.fromEntries(operation.pathParameters.map((name, index) => [name, ids[index] ?? '']));
+      const input = operation.input === 'none' ? undefined : args[operation.pathParameters.length];
+      const callOptions = args[operation.pathParameters.length + (operation.input === 'none' ? 0 : 1)] as RequestOptions | undefined;
+      const split = operation.input === 'queryAndBody' ? ((input ?? {}) as { query?: unknown; body?: unknown }) : null;
+      const query = split ? split.query : operation.input === 'query' ? input : undefined;
+      const body = split ? split.body : operation.input === 'body' ? input : undefined;
+      if (!operation.paginated) return send(operation, path, query, body, callOptions);
+      const filters = (query ?? {}) as Record<string, unknown>;
+      return new LazyPagePromise(async (cursor, pageSize) => {
+        const pageQuery = {
+          ...filters,
+          ...(cursor ? { cursor } : {}),
+          ...(pageSize !== null && filters.limit === undefined ? { limit: pageSize } : {}),
+        };
+        return (await send(operation, path, pageQuery, body, callOptions)) as { data: unknown[]; pagination: { next_cursor: string | null } };
+      });
+    };
+  }
+
+  const groups: Record<string, Record<string, unknown>> = {};
+  for (const operation of Object.values(OPERATIONS) as OperationDescription[]) {
+    groups[operation.group] ??= {};
+    (groups[operation.group] as Record<string, unknown>)[operation.name] = method(operation);
+  }
+  const client = groups as unknown as EntitlementDeliveryClient;
+
+  client.files.upload = async (body, content, uploadOptions) => {
+    const { data: upload } = await client.files.createUploadUrl(body, uploadOptions);
+    // The bytes go to the storage URL the service named (its own, or S3's), with the headers it requires.
+    const put = new Request(upload.upload_url, { method: 'PUT', headers: upload.upload_headers, body: content as BodyInit, ...(uploadOptions?.signal ? { signal: uploadOptions.signal } : {}) });
+    const response = await transport({ ...uploadOptions, maxRetries: uploadOptions?.maxRetries ?? policy.maxRetries })(put);
+    if (!response.ok) throw ApiError.from(responseInfoOf(put, response), await parsedBody(response));
+    // A key of its own for the confirm (one key names one request): derived, so a retried upload confirms once.
+    const { idempotencyKey, ...confirmOptions } = uploadOptions ?? {};
+    return client.files.confirm(upload.file_id, { ...confirmOptions, ...(idempotencyKey ? { idempotencyKey: `${idempotencyKey}:confirm` } : {}) });
+  };
+  client.tokens = {
+    verify: (token, verifyOptions) =>
+      verifyEntitlementToken(token, { ...verifyOptions, jwks: verifyOptions.jwks ?? `${baseUrl}/.well-known/jwks.json`, issuer: verifyOptions.issuer ?? baseUrl }),
+  };
+  client.webhooks = { verify: verifyWebhook };
+  client.raw = raw;
+  return client;
+}
+
+export type { OperationId };

@@ -1,7 +1,22 @@
-export { ApiError, isApiError, UNEXPECTED_RESPONSE } from './api-error';
+export { ApiConnectionError, ApiError, ApiTimeoutError, isApiError, UNEXPECTED_RESPONSE } from './api-error';
 export type { ApiErrorCode, ErrorBody } from './api-error';
 export { createEntitlementDeliveryClient } from './client';
-export type { Body, ClientOptions, EntitlementDeliveryClient, Query, Schemas, WriteOptions } from './client';
+export type { ClientOptions, EntitlementDeliveryClient, FilesGroup, TokensHelper, WebhooksHelper } from './client';
 export { ERROR_CODES } from './generated/error-codes';
 export type { ErrorCode } from './generated/error-codes';
 export type { components, operations, paths } from './generated/openapi';
+export { OPERATIONS } from './generated/operations';
+export type * from './generated/operations';
+export type { OperationDescription } from './operation-description';
+export type { ApiResult, Body, OperationError, OperationErrorCode, PageItem, PagePromise, Query, RequestOptions, ResponseBody } from './operation-types';
+export type { RateLimit, ResponseInfo } from './response-info';
+export { TokenVerificationError, verifyEntitlementToken } from './tokens';
+export type { EntitlementTokenClaims, TokenVerificationFailure, VerifyEntitlementTokenOptions } from './tokens';
+export { backoffDelay, DEFAULT_RETRY_POLICY, isIdempotent, retryAfterDelay } from './transport';
+export type { FetchFunction, RetryPolicy } from './transport';
+export { verifyWebhook, WebhookVerificationError } from './webhooks';
+export type { VerifyWebhookOptions, WebhookEvent, WebhookHeaders, WebhookVerificationFailure } from './webhooks';
+
+import type { components } from './generated/openapi';
+/** Every schema of the document, by name (`Schemas['ProductResponseDto']`). */
+export type Schemas = components['schemas'];

@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
-import type { HttpResponse } from '../http/http-exchange';
+import type { HttpResponse } from '../exchange/http-exchange';
 import { RateLimiter } from '../rate-limiting/rate-limiter';
 import { AuthenticatedRequest, hasScope } from './auth-context';
 import { IS_ADMIN_ROUTE, IS_DASHBOARD_ROUTE, IS_PUBLIC, REQUIRED_SCOPES } from './route-access.decorators';

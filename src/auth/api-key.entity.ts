@@ -1,10 +1,12 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { TIMESTAMP } from '../database/columns';
 import { MerchantEntity } from './merchant.entity';
-import type { ApiMode } from './tenant';
+import type { ApiMode } from '../database/tenant';
 
 @Entity('api_keys')
 @Index('api_keys_merchant_idx', ['merchant_id', 'created_at'])
+// The keys made without a checksum, reloaded every minute by each instance (LegacyCredentialFilter).
+@Index('api_keys_legacy_idx', ['key_hash'], { where: 'checksummed = false AND revoked_at IS NULL' })
 export class ApiKeyEntity {
   @PrimaryColumn({ type: 'text' })
   id: string;
@@ -42,4 +44,8 @@ export class ApiKeyEntity {
 
   @Column({ ...TIMESTAMP, nullable: true })
   revoked_at: Date | null;
+
+  /** Whether the key ends with its keyed checksum (credential-checksum.ts); false for keys made before, and by older versions. */
+  @Column({ type: 'boolean', default: false })
+  checksummed: boolean;
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, IsNull } from 'typeorm';
 import { generateId } from '../ids/id';
 import { ApiKeyEntity } from './api-key.entity';
-import type { ApiMode } from './tenant';
+import type { ApiMode } from '../database/tenant';
 
 export interface NewApiKey {
   keyHash: string;
@@ -27,6 +27,7 @@ export class ApiKeysRepository {
       mode: key.mode,
       scopes: key.scopes,
       name: key.name,
+      checksummed: true,
     });
     return manager.save(ApiKeyEntity, entity);
   }
@@ -34,6 +35,12 @@ export class ApiKeysRepository {
   /** Authentication: the key's hash is its only handle before the tenant is known. */
   findActiveByHash(keyHash: string): Promise<ApiKeyEntity | null> {
     return this.dataSource.manager.findOne(ApiKeyEntity, { where: { key_hash: keyHash, revoked_at: IsNull() } });
+  }
+
+  /** Hashes of live keys made without a checksum (LegacyCredentialFilter); a partial index keeps this small. */
+  async listLegacyHashes(): Promise<string[]> {
+    const rows = await this.dataSource.manager.find(ApiKeyEntity, { select: { key_hash: true }, where: { checksummed: false, revoked_at: IsNull() } });
+    return rows.map((row) => row.key_hash);
   }
 
   listForMerchant(merchantId: string): Promise<ApiKeyEntity[]> {

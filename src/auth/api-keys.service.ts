@@ -1,4 +1,4 @@
-import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { isValidId } from '../ids/id';
@@ -8,9 +8,12 @@ import { ApiKeyResponseDto, CreatedApiKeyResponseDto } from './dto/admin-respons
 import { displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey } from './api-key-format';
 import { ApiKeysRepository } from './api-keys.repository';
 import type { AuthContext } from './auth-context';
+import { CredentialChecksum } from './credential-checksum';
+import type { SecretCredential } from './guessing-rules';
+import { LegacyCredentialFilter } from './legacy-credential-filter';
 import { MerchantsService } from './merchants.service';
 import { ALL_SCOPES_WILDCARD, isScope, SCOPES } from './scopes';
-import type { ApiMode } from './tenant';
+import type { ApiMode } from '../database/tenant';
 
 /** last_used_at is written at most this often per key, to keep writes off the hot path. */
 const LAST_USED_WRITE_INTERVAL_MILLISECONDS = 60_000;
@@ -29,7 +32,7 @@ function toApiKeyResponse(key: ApiKeyEntity): ApiKeyResponseDto {
 }
 
 @Injectable()
-export class ApiKeysService implements BeforeApplicationShutdown {
+export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger(ApiKeysService.name);
   private readonly cache = new ApiKeyCache<AuthContext>();
   /**
@@ -37,6 +40,8 @@ export class ApiKeysService implements BeforeApplicationShutdown {
    * and longer, so a repeated guess doesn't reach the database.
    */
   private readonly unknownKeys = new ApiKeyCache<true>(UNKNOWN_API_KEY_TTL_MILLISECONDS);
+  /** Keys made without a checksum (before it existed, or by an older version in a rolling upgrade). */
+  private readonly legacyKeys: LegacyCredentialFilter;
   /** Lookups in flight by hash: concurrent requests with one key share one query. */
   private readonly lookups = new Map<string, Promise<AuthContext | null>>();
   private readonly lastUsedWrites = new Map<string, number>();
@@ -46,12 +51,19 @@ export class ApiKeysService implements BeforeApplicationShutdown {
   constructor(
     private readonly keys: ApiKeysRepository,
     private readonly merchants: MerchantsService,
-  ) {}
+    private readonly checksum: CredentialChecksum,
+  ) {
+    this.legacyKeys = new LegacyCredentialFilter('legacy API key', () => this.keys.listLegacyHashes());
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.legacyKeys.start();
+  }
 
   async create(merchantId: string, input: { mode: ApiMode; scopes: string[]; name?: string | null }): Promise<CreatedApiKeyResponseDto> {
     await this.merchants.require(merchantId);
     const scopes = this.normaliseScopes(input.scopes);
-    const key = generateApiKey(input.mode);
+    const key = generateApiKey(input.mode, this.checksum);
     const entity = await this.keys.create(merchantId, {
       keyHash: hashApiKey(key),
       prefix: displayPrefix(key),
@@ -75,14 +87,33 @@ export class ApiKeysService implements BeforeApplicationShutdown {
     return toApiKeyResponse(revoked);
   }
 
-  /** The key's auth context, or null for a malformed, unknown or revoked key. */
-  async authenticate(rawKey: string): Promise<AuthContext | null> {
-    if (!isWellFormedApiKey(rawKey)) return null;
+  /**
+   * A presented key as known before any lookup: cached (valid, or remembered as unknown), and
+   * whether it may be valid at all. GuessingRules decides whether it is looked up.
+   */
+  credential(rawKey: string): SecretCredential<AuthContext> {
+    if (!isWellFormedApiKey(rawKey)) return { cached: null, plausible: false, lookUp: () => Promise.resolve(null) };
     const hash = hashApiKey(rawKey);
-    if (this.unknownKeys.get(hash)) return null;
-    const context = this.cache.get(hash) ?? (await this.lookUp(hash));
-    if (context) this.recordUse(context.credentialId);
-    return context;
+    return {
+      cached: this.unknownKeys.get(hash) ? null : this.cache.get(hash),
+      plausible: this.checksum.holds(rawKey) || this.legacyKeys.has(hash),
+      lookUp: () => this.lookUp(hash),
+    };
+  }
+
+  /** Notes that an authenticated request used the key (last_used_at, written at most once a minute). */
+  recordUse(context: AuthContext): void {
+    const now = Date.now();
+    const lastWrite = this.lastUsedWrites.get(context.credentialId) ?? 0;
+    if (now - lastWrite < LAST_USED_WRITE_INTERVAL_MILLISECONDS) return;
+    this.lastUsedWrites.set(context.credentialId, now);
+    const write = this.keys
+      .touchLastUsed(context.credentialId, new Date(now))
+      .catch((error: unknown) => {
+        this.logger.warn({ err: error }, 'Could not record last_used_at');
+      })
+      .finally(() => this.pendingWrites.delete(write));
+    this.pendingWrites.add(write);
   }
 
   private lookUp(hash: string): Promise<AuthContext | null> {
@@ -112,21 +143,8 @@ export class ApiKeysService implements BeforeApplicationShutdown {
     return lookup;
   }
 
-  private recordUse(keyId: string): void {
-    const now = Date.now();
-    const lastWrite = this.lastUsedWrites.get(keyId) ?? 0;
-    if (now - lastWrite < LAST_USED_WRITE_INTERVAL_MILLISECONDS) return;
-    this.lastUsedWrites.set(keyId, now);
-    const write = this.keys
-      .touchLastUsed(keyId, new Date(now))
-      .catch((error: unknown) => {
-        this.logger.warn({ err: error }, 'Could not record last_used_at');
-      })
-      .finally(() => this.pendingWrites.delete(write));
-    this.pendingWrites.add(write);
-  }
-
   async beforeApplicationShutdown(): Promise<void> {
+    this.legacyKeys.stop();
     await Promise.allSettled([...this.pendingWrites]);
   }
 

@@ -1,9 +1,7 @@
-import type { HttpRequest } from '../http/http-exchange';
+import type { HttpRequest } from '../exchange/http-exchange';
+import type { CredentialKind } from '../database/operation';
 import type { Scope } from './scopes';
-import type { ApiMode, Tenant } from './tenant';
-
-/** What a request authenticated with: an API key, or a dashboard user's browser session (DESIGN §11). */
-export type CredentialKind = 'api-key' | 'dashboard-session';
+import type { ApiMode, Tenant } from '../database/tenant';
 
 /** What authentication attaches to a request. */
 export interface AuthContext {

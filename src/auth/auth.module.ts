@@ -1,10 +1,13 @@
 import { Global, Module } from '@nestjs/common';
 import { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeysService } from './api-keys.service';
+import { CREDENTIAL_CHECKSUM_SECRET, CredentialChecksum } from './credential-checksum';
 import { DemoMerchantSeeder } from './demo-merchant.seeder';
+import { GuessingRules } from './guessing-rules';
 import { MerchantsRepository } from './merchants.repository';
 import { MerchantsService } from './merchants.service';
 import { RequestAuthenticator } from './request-authenticator';
+import { ServerSecretsRepository } from './server-secrets.repository';
 
 /** Merchants and API keys; the guards that read them are registered by AppModule (APP_GUARD). */
 @Global()
@@ -16,7 +19,14 @@ import { RequestAuthenticator } from './request-authenticator';
     ApiKeysService,
     DemoMerchantSeeder,
     RequestAuthenticator,
+    GuessingRules,
+    ServerSecretsRepository,
+    {
+      provide: CredentialChecksum,
+      inject: [ServerSecretsRepository],
+      useFactory: async (secrets: ServerSecretsRepository) => new CredentialChecksum(await secrets.obtain(CREDENTIAL_CHECKSUM_SECRET)),
+    },
   ],
-  exports: [MerchantsService, ApiKeysService, RequestAuthenticator],
+  exports: [MerchantsService, ApiKeysService, RequestAuthenticator, GuessingRules, CredentialChecksum],
 })
 export class AuthModule {}

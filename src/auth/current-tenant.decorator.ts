@@ -1,6 +1,6 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { AuthenticatedRequest } from './auth-context';
-import type { Tenant } from './tenant';
+import type { Tenant } from '../database/tenant';
 
 /** The authenticated tenant (merchant id + mode); only on API-key routes, where the guard set it. */
 export const CurrentTenant = createParamDecorator((_data: unknown, context: ExecutionContext): Tenant => {

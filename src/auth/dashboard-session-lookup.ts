@@ -1,7 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { ALL_SCOPES_WILDCARD } from './scopes';
+import type { ApiMode } from '../database/tenant';
 import type { AuthContext, DashboardSessionCredential } from './auth-context';
-import type { ApiMode } from './tenant';
+import type { SecretCredential } from './guessing-rules';
+import { ALL_SCOPES_WILDCARD } from './scopes';
 
 /**
  * A session acts as a key with every scope, in the mode its request names (DESIGN §11): the
@@ -24,10 +25,10 @@ export function dashboardSessionAuth(session: DashboardSessionCredential, mode: 
  * dashboard module is not loaded (the CLI).
  */
 export interface DashboardSessionLookup {
-  /** The session token in the request's cookie, or null. */
-  tokenFrom(headers: IncomingHttpHeaders): string | null;
-  /** The live session of a token, or null (unknown, signed out, idle too long). */
-  resolve(token: string): Promise<DashboardSessionCredential | null>;
+  /** The session token in the request's cookie (`__Host-` named when the request came over https), or null. */
+  tokenFrom(headers: IncomingHttpHeaders, secure: boolean): string | null;
+  /** The token as known before any lookup, and its lookup (a live session, or null: unknown, signed out, idle too long). */
+  credential(token: string): SecretCredential<DashboardSessionCredential>;
 }
 
 export const DASHBOARD_SESSION_LOOKUP = Symbol('DashboardSessionLookup');

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
-import type { DemoCredentials } from '../startup-summary';
+import type { DemoCredentials } from '../logging/startup-summary';
 import { ApiKeysService } from './api-keys.service';
 import { DASHBOARD_USER_INVITER, DashboardUserInviter } from './dashboard-session-lookup';
 import { MerchantsRepository } from './merchants.repository';

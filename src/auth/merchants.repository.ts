@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { Reader } from '../database/unit-of-work';
+import type { Reader } from '../database/transaction';
 import { generateId } from '../ids/id';
 import { MerchantEntity, Plan } from './merchant.entity';
 

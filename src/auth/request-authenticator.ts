@@ -4,12 +4,12 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
-import { AuthFailureLimiter } from '../rate-limiting/auth-failure-limiter';
 import { ApiKeysService } from './api-keys.service';
-import type { RequestCredential } from './auth-context';
+import type { DashboardSessionCredential, RequestCredential } from './auth-context';
 import { bearerToken } from './bearer-token';
 import { DASHBOARD_SESSION_LOOKUP, dashboardSessionAuth, DashboardSessionLookup } from './dashboard-session-lookup';
-import { optionalModeHeader, requiredModeHeader } from './mode-header';
+import { GuessingRules, SecretCredential } from './guessing-rules';
+import { optionalModeHeader, requiredModeHeader } from '../exchange/mode-header';
 
 /** What authentication may look at: nothing of the body, which is not read before it succeeds. */
 export interface CredentialRequest {
@@ -17,7 +17,10 @@ export interface CredentialRequest {
   /** The path without the query string. */
   path: string;
   headers: IncomingHttpHeaders;
+  /** The client's address as TRUST_PROXY lets it be told (src/exchange/client-address.ts). */
   clientAddress: string;
+  /** Whether the client reached us over https (the session cookie's name depends on it). */
+  secure: boolean;
 }
 
 const NONE: RequestCredential = { kind: 'none' };
@@ -35,8 +38,8 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
  * `/admin/` the admin token, anything else none. A `/v1/` request without an Authorization header
  * but with a dashboard session cookie acts as that session (DESIGN §11: a key with every scope in
  * the mode its `Eh-Mode` header names, which is required); `/dashboard/api/` reads the session
- * (and `Eh-Mode`, if sent) when there is one, and its routes decide whether they need them. A session's state-changing request needs X-CSRF-Token. While the client's address is over the failed-authentication limit, every request
- * that carries a credential is refused (429) before the credential is looked up.
+ * (and `Eh-Mode`, if sent) when there is one, and its routes decide whether they need them. A session's state-changing request needs X-CSRF-Token. What failures
+ * refuse, and what a guess may cost, is GuessingRules' to decide (DESIGN §13).
  */
 @Injectable()
 export class RequestAuthenticator {
@@ -45,7 +48,7 @@ export class RequestAuthenticator {
   constructor(
     config: AppConfig,
     private readonly apiKeys: ApiKeysService,
-    private readonly failures: AuthFailureLimiter,
+    private readonly guessing: GuessingRules,
     @Optional() @Inject(DASHBOARD_SESSION_LOOKUP) private readonly sessions: DashboardSessionLookup | null = null,
   ) {
     this.adminTokenDigest = config.adminToken ? digest(config.adminToken) : null;
@@ -53,7 +56,7 @@ export class RequestAuthenticator {
 
   async authenticate(request: CredentialRequest): Promise<RequestCredential> {
     if (request.path.startsWith(API_PREFIX)) {
-      const sessionToken = request.headers.authorization === undefined ? this.sessions?.tokenFrom(request.headers) : null;
+      const sessionToken = request.headers.authorization === undefined ? this.sessions?.tokenFrom(request.headers, request.secure) : null;
       return sessionToken ? this.session(request, sessionToken) : this.apiKey(request);
     }
     if (request.path.startsWith(ADMIN_PREFIX)) return this.adminToken(request);
@@ -63,28 +66,34 @@ export class RequestAuthenticator {
 
   /** A `/v1/` request from the dashboard: an unknown or ended session counts as a failed authentication. */
   private async session(request: CredentialRequest, token: string): Promise<RequestCredential> {
-    await this.failures.refuseWhileBlocked(request.clientAddress);
-    const found = await this.sessions?.resolve(token);
-    if (!found) {
-      await this.failures.recordFailure(request.clientAddress);
-      throw new ApiError(ErrorCode.INVALID_SESSION, 'The dashboard session has ended; sign in again');
-    }
+    const found = await this.guessing.secret(request.clientAddress, this.sessionCredential(token), () => new ApiError(ErrorCode.INVALID_SESSION, 'The dashboard session has ended; sign in again'));
     this.requireCsrfToken(request, found.csrfToken);
     return { kind: 'dashboard-session', auth: dashboardSessionAuth(found, requiredModeHeader(request.headers)), session: found };
   }
 
   /**
    * Dashboard-only routes: the session when the cookie names a live one, else none (sign-in and
-   * password setup need none; the other routes refuse without it).
+   * password setup need none; the other routes refuse without it). An unknown cookie still counts
+   * as a failure, and from an address over the limit it is a 429 like any guess.
    */
   private async optionalSession(request: CredentialRequest): Promise<RequestCredential> {
-    const token = this.sessions?.tokenFrom(request.headers);
+    const token = this.sessions?.tokenFrom(request.headers, request.secure);
     if (!token) return NONE;
-    const found = await this.sessions?.resolve(token);
-    if (!found) return NONE;
-    this.requireCsrfToken(request, found.csrfToken);
-    const mode = optionalModeHeader(request.headers);
-    return { kind: 'dashboard-session', auth: mode === null ? undefined : dashboardSessionAuth(found, mode), session: found };
+    const unknown = new ApiError(ErrorCode.INVALID_SESSION, 'The dashboard session has ended; sign in again');
+    try {
+      const found = await this.guessing.secret(request.clientAddress, this.sessionCredential(token), () => unknown);
+      this.requireCsrfToken(request, found.csrfToken);
+      const mode = optionalModeHeader(request.headers);
+      return { kind: 'dashboard-session', auth: mode === null ? undefined : dashboardSessionAuth(found, mode), session: found };
+    } catch (error) {
+      if (error === unknown) return NONE;
+      throw error;
+    }
+  }
+
+  private sessionCredential(token: string): SecretCredential<DashboardSessionCredential> {
+    if (!this.sessions) return { cached: null, plausible: false, lookUp: () => Promise.resolve(null) };
+    return this.sessions.credential(token);
   }
 
   /**
@@ -102,22 +111,23 @@ export class RequestAuthenticator {
   private async apiKey(request: CredentialRequest): Promise<RequestCredential> {
     const token = bearerToken(request.headers);
     if (token === null) throw new ApiError(ErrorCode.INVALID_API_KEY, 'No API key: send it as Authorization: Bearer <API_KEY>');
-    await this.failures.refuseWhileBlocked(request.clientAddress);
-    const auth = await this.apiKeys.authenticate(token);
-    if (auth) return { kind: 'api-key', auth };
-    await this.failures.recordFailure(request.clientAddress);
-    throw new ApiError(ErrorCode.INVALID_API_KEY, 'The API key is invalid or has been revoked');
+    const auth = await this.guessing.secret(request.clientAddress, this.apiKeys.credential(token), () => new ApiError(ErrorCode.INVALID_API_KEY, 'The API key is invalid or has been revoked'));
+    this.apiKeys.recordUse(auth);
+    return { kind: 'api-key', auth };
   }
 
-  /** Admin routes: off (404, as if absent) unless ADMIN_TOKEN is set; compared in constant time. */
+  /** Admin routes: off (404, as if absent) unless ADMIN_TOKEN is set; compared in constant time, limited per address. */
   private async adminToken(request: CredentialRequest): Promise<RequestCredential> {
-    if (!this.adminTokenDigest) throw new ApiError(ErrorCode.NOT_FOUND, `No route ${request.method} ${request.path}`);
+    const expected = this.adminTokenDigest;
+    if (!expected) throw new ApiError(ErrorCode.NOT_FOUND, `No route ${request.method} ${request.path}`);
     const token = bearerToken(request.headers);
-    if (token === null) throw new ApiError(ErrorCode.INVALID_API_KEY, 'Invalid or missing admin token');
-    await this.failures.refuseWhileBlocked(request.clientAddress);
-    // Hashing both sides gives equal lengths, which timingSafeEqual needs.
-    if (timingSafeEqual(digest(token), this.adminTokenDigest)) return { kind: 'admin' };
-    await this.failures.recordFailure(request.clientAddress);
-    throw new ApiError(ErrorCode.INVALID_API_KEY, 'Invalid or missing admin token');
+    const refusal = () => new ApiError(ErrorCode.INVALID_API_KEY, 'Invalid or missing admin token');
+    if (token === null) throw refusal();
+    return this.guessing.guessable(
+      [{ subject: 'address', value: request.clientAddress }],
+      // Hashing both sides gives equal lengths, which timingSafeEqual needs.
+      () => Promise.resolve(timingSafeEqual(digest(token), expected) ? ({ kind: 'admin' } as const) : null),
+      refusal,
+    );
   }
 }

@@ -4,16 +4,13 @@ import { ErrorCode } from '../errors/error-code.enum';
 import { ApiErrorResponses } from '../swagger/api-error-responses.decorator';
 import { AdminTokenGuard } from './admin-token.guard';
 import type { Scope } from './scopes';
+import { ADMIN_TOKEN_SECURITY, API_KEY_SECURITY } from '../swagger/security-schemes';
 
 export const REQUIRED_SCOPES = 'requiredScopes';
 export const IS_PUBLIC = 'isPublic';
 export const IS_ADMIN_ROUTE = 'isAdminRoute';
 /** The dashboard app's routes (/dashboard/api/): a session or none, decided by the route (src/dashboard/). */
 export const IS_DASHBOARD_ROUTE = 'isDashboardRoute';
-export const API_KEY_SECURITY = 'api_key';
-export const ADMIN_TOKEN_SECURITY = 'admin_token';
-/** The dashboard document's security scheme: the session cookie (src/dashboard/). */
-export const DASHBOARD_SESSION_SECURITY = 'dashboard_session';
 
 /**
  * The one way a route declares its scope: the global AccessGuard enforces it and Swagger shows it

@@ -1,6 +1,6 @@
 import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import { MerchantEntity } from '../auth/merchant.entity';
-import type { ApiMode } from '../auth/tenant';
+import type { ApiMode } from '../database/tenant';
 import { BIGINT_AS_NUMBER } from '../database/bigint-number.transformer';
 import { TIMESTAMP } from '../database/columns';
 

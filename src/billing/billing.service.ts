@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { MerchantsService } from '../auth/merchants.service';
-import type { Tenant } from '../auth/tenant';
-import type { Reader, Transaction } from '../database/unit-of-work';
+import type { Tenant } from '../database/tenant';
+import type { Reader, Transaction } from '../database/transaction';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { Clock } from '../clock/clock';

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, LessThanOrEqual } from 'typeorm';
-import type { Tenant } from '../auth/tenant';
+import type { Tenant } from '../database/tenant';
 import { assertTenant, TenantTable } from '../database/tenant-table';
-import type { Transaction } from '../database/unit-of-work';
+import type { Transaction } from '../database/transaction';
 import { BandwidthUsageEntity } from './bandwidth-usage.entity';
 import { StorageReservationEntity } from './storage-reservation.entity';
 import { StorageUsageEntity } from './storage-usage.entity';

@@ -2,7 +2,7 @@ import { INestApplicationContext, Type } from '@nestjs/common';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { Plan, PLANS } from '../auth/merchant.entity';
 import { MerchantsService } from '../auth/merchants.service';
-import { API_MODES, ApiMode } from '../auth/tenant';
+import { API_MODES, ApiMode } from '../database/tenant';
 import { BillingService } from '../billing/billing.service';
 import { AppConfig } from '../config/app-config';
 import { DashboardUsersService } from '../dashboard/dashboard-users.service';
@@ -63,7 +63,12 @@ export const CLI_COMMANDS: Record<string, CliCommand> = {
   },
   import: {
     // The imports worker runs in this process; the webhooks module records the events (the outbox).
-    modules: async () => [(await import('../imports/imports.module')).ImportsModule, (await import('../webhooks/webhooks.module')).WebhooksModule],
+    modules: async () => [
+      (await import('../imports/imports.module')).ImportsModule,
+      (await import('../webhooks/webhooks.module')).WebhooksModule,
+      // Products (under the import's grants) asks the files module for FileCatalog.
+      (await import('../files/file-records.module')).FileRecordsModule,
+    ],
     run: async (context, options) =>
       (await import('./import-command')).runImportCommand(context, {
         merchantId: required(options, 'merchant'),

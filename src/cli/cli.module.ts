@@ -5,19 +5,20 @@ import { BillingModule } from '../billing/billing.module';
 import { ConfigModule } from '../config/config.module';
 import { DashboardAccountsModule } from '../dashboard/dashboard-accounts.module';
 import { DatabaseModule } from '../database/database.module';
+import type { EntityList } from '../database/data-source-options';
 import { RateLimitingModule } from '../rate-limiting/rate-limiting.module';
 
 /** The services the CLI drives: the same ones behind the admin API, without HTTP. */
 @Module({})
 export class CliModule {
-  static forRoot(commandModules: Type[] = []): DynamicModule {
+  static forRoot(entities: EntityList, commandModules: Type[] = []): DynamicModule {
     return {
       module: CliModule,
       // The CLI must print only its JSON: no demo seeding on this connection.
       imports: [
         ConfigModule.forRoot({ SKIP_DEMO_SEED: 'true' }),
         EventEmitterModule.forRoot(),
-        DatabaseModule,
+        DatabaseModule.forRoot(entities),
         // AuthModule's request authenticator needs the failure limiter, though the CLI serves no HTTP.
         RateLimitingModule,
         AuthModule,

@@ -2,7 +2,7 @@ import { INestApplicationContext } from '@nestjs/common';
 import { SingleBar } from 'cli-progress';
 import { readFileSync } from 'node:fs';
 import { MerchantsService } from '../auth/merchants.service';
-import type { ApiMode } from '../auth/tenant';
+import type { ApiMode } from '../database/tenant';
 import { operationFor } from '../database/operation';
 import { ImportResponseDto } from '../imports/dto/import-response.dto';
 import { ImportsService } from '../imports/imports.service';

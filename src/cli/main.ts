@@ -53,10 +53,15 @@ async function run(commandName: string, options: CliOptions): Promise<unknown> {
     ]);
     return CONFIGURATION_COMMANDS[commandName]?.run(new AppConfig(validateEnvironment(process.env)), options);
   }
-  const [{ NestFactory }, { CLI_COMMANDS }, { CliModule }] = await Promise.all([import('@nestjs/core'), import('./cli-commands'), import('./cli.module')]);
+  const [{ NestFactory }, { CLI_COMMANDS }, { CliModule }, { ENTITIES }] = await Promise.all([
+    import('@nestjs/core'),
+    import('./cli-commands'),
+    import('./cli.module'),
+    import('../app-entities'),
+  ]);
   // No Nest logger: a failure to boot (the embedded database in use, say) becomes the JSON error below, not a coloured stack trace.
   const command = CLI_COMMANDS[commandName];
-  const context = await NestFactory.createApplicationContext(CliModule.forRoot((await command?.modules?.()) ?? []), { logger: false, abortOnError: false });
+  const context = await NestFactory.createApplicationContext(CliModule.forRoot(ENTITIES, (await command?.modules?.()) ?? []), { logger: false, abortOnError: false });
   try {
     return await command?.run(context, options);
   } finally {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import * as path from 'node:path';
 import { Environment } from './config.schema';
+import { parseTrustProxy, TrustProxy } from './trust-proxy';
 
 export interface DatabaseSettings {
   /** Connections of the pool every transaction and ordinary read uses. */
@@ -113,6 +114,15 @@ export class AppConfig {
       writePerMinute: this.environment.RATE_LIMIT_WRITE_PER_MINUTE,
       authFailuresPerMinute: this.environment.AUTH_FAILURE_LIMIT_PER_MINUTE,
     };
+  }
+  /** Which hops may say who the client is (DESIGN §15); null = none, the socket's peer is the client. */
+  get trustProxy(): TrustProxy | null {
+    const value = this.environment.TRUST_PROXY;
+    return value === undefined ? null : parseTrustProxy(value, this.environment.TRUST_PROXY_HEADER);
+  }
+  /** Events, deliveries and attempts older than this are pruned (DESIGN §15); 0 = kept forever. */
+  get eventRetentionMilliseconds(): number {
+    return this.environment.EVENT_RETENTION;
   }
   get webhookRetryScheduleMilliseconds(): number[] {
     return this.environment.WEBHOOK_RETRY_SCHEDULE;

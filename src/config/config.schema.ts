@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { parseEd25519PrivateKey } from '../entitlements/tokens/ed25519-key';
+import { parseEd25519PrivateKey } from './ed25519-key';
 import { parseDuration } from './duration';
+import { parseTrustProxy } from './trust-proxy';
 
 const booleanString = z
   .enum(['true', 'false', '1', '0'])
@@ -25,6 +26,17 @@ const durationList = z.string().transform((value, context) => {
     return z.NEVER;
   }
   return milliseconds as number[];
+});
+
+/** A duration, or `0` for "never" (EVENT_RETENTION: keep forever). */
+const durationOrZero = z.string().transform((value, context) => {
+  if (value.trim() === '0') return 0;
+  const milliseconds = parseDuration(value);
+  if (milliseconds === null || milliseconds <= 0) {
+    context.addIssue({ code: 'custom', message: `"${value}" is not a duration such as 90d or 12h, nor 0 (keep forever)` });
+    return z.NEVER;
+  }
+  return milliseconds;
 });
 
 const optionalString = z
@@ -78,6 +90,16 @@ export const configSchema = z.object({
   RATE_LIMIT_READ_PER_MINUTE: positiveInteger.default(120),
   RATE_LIMIT_WRITE_PER_MINUTE: positiveInteger.default(60),
   AUTH_FAILURE_LIMIT_PER_MINUTE: positiveInteger.default(30),
+  TRUST_PROXY: optionalString.superRefine((value, context) => {
+    if (value === undefined) return;
+    try {
+      parseTrustProxy(value, 'x-forwarded-for');
+    } catch (error) {
+      context.addIssue({ code: 'custom', message: `${(error as Error).message} (expected loopback, a comma-separated list of CIDRs, or a hop count)` });
+    }
+  }),
+  TRUST_PROXY_HEADER: z.enum(['x-forwarded-for', 'forwarded']).default('x-forwarded-for'),
+  EVENT_RETENTION: durationOrZero.default(90 * 86_400_000),
   WEBHOOK_RETRY_SCHEDULE: durationList.default([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]),
   WEBHOOK_ALLOW_PRIVATE_URLS: booleanString.default(false),
   EXPIRY_SWEEP_INTERVAL: duration.default(30_000),

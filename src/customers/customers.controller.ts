@@ -2,7 +2,7 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../auth/current-tenant.decorator';
 import { RequireScopes } from '../auth/route-access.decorators';
-import type { Tenant } from '../auth/tenant';
+import type { Tenant } from '../database/tenant';
 import { PageResult } from '../envelope/page-result';
 import { ErrorCode } from '../errors/error-code.enum';
 import { PaginationQueryDto } from '../pagination/pagination-query.dto';

@@ -3,7 +3,7 @@ import { ClockModule } from '../clock/clock.module';
 import { EntitlementsModule } from '../entitlements/entitlements.module';
 import { FileRecordsModule } from '../files/file-records.module';
 import { ProductsModule } from '../products/products.module';
-import { CustomerRecordsModule } from './customer-records.module';
+import { CustomerRecordsModule } from '../customer-records/customer-records.module';
 import { CustomersController } from './customers.controller';
 import { CustomersService } from './customers.service';
 

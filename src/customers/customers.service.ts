@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Tenant } from '../auth/tenant';
+import type { Tenant } from '../database/tenant';
 import { Clock } from '../clock/clock';
 import { UnitOfWork } from '../database/unit-of-work';
 import { EntitlementsService } from '../entitlements/entitlements.service';
@@ -8,8 +8,8 @@ import { FileRecordsService } from '../files/file-records.service';
 import { toPageRequest, toPageResult } from '../pagination/page';
 import { PaginationQueryDto } from '../pagination/pagination-query.dto';
 import { ProductsService } from '../products/products.service';
-import { CustomerEntity } from './customer.entity';
-import { CustomerRecordsService } from './customer-records.service';
+import { CustomerEntity } from '../customer-records/customer.entity';
+import { CustomerRecordsService } from '../customer-records/customer-records.service';
 import { CustomerDownloadGroupDto } from './dto/customer-download.dto';
 import { ListCustomersQueryDto } from './dto/customer-query.dto';
 import { CustomerResponseDto } from './dto/customer-response.dto';

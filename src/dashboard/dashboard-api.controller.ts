@@ -4,14 +4,15 @@ import { ApiKeysService } from '../auth/api-keys.service';
 import type { AuthenticatedRequest, DashboardSessionCredential } from '../auth/auth-context';
 import { ApiKeyResponseDto, CreatedApiKeyResponseDto } from '../auth/dto/admin-response.dto';
 import { MerchantsService } from '../auth/merchants.service';
-import type { Tenant } from '../auth/tenant';
+import type { Tenant } from '../database/tenant';
 import { CreateApiKeyDto } from '../admin/dto/admin-request.dto';
 import { BillingService } from '../billing/billing.service';
 import { Clock } from '../clock/clock';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { DownloadStatisticsService } from '../files/download-statistics.service';
-import { HttpResponse, rawRequestOf } from '../http/http-exchange';
+import { clientOf } from '../exchange/client-address';
+import { HttpResponse, rawRequestOf } from '../exchange/http-exchange';
 import { ApiEnvelopeResponse } from '../swagger/api-envelope-response.decorator';
 import { ApiErrorResponses } from '../swagger/api-error-responses.decorator';
 import { ApiJsonBody } from '../swagger/api-json-body.decorator';
@@ -53,8 +54,9 @@ export class DashboardApiController {
   @ApiEnvelopeResponse(DashboardSessionResponseDto, { description: 'The new session; the cookie is in Set-Cookie' })
   @ApiErrorResponses(ErrorCode.INVALID_PARAMETER, ErrorCode.INVALID_CREDENTIALS, ErrorCode.RATE_LIMITED)
   async signIn(@Body() body: SignInDto, @Req() request: AuthenticatedRequest, @Res({ passthrough: true }) response: HttpResponse): Promise<DashboardSessionResponseDto> {
-    const signedIn = await this.users.signIn(body.email, body.password, rawRequestOf(request).socket.remoteAddress ?? '');
-    response.header('Set-Cookie', this.sessions.cookie.serialize(signedIn.token));
+    const client = clientOf(rawRequestOf(request));
+    const signedIn = await this.users.signIn(body.email, body.password, client.address);
+    response.header('Set-Cookie', this.sessions.cookieFor(client.secure).serialize(signedIn.token));
     return this.describe(signedIn);
   }
 
@@ -86,9 +88,13 @@ export class DashboardApiController {
   @DashboardSession()
   @ApiOperation({ summary: 'Sign out', description: 'Ends the session on every instance and clears the cookie.' })
   @ApiEnvelopeResponse(SignedOutResponseDto, { description: 'Signed out' })
-  async signOut(@CurrentSession() session: DashboardSessionCredential, @Res({ passthrough: true }) response: HttpResponse): Promise<SignedOutResponseDto> {
+  async signOut(
+    @CurrentSession() session: DashboardSessionCredential,
+    @Req() request: AuthenticatedRequest,
+    @Res({ passthrough: true }) response: HttpResponse,
+  ): Promise<SignedOutResponseDto> {
     await this.sessions.end(session.sessionId);
-    response.header('Set-Cookie', this.sessions.cookie.cleared());
+    response.header('Set-Cookie', this.sessions.cookieFor(clientOf(rawRequestOf(request)).secure).cleared());
     return { signed_out: true };
   }
 

@@ -2,15 +2,14 @@ import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, I
 import { Reflector } from '@nestjs/core';
 import { ApiCookieAuth, ApiHeader, ApiTags } from '@nestjs/swagger';
 import type { AuthenticatedRequest, DashboardSessionCredential } from '../auth/auth-context';
-import { missingModeHeader, MODE_HEADER } from '../auth/mode-header';
-import { DASHBOARD_SESSION_SECURITY, IS_DASHBOARD_ROUTE } from '../auth/route-access.decorators';
-import { API_MODES, Tenant } from '../auth/tenant';
+import { missingModeHeader, MODE_HEADER } from '../exchange/mode-header';
+import { IS_DASHBOARD_ROUTE } from '../auth/route-access.decorators';
+import { DASHBOARD_SESSION_SECURITY, DASHBOARD_TAG } from '../swagger/security-schemes';
+import { API_MODES, Tenant } from '../database/tenant';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { ApiErrorResponses } from '../swagger/api-error-responses.decorator';
 
-/** The tag of every dashboard route; the dashboard document is built from these routes only. */
-export const DASHBOARD_TAG = 'dashboard';
 const NEEDS_MODE = 'dashboardRouteNeedsMode';
 
 /**

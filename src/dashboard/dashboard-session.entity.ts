@@ -9,6 +9,8 @@ import { DashboardUserEntity } from './dashboard-user.entity';
  */
 @Entity('dashboard_sessions')
 @Index('dashboard_sessions_user_idx', ['user_id'])
+// Open sessions made without a checksum, reloaded every minute by each instance (LegacyCredentialFilter).
+@Index('dashboard_sessions_legacy_idx', ['token_hash'], { where: 'checksummed = false AND ended_at IS NULL' })
 export class DashboardSessionEntity {
   @PrimaryColumn({ type: 'text' })
   id: string;
@@ -40,4 +42,8 @@ export class DashboardSessionEntity {
 
   @Column({ ...TIMESTAMP, nullable: true })
   ended_at: Date | null;
+
+  /** Whether the token ends with its keyed checksum (credential-checksum.ts); false for sessions started before, or by older versions. */
+  @Column({ type: 'boolean', default: false })
+  checksummed: boolean;
 }

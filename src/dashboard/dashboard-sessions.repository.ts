@@ -23,6 +23,7 @@ export class DashboardSessionsRepository {
         csrf_token: input.csrfToken,
         last_seen_at: input.now,
         ended_at: null,
+        checksummed: true,
       }),
     );
   }
@@ -33,6 +34,12 @@ export class DashboardSessionsRepository {
       where: { token_hash: tokenHash, ended_at: IsNull() },
       relations: { user: true },
     }) as Promise<SessionWithUser | null>;
+  }
+
+  /** Hashes of open sessions whose token has no checksum (LegacyCredentialFilter); a partial index keeps this small. */
+  async listLegacyTokenHashes(): Promise<string[]> {
+    const rows = await this.dataSource.manager.find(DashboardSessionEntity, { select: { token_hash: true }, where: { checksummed: false, ended_at: IsNull() } });
+    return rows.map((row) => row.token_hash);
   }
 
   async touch(sessionId: string, now: Date): Promise<void> {

@@ -5,7 +5,7 @@ import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
-import { AuthFailureLimiter } from '../rate-limiting/auth-failure-limiter';
+import { GuessingRules } from '../auth/guessing-rules';
 import { DashboardSessionsService, StartedSession } from './dashboard-sessions.service';
 import { DashboardUsersRepository } from './dashboard-users.repository';
 import { DashboardUserCreatedResponseDto } from './dto/dashboard-response.dto';
@@ -30,7 +30,7 @@ export class DashboardUsersService {
     private readonly users: DashboardUsersRepository,
     private readonly sessions: DashboardSessionsService,
     private readonly merchants: MerchantsService,
-    private readonly failures: AuthFailureLimiter,
+    private readonly guessing: GuessingRules,
     private readonly clock: Clock,
     private readonly config: AppConfig,
   ) {}
@@ -74,24 +74,24 @@ export class DashboardUsersService {
   }
 
   /**
-   * Failures are limited per client address and per email with the API keys' rule: past the
-   * limit every attempt is a 429, right or wrong, decided before the password is checked.
+   * Passwords can be guessed (DESIGN §13): failures are limited per client address and per email,
+   * and while either is over the limit every attempt is 429, right or wrong (GuessingRules).
    */
   async signIn(rawEmail: string, password: string, clientAddress: string): Promise<SignedIn> {
     const email = normaliseEmail(rawEmail);
-    await this.failures.refuseWhileBlocked(clientAddress);
-    await this.failures.refuseWhileBlocked(email, 'email');
-    const user = await this.users.findByEmail(email);
-    // An unknown email costs a hash too, so timing does not tell which emails exist.
-    const matches = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()));
-    if (!user || !user.password_hash || !matches) {
-      await this.failures.recordFailure(email, 'email').catch(async (error: unknown) => {
-        await this.failures.recordFailure(clientAddress).catch(() => undefined);
-        throw error;
-      });
-      await this.failures.recordFailure(clientAddress);
-      throw new ApiError(ErrorCode.INVALID_CREDENTIALS, 'Unknown email or wrong password');
-    }
+    const user = await this.guessing.guessable(
+      [
+        { subject: 'address', value: clientAddress },
+        { subject: 'email', value: email },
+      ],
+      async () => {
+        const found = await this.users.findByEmail(email);
+        // An unknown email costs a hash too, so timing does not tell which emails exist.
+        const matches = await verifyPassword(password, found?.password_hash ?? (await dummyPasswordHash()));
+        return found && found.password_hash && matches ? found : null;
+      },
+      () => new ApiError(ErrorCode.INVALID_CREDENTIALS, 'Unknown email or wrong password'),
+    );
     const session = await this.sessions.start(user.id, user.merchant_id);
     return { ...session, userId: user.id, email: user.email, merchantId: user.merchant_id };
   }

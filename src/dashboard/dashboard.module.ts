@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
-import { DASHBOARD_PATH } from '../startup-summary';
+import { DASHBOARD_PATH } from '../logging/startup-summary';
 import { DashboardAccountsModule } from './dashboard-accounts.module';
 import { DashboardApiModule } from './dashboard-api.module';
 import { DashboardUsersAdminController } from './dashboard-users-admin.controller';

@@ -1,8 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { ClientBase, PoolConfig } from 'pg';
-import { DataSourceOptions } from 'typeorm';
+import { DataSourceOptions, EntitySchema } from 'typeorm';
 import type { DatabaseSettings } from '../config/app-config';
-import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
 export type PoolSettings = Pick<
@@ -57,11 +56,15 @@ export function buildPoolConfig(url: string, embedded: boolean, size: number, se
   };
 }
 
-export function buildDataSourceOptions(url: string, embedded: boolean, settings: PoolSettings = SCRIPT_POOL): DataSourceOptions {
+/** Every entity class of the application: the app assembles the list (app-entities.ts), not this layer. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+export type EntityList = ReadonlyArray<Function | EntitySchema>;
+
+export function buildDataSourceOptions(url: string, embedded: boolean, entities: EntityList, settings: PoolSettings = SCRIPT_POOL): DataSourceOptions {
   return {
     type: 'postgres',
     url,
-    entities: ENTITIES,
+    entities: [...entities],
     migrations: MIGRATIONS,
     migrationsRun: false,
     migrationsTransactionMode: 'each',

@@ -1,8 +1,8 @@
-import { Global, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
+import { DynamicModule, Global, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
-import { buildDataSourceOptions } from './data-source-options';
+import { buildDataSourceOptions, EntityList } from './data-source-options';
 import { DatabaseConnection } from './database-connection';
 import { ReadPool } from './read-pool';
 import { runMigrations } from './run-migrations';
@@ -33,43 +33,49 @@ class DatabaseShutdown implements OnApplicationShutdown {
   }
 }
 
+/** The database, its pools and the unit of work, for the entities the application lists (app-entities.ts). */
 @Global()
-@Module({
-  imports: [
-    DatabaseConnectionModule,
-    TypeOrmModule.forRootAsync({
-      imports: [DatabaseConnectionModule],
-      inject: [DatabaseConnection, AppConfig],
-      useFactory: (connection: DatabaseConnection, config: AppConfig) =>
-        buildDataSourceOptions(connection.url, connection.embedded !== null, config.database),
-      dataSourceFactory: async (options) => {
-        if (!options) throw new Error('Database options are missing');
-        const dataSource = await new DataSource(options).initialize();
-        await runMigrations(dataSource);
-        return dataSource;
-      },
-    }),
-  ],
-  providers: [
-    UnitOfWork,
-    DatabaseShutdown,
-    {
-      provide: ReadPool,
-      inject: [DataSource, DatabaseConnection, AppConfig],
-      useFactory: (dataSource: DataSource, connection: DatabaseConnection, config: AppConfig) =>
-        ReadPool.create(dataSource, connection.url, connection.embedded !== null, config.database),
-    },
-    {
-      provide: TenantTransactionLimiter,
-      inject: [AppConfig],
-      useFactory: ({ database }: AppConfig) =>
-        new TenantTransactionLimiter({
-          concurrency: database.tenantTransactions,
-          queue: database.tenantQueue,
-          timeoutMilliseconds: database.tenantQueueTimeoutMilliseconds,
+@Module({})
+export class DatabaseModule {
+  static forRoot(entities: EntityList): DynamicModule {
+    return {
+      module: DatabaseModule,
+      imports: [
+        DatabaseConnectionModule,
+        TypeOrmModule.forRootAsync({
+          imports: [DatabaseConnectionModule],
+          inject: [DatabaseConnection, AppConfig],
+          useFactory: (connection: DatabaseConnection, config: AppConfig) =>
+            buildDataSourceOptions(connection.url, connection.embedded !== null, entities, config.database),
+          dataSourceFactory: async (options) => {
+            if (!options) throw new Error('Database options are missing');
+            const dataSource = await new DataSource(options).initialize();
+            await runMigrations(dataSource);
+            return dataSource;
+          },
         }),
-    },
-  ],
-  exports: [UnitOfWork, ReadPool, TenantTransactionLimiter, DatabaseConnectionModule],
-})
-export class DatabaseModule {}
+      ],
+      providers: [
+        UnitOfWork,
+        DatabaseShutdown,
+        {
+          provide: ReadPool,
+          inject: [DataSource, DatabaseConnection, AppConfig],
+          useFactory: (dataSource: DataSource, connection: DatabaseConnection, config: AppConfig) =>
+            ReadPool.create(dataSource, connection.url, connection.embedded !== null, config.database),
+        },
+        {
+          provide: TenantTransactionLimiter,
+          inject: [AppConfig],
+          useFactory: ({ database }: AppConfig) =>
+            new TenantTransactionLimiter({
+              concurrency: database.tenantTransactions,
+              queue: database.tenantQueue,
+              timeoutMilliseconds: database.tenantQueueTimeoutMilliseconds,
+            }),
+        },
+      ],
+      exports: [UnitOfWork, ReadPool, TenantTransactionLimiter, DatabaseConnectionModule],
+    };
+  }
+}

@@ -1,6 +1,8 @@
-import type { CredentialKind } from '../auth/auth-context';
-import type { Tenant } from '../auth/tenant';
-import type { Transaction } from './unit-of-work';
+import type { Tenant } from './tenant';
+import type { Transaction } from './transaction';
+
+/** What a request authenticated with: an API key, or a dashboard user's browser session (DESIGN §11). */
+export type CredentialKind = 'api-key' | 'dashboard-session';
 
 /**
  * The idempotency record of one request, written inside the request's transaction (DESIGN §13).

@@ -1,6 +1,8 @@
 import { Column, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { MerchantEntity } from '../auth/merchant.entity';
-import type { ApiMode } from '../auth/tenant';
+import type { ApiMode } from './tenant';
+
+/** The merchants table's entity class name, which the relation below is resolved by. */
+export const MERCHANT_ENTITY_NAME = 'MerchantEntity';
 
 /**
  * The columns every merchant-owned record has: its prefixed id, its merchant (rows go with the
@@ -14,9 +16,10 @@ export abstract class TenantOwnedEntity {
   @Column({ type: 'text' })
   merchant_id: string;
 
-  @ManyToOne(() => MerchantEntity, { onDelete: 'CASCADE' })
+  // Named, not imported: merchants belong to auth, a layer above this one (DESIGN §1).
+  @ManyToOne(MERCHANT_ENTITY_NAME, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'merchant_id' })
-  merchant?: MerchantEntity;
+  merchant?: unknown;
 
   @Column({ type: 'text' })
   mode: ApiMode;

@@ -1,6 +1,6 @@
 import { EntityManager, EntityTarget, FindOptionsOrder, FindOptionsWhere, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { API_MODES, ApiMode, Tenant } from '../auth/tenant';
+import { API_MODES, ApiMode, Tenant } from './tenant';
 
 /** Rows per multi-row INSERT: PostgreSQL takes at most 65,535 parameters in one statement. */
 export const INSERT_CHUNK_ROWS = 1_000;

@@ -1,36 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { DataSource, EntityManager } from 'typeorm';
-import type { Tenant } from '../auth/tenant';
-import { DOMAIN_EVENT, DomainEvents, EVENTS_COMMITTED, EventType, PublishedEvent } from '../events/domain-event';
+import { DataSource } from 'typeorm';
+import { DOMAIN_EVENT, EVENTS_COMMITTED, PublishedEvent } from './domain-event';
 import type { Operation } from './operation';
+import { DomainEvents, Reader, Transaction, TransactionWork } from './transaction';
 import { TenantTransactionLimiter } from './tenant-transaction-limiter';
-
-/**
- * Where a read runs: an open transaction, or the pool outside any (`UnitOfWork.pool`). A method
- * that only reads, inside or outside a transaction, takes one as `db`, its first parameter.
- */
-export interface Reader {
-  readonly manager: EntityManager;
-}
-
-/**
- * One open database transaction, passed as `tx`: the first, required parameter of every service
- * and repository method that writes or locks. Only UnitOfWork opens one. (On the embedded
- * database's single connection, a statement sent to the pool while a transaction is open would
- * wait for it forever, so a forgotten `tx` shows at once there.)
- */
-export interface Transaction extends Reader {
-  /**
-   * Records the event in this transaction (the outbox); it commits or rolls back with the change.
-   * Events are written together when the work is done, just before the commit.
-   */
-  publish(type: EventType, tenant: Tenant, object: Record<string, unknown>): Promise<void>;
-  /** One event per object, recorded together (bulk writes); nothing is recorded for none. */
-  publishMany(type: EventType, tenant: Tenant, objects: ReadonlyArray<Record<string, unknown>>): Promise<void>;
-}
-
-export type TransactionWork<T> = (tx: Transaction) => Promise<T>;
 
 /**
  * The one place transactions open. A state change, its events and (for a request with an

@@ -1,5 +1,5 @@
-import type { Tenant } from '../auth/tenant';
-import { customerIdByStoreIdSql } from '../customers/customer-lookup.sql';
+import type { Tenant } from '../database/tenant';
+import { customerIdByStoreIdSql } from '../customer-records/customer-lookup.sql';
 import { productIdByStoreIdSql } from '../products/product-lookup.sql';
 
 /** A customer or product named by our id or by the store's id. */

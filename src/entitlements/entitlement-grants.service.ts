@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { Tenant } from '../auth/tenant';
-import type { Transaction } from '../database/unit-of-work';
+import type { Tenant } from '../database/tenant';
+import type { Transaction } from '../database/transaction';
 import { GrantRulesService } from '../grant-rules/grant-rules.service';
 import { generateId } from '../ids/id';
 import type { ProductEntity } from '../products/product.entity';

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { Tenant } from '../auth/tenant';
+import type { Tenant } from '../database/tenant';
 import { Clock } from '../clock/clock';
-import { CustomerRecordsService } from '../customers/customer-records.service';
-import type { Transaction } from '../database/unit-of-work';
+import { CustomerRecordsService } from '../customer-records/customer-records.service';
+import type { Transaction } from '../database/transaction';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
-import { EventType } from '../events/domain-event';
+import { EventType } from '../database/domain-event';
 import { isValidId } from '../ids/id';
 import { ProductsService } from '../products/products.service';
 import { EntitlementResponseDto } from './dto/entitlement-response.dto';

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ClockModule } from '../clock/clock.module';
 import { AppConfig } from '../config/app-config';
-import { CustomerRecordsModule } from '../customers/customer-records.module';
+import { CustomerRecordsModule } from '../customer-records/customer-records.module';
 import { GrantRulesModule } from '../grant-rules/grant-rules.module';
 import { ProductsModule } from '../products/products.module';
 import { EntitlementExpirySweeper } from './entitlement-expiry.sweeper';

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import type { ApiMode, Tenant } from '../auth/tenant';
+import type { ApiMode, Tenant } from '../database/tenant';
 import { ReadPool } from '../database/read-pool';
 import { TenantTable, WithoutTenant } from '../database/tenant-table';
-import type { Reader, Transaction } from '../database/unit-of-work';
+import type { Reader, Transaction } from '../database/transaction';
 import { applyKeysetPage, fetchPageWithTotal } from '../pagination/keyset';
 import { PageRequest } from '../pagination/page';
 import { effectiveStatusSql, runOutSql } from './effective-status';

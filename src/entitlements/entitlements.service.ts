@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { Tenant } from '../auth/tenant';
+import type { Tenant } from '../database/tenant';
 import { Clock } from '../clock/clock';
+import { CustomerRecordsService } from '../customer-records/customer-records.service';
 import { ProductsService } from '../products/products.service';
-import { CustomerRecordsService } from '../customers/customer-records.service';
 import type { Operation } from '../database/operation';
-import { Reader, UnitOfWork } from '../database/unit-of-work';
+import { UnitOfWork } from '../database/unit-of-work';
+import type { Reader } from '../database/transaction';
 import { PageResult } from '../envelope/page-result';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';

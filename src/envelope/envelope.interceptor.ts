@@ -1,7 +1,7 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { map, Observable } from 'rxjs';
-import type { HttpRequest, HttpResponse } from '../http/http-exchange';
+import type { HttpRequest, HttpResponse } from '../exchange/http-exchange';
 import { Envelope, envelopeOf } from './envelope';
 import { RAW_RESPONSE } from './raw-response.decorator';
 import { requestIdOf } from './request-id';

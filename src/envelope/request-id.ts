@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { HttpRequest, rawRequestOf } from '../http/http-exchange';
+import { HttpRequest, rawRequestOf } from '../exchange/http-exchange';
 
 const REQUEST_ID = Symbol('requestId');
 type WithRequestId = IncomingMessage & { [REQUEST_ID]?: string };

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Tenant } from '../auth/tenant';
+import type { Tenant } from '../database/tenant';
 import { UnitOfWork } from '../database/unit-of-work';
 import { DownloadsRepository } from './downloads.repository';
 

@@ -23,4 +23,8 @@ export class DownloadEntity extends TenantOwnedEntity {
 
   @Column(TIMESTAMP)
   downloaded_at: Date;
+
+  /** The client's address as TRUST_PROXY lets it be told (DESIGN §15); null for downloads recorded before it was kept. */
+  @Column({ type: 'text', nullable: true })
+  client_address: string | null;
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { Tenant } from '../auth/tenant';
+import type { Tenant } from '../database/tenant';
 import { assertTenant, TenantTable, WithoutTenant } from '../database/tenant-table';
-import type { Reader, Transaction } from '../database/unit-of-work';
+import type { Reader, Transaction } from '../database/transaction';
 import { DownloadEntity } from './download.entity';
 
 export type NewDownload = WithoutTenant<Omit<DownloadEntity, 'merchant'>>;
@@ -17,8 +17,8 @@ WITH counted AS (
   WHERE merchant_id = $2 AND mode = $3 AND id = $4
   RETURNING id
 )
-INSERT INTO downloads (id, merchant_id, mode, file_id, entitlement_id, customer_id, bytes, downloaded_at)
-SELECT $1, $2, $3, counted.id, $5, $6, $7, $8 FROM counted
+INSERT INTO downloads (id, merchant_id, mode, file_id, entitlement_id, customer_id, bytes, downloaded_at, client_address)
+SELECT $1, $2, $3, counted.id, $5, $6, $7, $8, $9 FROM counted
 RETURNING id`;
 
 /** SQL of downloads: the record of each issued download URL. */
@@ -38,6 +38,7 @@ export class DownloadsRepository {
       download.customer_id,
       download.bytes,
       download.downloaded_at,
+      download.client_address,
     ]);
     // No row: the file was not there to count (it was read in this transaction, so never expected).
     if (rows.length !== 1) throw new Error(`File ${download.file_id} vanished while its download was recorded`);

@@ -33,9 +33,10 @@ export class DownloadsService {
   /**
    * The reference's five checks in its order, then every effect in one transaction: download
    * record, download_count + 1, bandwidth, one use of the entitlement (through the entitlements
-   * module, so it publishes entitlement.updated like POST /usage) and download.completed.
+   * module, so it publishes entitlement.updated like POST /usage) and download.completed. The
+   * record keeps the client's address as TRUST_PROXY lets it be told.
    */
-  async download(operation: Operation, fileId: string, query: DownloadQueryDto): Promise<DownloadResponseDto> {
+  async download(operation: Operation, fileId: string, query: DownloadQueryDto, clientAddress: string): Promise<DownloadResponseDto> {
     const { tenant } = operation;
     const now = this.clock.now();
     const { file, download } = await this.unitOfWork.run(operation, async (tx) => {
@@ -65,6 +66,7 @@ export class DownloadsService {
         customer_id: entitlement.customerId,
         bytes: file.file_size,
         downloaded_at: now,
+        client_address: clientAddress,
       };
       // The rows every download of this file, and of this merchant, queue on come last, so their
       // locks are held only until commit: the file's download_count (with the download's record),

@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import type { Tenant } from '../auth/tenant';
-import type { Reader } from '../database/unit-of-work';
+import type { Tenant } from '../database/tenant';
+import type { Reader } from '../database/transaction';
+import type { FileCatalog } from '../products/file-catalog';
 import { FileEntity } from './file.entity';
 import { FilesRepository } from './files.repository';
 
 /** The files table for other modules: which files a tenant has, and which are ready to deliver. */
 @Injectable()
-export class FileRecordsService {
+export class FileRecordsService implements FileCatalog {
   constructor(private readonly files: FilesRepository) {}
 
   /** Which of `fileIds` are files of this tenant (others' and unknown ids are left out). */

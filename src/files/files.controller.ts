@@ -1,8 +1,9 @@
+import { ClientAddress } from '../exchange/client-address.decorator';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../auth/current-tenant.decorator';
 import { RequireScopes } from '../auth/route-access.decorators';
-import type { Tenant } from '../auth/tenant';
+import type { Tenant } from '../database/tenant';
 import type { Operation } from '../database/operation';
 import { PageResult } from '../envelope/page-result';
 import { ErrorCode } from '../errors/error-code.enum';
@@ -83,8 +84,9 @@ export class FilesController {
     @CurrentOperation() operation: Operation,
     @Param('file_id') fileId: string,
     @Query() query: DownloadQueryDto,
+    @ClientAddress() clientAddress: string,
   ): Promise<DownloadResponseDto> {
-    return this.downloads.download(operation, fileId, query);
+    return this.downloads.download(operation, fileId, query, clientAddress);
   }
 
   @Get(':file_id')

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import type { Tenant } from '../auth/tenant';
+import type { Tenant } from '../database/tenant';
 import { TenantTable, WithoutTenant } from '../database/tenant-table';
-import type { Reader, Transaction } from '../database/unit-of-work';
+import type { Reader, Transaction } from '../database/transaction';
 import { fetchPageWithTotal } from '../pagination/keyset';
 import { PageRequest } from '../pagination/page';
 import { FileEntity, UploadStatus } from './file.entity';

@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Tenant } from '../auth/tenant';
+import type { Tenant } from '../database/tenant';
 import { BillingService } from '../billing/billing.service';
 import { Clock } from '../clock/clock';
 import { Operation, operationFor } from '../database/operation';
-import { Reader, UnitOfWork } from '../database/unit-of-work';
+import { UnitOfWork } from '../database/unit-of-work';
+import type { Reader } from '../database/transaction';
 import { PageResult } from '../envelope/page-result';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';

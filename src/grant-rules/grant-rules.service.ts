@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import type { Tenant } from '../auth/tenant';
+import type { Tenant } from '../database/tenant';
 import type { Operation } from '../database/operation';
-import { Reader, Transaction, UnitOfWork } from '../database/unit-of-work';
+import { UnitOfWork } from '../database/unit-of-work';
+import type { Reader, Transaction } from '../database/transaction';
 import { PageResult } from '../envelope/page-result';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';

@@ -2,7 +2,7 @@ import { Controller, Get, Res, ServiceUnavailableException } from '@nestjs/commo
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckResult, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { Public } from '../auth/route-access.decorators';
-import type { HttpResponse } from '../http/http-exchange';
+import type { HttpResponse } from '../exchange/http-exchange';
 import { RawResponse } from '../envelope/raw-response.decorator';
 import { StorageHealthIndicator } from './storage.health';
 

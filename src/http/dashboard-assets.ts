@@ -1,7 +1,7 @@
 import { createReadStream, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as path from 'node:path';
-import { pathOf } from './request-path';
+import { pathOf } from '../exchange/request-path';
 
 /** Where `npm run build` puts the Vite build of `dashboard/` (never committed). */
 export const DASHBOARD_BUILD_DIRECTORY = path.resolve(__dirname, '..', '..', 'dashboard', 'dist');

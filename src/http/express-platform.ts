@@ -4,7 +4,7 @@ import express, { Express, NextFunction, Request, Response } from 'express';
 import { parse as parseQuery } from 'node:querystring';
 import type { AuthenticatedRequest } from '../auth/auth-context';
 import type { HttpTimeouts } from '../config/app-config';
-import { describeRequest, toApiError } from '../errors/all-exceptions.filter';
+import { describeRequest, toApiError } from './all-exceptions.filter';
 import type { ApiError } from '../errors/api-error';
 import { errorReply, startExchange } from './exchange-start';
 import type { HttpPlatform, PlatformServices } from './http-platform';
@@ -52,7 +52,7 @@ export class ExpressPlatform implements HttpPlatform {
     // Registered before Nest adds any route (at init): the first middleware of every request.
     this.adapter.getInstance<Express>().use((request: Request, response: Response, next: NextFunction) => {
       const target = request as Request & AuthenticatedRequest;
-      const details = { route: () => (request.route as { path?: string } | undefined)?.path, auth: () => target.auth };
+      const details = { route: () => (request.route as { path?: string } | undefined)?.path, auth: () => target.auth, clientAddress: () => gate.clientOf(request).address };
       startExchange(request, response, securityHeaders, logger, details, () => {
         if (dashboard?.handles(request)) return dashboard.serve(request, response);
         gate.pass(request, response).then(

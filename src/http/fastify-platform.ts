@@ -6,7 +6,7 @@ import { parse as parseQuery } from 'node:querystring';
 import type { AuthenticatedRequest } from '../auth/auth-context';
 import type { HttpTimeouts } from '../config/app-config';
 import { requestIdOf } from '../envelope/request-id';
-import { describeRequest, toApiError } from '../errors/all-exceptions.filter';
+import { describeRequest, toApiError } from './all-exceptions.filter';
 import type { ApiError } from '../errors/api-error';
 import { errorReply, startExchange } from './exchange-start';
 import type { HttpPlatform, PlatformServices } from './http-platform';
@@ -25,7 +25,7 @@ export class FastifyPlatform implements HttpPlatform {
   private readonly errorLogger = new Logger('Errors');
   private readonly routes: string[] = [];
   /** Set by install(); router errors (below) are answered with the same headers as any request. */
-  private started: { securityHeaders: SecurityHeaders; logger: PinoLogger } | null = null;
+  private started: { securityHeaders: SecurityHeaders; logger: PinoLogger; gate: RequestGate } | null = null;
 
   constructor(timeouts: HttpTimeouts) {
     this.adapter = new FastifyAdapter({
@@ -49,7 +49,7 @@ export class FastifyPlatform implements HttpPlatform {
   install(_app: INestApplication, { gate, logger, dashboard }: PlatformServices): void {
     const fastify = this.adapter.getInstance<FastifyInstance>();
     const securityHeaders = createSecurityHeaders();
-    this.started = { securityHeaders, logger };
+    this.started = { securityHeaders, logger, gate };
     fastify.addHook('onRoute', (route) => {
       for (const method of [route.method].flat()) if (method !== 'HEAD') this.routes.push(`${method} ${route.url}`);
     });
@@ -59,7 +59,7 @@ export class FastifyPlatform implements HttpPlatform {
     fastify.addContentTypeParser('*', (request, _payload, done) => done(null, request.body));
     fastify.addHook('onRequest', (request, reply, done) => {
       const target = request as FastifyRequest & AuthenticatedRequest;
-      const details = { route: () => request.routeOptions.url, auth: () => target.auth };
+      const details = { route: () => request.routeOptions.url, auth: () => target.auth, clientAddress: () => gate.clientOf(request.raw).address };
       startExchange(request.raw, reply.raw, securityHeaders, logger, details, () => {
         if (dashboard?.handles(request.raw)) {
           // The Node response is written directly; Fastify must not answer a second time.
@@ -101,7 +101,8 @@ export class FastifyPlatform implements HttpPlatform {
   private answerRouterError(error: Error, request: FastifyRequest, reply: FastifyReply): void {
     const apiError = toApiError(error, describeRequest(request), this.errorLogger);
     if (!this.started) return this.sendError(request, reply, apiError);
-    const details = { route: () => undefined, auth: () => undefined };
+    const gate = this.started.gate;
+    const details = { route: () => undefined, auth: () => undefined, clientAddress: () => gate.clientOf(request.raw).address };
     startExchange(request.raw, reply.raw, this.started.securityHeaders, this.started.logger, details, () => this.sendError(request, reply, apiError));
   }
 }

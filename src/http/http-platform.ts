@@ -1,8 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import type { AbstractHttpAdapter } from '@nestjs/core';
 import type { Logger } from 'pino';
-import type { HttpTimeouts } from '../config/app-config';
-import type { ErrorReplier } from '../errors/all-exceptions.filter';
+import type { ErrorReplier } from './all-exceptions.filter';
 import type { DashboardAssets } from './dashboard-assets';
 import type { RequestGate } from './request-gate';
 
@@ -37,10 +36,4 @@ export interface HttpPlatform extends ErrorReplier {
   servedRoutes(app: INestApplication): string[];
   /** Completes route registration for a server that is driven without listen() (supertest). */
   ready(): Promise<void>;
-}
-
-/** The platform for HTTP_ADAPTER; only the chosen framework is loaded. */
-export async function createHttpPlatform(name: HttpAdapterName, timeouts: HttpTimeouts): Promise<HttpPlatform> {
-  if (name === 'fastify') return new (await import('./fastify-platform')).FastifyPlatform(timeouts);
-  return new (await import('./express-platform')).ExpressPlatform(timeouts);
 }

@@ -5,9 +5,10 @@ import type { HttpTimeouts } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { isJsonApiPath, readJsonApiBody } from '../validation/request-body';
+import { ClientAddressResolver, RequestClient } from '../exchange/client-address';
 import { isDashboardPath } from './dashboard-assets';
-import { announcesBody, armRequestDeadline } from './request-deadline';
-import { pathOf, pathProblem } from './request-path';
+import { announcesBody, armRequestDeadline } from '../exchange/request-deadline';
+import { pathOf, pathProblem } from '../exchange/request-path';
 import { bodyRulesFor } from './route-body-rules';
 
 /** What the gate let through: the credential, and the parsed body of a JSON API request. */
@@ -19,7 +20,8 @@ export interface GatePass {
 
 /**
  * Everything a request goes through before routing, the same on both adapters (each calls it
- * from its earliest hook): a path that can name nothing is a 404; the credential is checked
+ * from its earliest hook): the client's address is resolved (TRUST_PROXY; once, kept on the
+ * request); a path that can name nothing is a 404; the credential is checked
  * (RequestAuthenticator) before any of the body is read; then the JSON API's body is read within
  * its deadline. A failure is thrown as a catalogue error; the adapter answers it, closing the
  * connection if a body was left unread (`leavesBodyUnread`).
@@ -29,9 +31,16 @@ export class RequestGate {
     private readonly authenticator: RequestAuthenticator,
     private readonly timeouts: HttpTimeouts,
     private readonly dashboardEnabled: boolean = true,
+    private readonly clients: ClientAddressResolver = new ClientAddressResolver(null),
   ) {}
 
+  /** The request's client (address, https or not), resolved on first ask and kept on the request. */
+  clientOf(request: IncomingMessage): RequestClient {
+    return this.clients.of(request);
+  }
+
   async pass(request: IncomingMessage, response: ServerResponse): Promise<GatePass> {
+    const client = this.clients.of(request);
     const path = pathOf(request.url ?? '/');
     const problem = pathProblem(path);
     if (problem) throw new ApiError(ErrorCode.NOT_FOUND, problem);
@@ -42,7 +51,8 @@ export class RequestGate {
       method: request.method ?? 'GET',
       path,
       headers: request.headers,
-      clientAddress: request.socket.remoteAddress ?? '',
+      clientAddress: client.address,
+      secure: client.secure,
     });
     const body = isJsonApiPath(path) ? await readJsonApiBody(request, bodyRulesFor(request.method ?? 'GET', path)) : undefined;
     return { credential, auth: credential.kind === 'api-key' || credential.kind === 'dashboard-session' ? credential.auth : undefined, body };

@@ -2,17 +2,19 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { AuthContext } from '../auth/auth-context';
 import { requestIdOf } from '../envelope/request-id';
-import { pathOf } from './request-path';
+import { pathOf } from '../exchange/request-path';
 
-/** What the adapter knows only once the response is sent: the matched route template and the tenant. */
+/** What the adapter knows only once the response is sent: the matched route template and the tenant; and the client. */
 export interface RequestLogDetails {
   route(): string | undefined;
   auth(): AuthContext | undefined;
+  /** The client's address as TRUST_PROXY lets it be told (the request gate's, client-address.ts). */
+  clientAddress(): string;
 }
 
 /**
- * One line per request, when the response has been sent: request id, merchant, mode, route,
- * status and duration. Only the path is logged (never headers or the query string), so keys and
+ * One line per request, when the response has been sent: request id, client address, merchant,
+ * mode, route, status and duration. Only the path is logged (never headers or the query string), so keys and
  * signed-URL tokens can't end up in logs. Liveness probes are not logged.
  *
  * A listener on the Node response rather than pino-http middleware: no per-request child logger
@@ -31,7 +33,7 @@ export function logWhenSent(logger: Logger, request: IncomingMessage, response: 
     const route = details.route();
     logger[level](
       {
-        req: { id: requestIdOf(request), method: request.method, path },
+        req: { id: requestIdOf(request), method: request.method, path, remoteAddress: details.clientAddress() },
         res: { status },
         responseTime: Math.round((performance.now() - startedAt) * 1000) / 1000,
         merchant_id: auth?.merchantId,

@@ -1,6 +1,6 @@
-import type { Tenant } from '../auth/tenant';
+import type { Tenant } from '../database/tenant';
 import type { IdempotencyClaim } from '../database/operation';
-import type { Transaction } from '../database/unit-of-work';
+import type { Transaction } from '../database/transaction';
 import { envelopeOf } from '../envelope/envelope';
 import { StatusResult } from '../envelope/status-result';
 import type { IdempotencyKeysRepository } from './idempotency-keys.repository';

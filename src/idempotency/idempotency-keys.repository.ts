@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { Tenant } from '../auth/tenant';
+import type { Tenant } from '../database/tenant';
 import { assertTenant } from '../database/tenant-table';
-import type { Transaction } from '../database/unit-of-work';
+import type { Transaction } from '../database/transaction';
 
 export interface StoredResponse {
   requestHash: string;

@@ -5,11 +5,12 @@ import type { AuthenticatedRequest } from '../auth/auth-context';
 import { requestIdOf } from '../envelope/request-id';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
-import { HttpResponse, requestPathOf } from '../http/http-exchange';
+import { HttpResponse, requestPathOf } from '../exchange/http-exchange';
 import { attachIdempotencyClaim } from './current-operation.decorator';
 import { IdempotencyKeyTakenError, RequestIdempotencyClaim } from './idempotency-claim';
-import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from './idempotency-openapi';
-import { IDEMPOTENCY_KEY_MAX_LENGTH, IdempotencyService, IdempotentRequest, Replay } from './idempotency.service';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '../swagger/idempotency-openapi';
+import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../validation/input-bounds';
+import { IdempotencyService, IdempotentRequest, Replay } from './idempotency.service';
 
 const BODY_KEY_FIELD = 'idempotency_key';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import type { Tenant } from '../auth/tenant';
+import type { Tenant } from '../database/tenant';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { canonicalJson } from './canonical-json';
@@ -9,7 +9,6 @@ import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 
 /** Keys are kept at least this long (DESIGN §4), then pruned. */
 export const IDEMPOTENCY_KEY_RETENTION_MILLISECONDS = 24 * 60 * 60 * 1000;
-export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 
 export interface IdempotentRequest {
   tenant: Tenant;

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { Tenant } from '../auth/tenant';
+import type { Tenant } from '../database/tenant';
 import { Clock } from '../clock/clock';
-import { CustomerRecordsService } from '../customers/customer-records.service';
-import { Transaction, UnitOfWork } from '../database/unit-of-work';
+import { CustomerRecordsService } from '../customer-records/customer-records.service';
+import { UnitOfWork } from '../database/unit-of-work';
+import type { Transaction } from '../database/transaction';
 import { EntitlementLifecycleService, ResolvedGrant } from '../entitlements/entitlement-lifecycle.service';
 import { EntitlementsService } from '../entitlements/entitlements.service';
 import { ErrorCode } from '../errors/error-code.enum';

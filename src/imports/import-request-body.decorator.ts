@@ -1,5 +1,5 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import type { HttpRequest } from '../http/http-exchange';
+import type { HttpRequest } from '../exchange/http-exchange';
 
 /**
  * The import's body as the request gate read it: a CsvBody for text/csv, the parsed object for

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { MerchantEntity } from '../auth/merchant.entity';
-import type { ApiMode } from '../auth/tenant';
+import type { ApiMode } from '../database/tenant';
 import { EntitlementImportEntity } from './entitlement-import.entity';
 
 export const IMPORT_ROW_STATUSES = ['pending', 'granted', 'skipped', 'failed'] as const;

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import type { ApiMode, Tenant } from '../auth/tenant';
+import type { ApiMode, Tenant } from '../database/tenant';
 import { assertTenant, TenantTable, WithoutTenant } from '../database/tenant-table';
-import type { Reader, Transaction } from '../database/unit-of-work';
+import type { Reader, Transaction } from '../database/transaction';
 import { fetchPageWithTotal } from '../pagination/keyset';
 import { PageRequest } from '../pagination/page';
 import { EntitlementImportEntity } from './entitlement-import.entity';

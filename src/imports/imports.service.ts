@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Tenant } from '../auth/tenant';
+import type { Tenant } from '../database/tenant';
 import type { Operation } from '../database/operation';
 import { UnitOfWork } from '../database/unit-of-work';
 import { PageResult } from '../envelope/page-result';

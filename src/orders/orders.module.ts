@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { CustomerRecordsModule } from '../customers/customer-records.module';
+import { CustomerRecordsModule } from '../customer-records/customer-records.module';
 import { EntitlementsModule } from '../entitlements/entitlements.module';
 import { ProductsModule } from '../products/products.module';
 import { OrdersController } from './orders.controller';

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { Tenant } from '../auth/tenant';
-import { CustomerRecordsService } from '../customers/customer-records.service';
+import type { Tenant } from '../database/tenant';
+import { CustomerRecordsService } from '../customer-records/customer-records.service';
 import type { Operation } from '../database/operation';
-import { Reader, Transaction, UnitOfWork } from '../database/unit-of-work';
+import { UnitOfWork } from '../database/unit-of-work';
+import type { Reader, Transaction } from '../database/transaction';
 import { PageResult } from '../envelope/page-result';
 import { StatusResult } from '../envelope/status-result';
 import { EntitlementLifecycleService, ResolvedGrant } from '../entitlements/entitlement-lifecycle.service';
@@ -120,7 +121,7 @@ export class OrdersService {
       const status = orderStatusOf(lineItems);
       if (status !== order.status) changes.status = status;
       if (Object.keys(changes).length > 0 || fresh.length > 0) order = await this.orders.update(tx, tenant, order.id, changes);
-      const response = toOrderResponse(order, lineItems, customer.store_customer_id);
+      const response = toOrderResponse(order, lineItems, customer.store_customer_id, await this.productNamesOf(tx, tenant, lineItems));
       if (isNew) await tx.publish('order.created', tenant, { ...response });
       else if (Object.keys(changes).length > 0 || fresh.length > 0) await tx.publish('order.updated', tenant, { ...response });
       return new StatusResult(isNew ? 201 : 200, response);
@@ -188,7 +189,14 @@ export class OrdersService {
     const { rows, total } = await this.orders.list(tenant, { customerId: customer, search: query.search }, page);
     const lineItems = await this.orders.lineItemsOf(db, tenant, rows.map((row) => row.id));
     const storeIds = await this.customers.storeIdsOf(db, tenant, rows.map((row) => row.customer_id));
-    return toPageResult(rows, page, (row) => row.created_at, (row) => toOrderResponse(row, lineItems.get(row.id) ?? [], storeIds.get(row.customer_id) ?? ''), total);
+    const productNames = await this.productNamesOf(db, tenant, [...lineItems.values()].flat());
+    return toPageResult(
+      rows,
+      page,
+      (row) => row.created_at,
+      (row) => toOrderResponse(row, lineItems.get(row.id) ?? [], storeIds.get(row.customer_id) ?? '', productNames),
+      total,
+    );
   }
 
   /**
@@ -232,7 +240,12 @@ export class OrdersService {
   private async respond(db: Reader, tenant: Tenant, order: OrderEntity, lineItems?: OrderLineItemEntity[]): Promise<OrderResponseDto> {
     const items = lineItems ?? (await this.orders.lineItemsOf(db, tenant, [order.id])).get(order.id) ?? [];
     const storeIds = await this.customers.storeIdsOf(db, tenant, [order.customer_id]);
-    return toOrderResponse(order, items, storeIds.get(order.customer_id) ?? '');
+    return toOrderResponse(order, items, storeIds.get(order.customer_id) ?? '', await this.productNamesOf(db, tenant, items));
+  }
+
+  /** The names of these line items' products, in one read. */
+  private productNamesOf(db: Reader, tenant: Tenant, lineItems: OrderLineItemEntity[]): Promise<Map<string, string>> {
+    return this.products.namesOf(db, tenant, lineItems.flatMap((item) => (item.product_id ? [item.product_id] : [])));
   }
 }
 

@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { MerchantEntity } from '../auth/merchant.entity';
-import type { ApiMode } from '../auth/tenant';
+import type { ApiMode } from '../database/tenant';
 import { TIMESTAMP } from '../database/columns';
 import { ProductEntity } from './product.entity';
 

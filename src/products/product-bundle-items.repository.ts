@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
-import type { Tenant } from '../auth/tenant';
+import type { Tenant } from '../database/tenant';
 import { TenantTable } from '../database/tenant-table';
-import type { Reader, Transaction } from '../database/unit-of-work';
+import type { Reader, Transaction } from '../database/transaction';
 import { ProductBundleItemEntity } from './product-bundle-item.entity';
 
 /** SQL of product_bundle_items: which products a bundle includes, in order. */

@@ -1,8 +1,7 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { MerchantEntity } from '../auth/merchant.entity';
-import type { ApiMode } from '../auth/tenant';
+import type { ApiMode } from '../database/tenant';
 import { TIMESTAMP } from '../database/columns';
-import { FileEntity } from '../files/file.entity';
 import { ProductEntity } from './product.entity';
 
 /**
@@ -24,9 +23,10 @@ export class ProductFileEntity {
   @JoinColumn({ name: 'product_id' })
   product?: ProductEntity;
 
-  @ManyToOne(() => FileEntity, { onDelete: 'CASCADE' })
+  // Named, not imported: files sit above products (DESIGN §1); the class name is the entity's.
+  @ManyToOne('FileEntity', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'file_id' })
-  file?: FileEntity;
+  file?: unknown;
 
   @Column({ type: 'text' })
   merchant_id: string;

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets, DataSource, In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import type { Tenant } from '../auth/tenant';
+import type { Tenant } from '../database/tenant';
 import { likeContains } from '../database/like-pattern';
 import { TenantTable } from '../database/tenant-table';
-import type { Reader, Transaction } from '../database/unit-of-work';
+import type { Reader, Transaction } from '../database/transaction';
 import { fetchPageWithTotal } from '../pagination/keyset';
 import { PageRequest } from '../pagination/page';
 import { ProductEntity, ProductStatus } from './product.entity';

@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { isDeepStrictEqual } from 'node:util';
-import type { Tenant } from '../auth/tenant';
+import type { Tenant } from '../database/tenant';
 import type { Operation } from '../database/operation';
 import { isUniqueViolation } from '../database/unique-violation';
-import { Reader, Transaction, UnitOfWork } from '../database/unit-of-work';
+import { UnitOfWork } from '../database/unit-of-work';
+import type { Reader, Transaction } from '../database/transaction';
 import { PageResult } from '../envelope/page-result';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
-import { FileRecordsService } from '../files/file-records.service';
 import { generateId, isValidId } from '../ids/id';
 import { toPageRequest, toPageResult } from '../pagination/page';
 import { ListProductsQueryDto } from './dto/product-query.dto';
@@ -19,6 +19,7 @@ import { ProductFilesRepository } from './product-files.repository';
 import { toProductListItem, toProductResponse } from './product.mapper';
 import { DEFAULT_FULFILLMENT_CONFIG, normalizeFulfillmentConfig, resolveTypeFields } from './product-rules';
 import { ProductChanges, ProductReference, ProductsRepository } from './products.repository';
+import { FileCatalog } from './file-catalog';
 
 export type { ProductReference } from './products.repository';
 
@@ -41,7 +42,7 @@ export class ProductsService {
     private readonly products: ProductsRepository,
     private readonly links: ProductFilesRepository,
     private readonly bundleItems: ProductBundleItemsRepository,
-    private readonly fileRecords: FileRecordsService,
+    private readonly fileRecords: FileCatalog,
     private readonly unitOfWork: UnitOfWork,
   ) {}
 

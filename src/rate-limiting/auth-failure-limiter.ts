@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import ipaddr from 'ipaddr.js';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
@@ -6,44 +7,60 @@ import { FailureCounter, FailureWindow, MemoryFailureCounter, RedisFailureCounte
 import { RedisClient } from './redis-client';
 
 const WINDOW_MILLISECONDS = 60_000;
+/** An IPv6 client holds a whole /64 (one subnet, 2^64 addresses): failures count per /64, or one client could count as many. */
+const IPV6_COUNTING_PREFIX = 64;
 
 /** What failures are counted against: the client's address, or the email a dashboard sign-in names. */
 export type FailureSubject = 'address' | 'email';
 
+/** One counter failures go to: `{ subject: 'address', value: client address }` or an email. */
+export interface FailureKey {
+  subject: FailureSubject;
+  value: string;
+}
+
+/** The counter an address's failures go to: the address, or its /64 for IPv6. */
+export function addressCountingKey(address: string): string {
+  if (!ipaddr.IPv6.isValid(address) || ipaddr.IPv4.isValidFourPartDecimal(address)) return address || 'unknown';
+  const parsed = ipaddr.IPv6.parse(address);
+  if (parsed.isIPv4MappedAddress()) return parsed.toIPv4Address().toString();
+  const network = ipaddr.IPv6.networkAddressFromCIDR(`${parsed.toString()}/${IPV6_COUNTING_PREFIX}`);
+  return `${network.toString()}/${IPV6_COUNTING_PREFIX}`;
+}
+
 /**
- * Failed authentications per client address (Redis when configured), so keys and the admin token
- * can't be guessed. Past AUTH_FAILURE_LIMIT_PER_MINUTE failures the address is blocked until its
- * window ends: every request from it that carries a credential is a 429, right or wrong, decided
- * before the credential is looked at (a correct answer among 429s would be an oracle).
+ * Counts failed authentications (Redis when configured, so every instance shares them) per client
+ * address and per email, in one-minute windows. It only counts and answers "is it over the
+ * limit"; what is refused because of it is decided in one place, GuessingRules.
  */
 @Injectable()
 export class AuthFailureLimiter {
   private readonly counter: FailureCounter;
-  private readonly limit: number;
+  readonly limit: number;
 
   constructor(config: AppConfig, redis: RedisClient) {
     this.counter = redis.client ? new RedisFailureCounter(redis.client) : new MemoryFailureCounter();
     this.limit = config.rateLimits.authFailuresPerMinute;
   }
 
-  /** 429 while the address is over the limit; reads the counter without counting. */
-  async refuseWhileBlocked(clientAddress: string, subject: FailureSubject = 'address'): Promise<void> {
-    const window = await this.counter.read(this.keyOf(clientAddress, subject));
-    if (window.count > this.limit) throw this.blocked(window, subject);
+  /** The 429 to answer while the key is over the limit, or null; reads the counter without counting. */
+  async blocked(key: FailureKey): Promise<ApiError | null> {
+    const window = await this.counter.read(this.counterOf(key));
+    return window.count > this.limit ? this.refusal(window, key.subject) : null;
   }
 
-  /** Counts a failure; the one that passes the limit is already a 429. */
-  async recordFailure(clientAddress: string, subject: FailureSubject = 'address'): Promise<void> {
-    const window = await this.counter.increment(this.keyOf(clientAddress, subject), WINDOW_MILLISECONDS);
-    if (window.count > this.limit) throw this.blocked(window, subject);
+  /** Counts a failure; returns the 429 when this failure passes the limit, else null. */
+  async recordFailure(key: FailureKey): Promise<ApiError | null> {
+    const window = await this.counter.increment(this.counterOf(key), WINDOW_MILLISECONDS);
+    return window.count > this.limit ? this.refusal(window, key.subject) : null;
   }
 
   /** An address keeps its historical key; an email (dashboard sign-in) gets its own, so an email spread over many addresses is still limited. */
-  private keyOf(value: string, subject: FailureSubject): string {
-    return subject === 'address' ? `auth-failure:${value || 'unknown'}` : `auth-failure:${subject}:${value}`;
+  private counterOf(key: FailureKey): string {
+    return key.subject === 'address' ? `auth-failure:${addressCountingKey(key.value)}` : `auth-failure:${key.subject}:${key.value}`;
   }
 
-  private blocked(window: FailureWindow, subject: FailureSubject): ApiError {
+  private refusal(window: FailureWindow, subject: FailureSubject): ApiError {
     const retryAfter = Math.max(1, Math.ceil(window.millisecondsLeft / 1000));
     const from = subject === 'address' ? 'from this address' : 'for this email';
     return new ApiError(ErrorCode.RATE_LIMITED, `Too many failed authentications ${from}; retry in ${retryAfter} s`, undefined, {

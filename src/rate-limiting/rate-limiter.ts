@@ -3,7 +3,7 @@ import { InjectThrottlerStorage, ThrottlerStorage } from '@nestjs/throttler';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
-import { HttpResponse, setResponseHeaders } from '../http/http-exchange';
+import { HttpResponse, setResponseHeaders } from '../exchange/http-exchange';
 
 const READ_BUDGET = 'read';
 const WRITE_BUDGET = 'write';

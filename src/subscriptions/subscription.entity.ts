@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, UpdateDateColumn } from 'typeorm';
-import { CustomerEntity } from '../customers/customer.entity';
+import { CustomerEntity } from '../customer-records/customer.entity';
 import { TIMESTAMP } from '../database/columns';
 import { TenantOwnedEntity } from '../database/tenant-owned.entity';
 import { ProductEntity } from '../products/product.entity';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ClockModule } from '../clock/clock.module';
-import { CustomerRecordsModule } from '../customers/customer-records.module';
+import { CustomerRecordsModule } from '../customer-records/customer-records.module';
 import { EntitlementsModule } from '../entitlements/entitlements.module';
 import { ProductsModule } from '../products/products.module';
 import { SubscriptionsController } from './subscriptions.controller';

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { Tenant } from '../auth/tenant';
+import type { Tenant } from '../database/tenant';
 import { Clock } from '../clock/clock';
-import { CustomerEntity } from '../customers/customer.entity';
-import { CustomerRecordsService } from '../customers/customer-records.service';
+import { CustomerEntity } from '../customer-records/customer.entity';
+import { CustomerRecordsService } from '../customer-records/customer-records.service';
 import type { Operation } from '../database/operation';
-import { Reader, Transaction, UnitOfWork } from '../database/unit-of-work';
+import { UnitOfWork } from '../database/unit-of-work';
+import type { Reader, Transaction } from '../database/transaction';
 import { PageResult } from '../envelope/page-result';
 import { EntitlementLifecycleService } from '../entitlements/entitlement-lifecycle.service';
 import type { EntitlementStatus } from '../entitlements/entitlement.entity';
@@ -165,7 +166,14 @@ export class SubscriptionsService {
     const pageRows = rows.slice(0, page.limit);
     const storeIds = await this.customers.storeIdsOf(db, tenant, pageRows.map((row) => row.customer_id));
     const statuses = await this.entitlements.statusesOf(db, tenant, pageRows.flatMap((row) => (row.entitlement_id ? [row.entitlement_id] : [])));
-    return toPageResult(rows, page, (row) => row.created_at, (row) => toSubscriptionResponse(row, storeIds.get(row.customer_id) ?? '', statuses, true), total);
+    const productNames = await this.products.namesOf(db, tenant, pageRows.map((row) => row.product_id));
+    return toPageResult(
+      rows,
+      page,
+      (row) => row.created_at,
+      (row) => toSubscriptionResponse(row, storeIds.get(row.customer_id) ?? '', productNames.get(row.product_id) ?? '', statuses, true),
+      total,
+    );
   }
 
   private async read(tenant: Tenant, subscription: SubscriptionEntity): Promise<SubscriptionResponseDto> {
@@ -175,7 +183,8 @@ export class SubscriptionsService {
 
   private async response(db: Reader, tenant: Tenant, subscription: SubscriptionEntity, customer: CustomerEntity, applied: boolean): Promise<SubscriptionResponseDto> {
     const statuses = await this.entitlements.statusesOf(db, tenant, subscription.entitlement_id ? [subscription.entitlement_id] : []);
-    return toSubscriptionResponse(subscription, customer.store_customer_id, statuses, applied);
+    const productNames = await this.products.namesOf(db, tenant, [subscription.product_id]);
+    return toSubscriptionResponse(subscription, customer.store_customer_id, productNames.get(subscription.product_id) ?? '', statuses, applied);
   }
 
   private resolveCustomer(tx: Transaction, tenant: Tenant, name: CustomerName): Promise<CustomerEntity> {
@@ -286,6 +295,7 @@ export class SubscriptionsService {
 function toSubscriptionResponse(
   subscription: SubscriptionEntity,
   storeCustomerId: string,
+  productName: string,
   entitlementStatuses: ReadonlyMap<string, string>,
   applied: boolean,
 ): SubscriptionResponseDto {
@@ -295,6 +305,7 @@ function toSubscriptionResponse(
     customer_id: subscription.customer_id,
     store_customer_id: storeCustomerId,
     product_id: subscription.product_id,
+    product_name: productName,
     status: subscription.status,
     current_period_end: iso(subscription.current_period_end),
     cancel_at_period_end: subscription.cancel_at_period_end,

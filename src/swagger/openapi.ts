@@ -1,10 +1,10 @@
 import { INestApplication, Type } from '@nestjs/common';
 import { ModulesContainer } from '@nestjs/core';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { MODE_HEADER } from '../auth/mode-header';
-import { ADMIN_TOKEN_SECURITY, API_KEY_SECURITY, DASHBOARD_SESSION_SECURITY, IS_DASHBOARD_ROUTE } from '../auth/route-access.decorators';
+import { MODE_HEADER } from '../exchange/mode-header';
+import { ADMIN_TOKEN_SECURITY, API_KEY_SECURITY, DASHBOARD_SESSION_SECURITY, DASHBOARD_TAG } from './security-schemes';
 import { ERROR_CATALOGUE, ErrorCode, errorTypeForStatus } from '../errors/error-code.enum';
-import { documentIdempotency } from '../idempotency/idempotency-openapi';
+import { documentIdempotency } from './idempotency-openapi';
 import { makeDocumentPrecise } from './document-precision';
 import { API_TAGS } from './api-tags';
 
@@ -144,13 +144,16 @@ function decorateOperations(document: OpenAPIObject): void {
   }
 }
 
-/** The app's modules, split by whether their controllers are the dashboard's own routes (one document each). */
+/** Where @ApiTags keeps a controller's tags (@nestjs/swagger's DECORATORS.API_TAGS, which its package does not export). */
+const API_TAGS_METADATA = 'swagger/apiUseTags';
+
+/** The app's modules, split by whether their controllers are the dashboard's own routes (tagged `dashboard`; one document each). */
 function modulesByDocument(app: INestApplication): { publicModules: Type[]; dashboardModules: Type[] } {
   const publicModules: Type[] = [];
   const dashboardModules: Type[] = [];
   for (const module of app.get(ModulesContainer).values()) {
     const controllers = [...module.controllers.values()].map((wrapper) => wrapper.metatype).filter((metatype): metatype is Type => typeof metatype === 'function');
-    const dashboard = controllers.length > 0 && controllers.every((controller) => Reflect.getMetadata(IS_DASHBOARD_ROUTE, controller) === true);
+    const dashboard = controllers.length > 0 && controllers.every((controller) => ((Reflect.getMetadata(API_TAGS_METADATA, controller) as string[] | undefined) ?? []).includes(DASHBOARD_TAG));
     (dashboard ? dashboardModules : publicModules).push(module.metatype as Type);
   }
   return { publicModules, dashboardModules };
@@ -215,7 +218,7 @@ export function buildDashboardOpenApiDocument(app: INestApplication): OpenAPIObj
     .setLicense('MIT', 'https://opensource.org/licenses/MIT')
     .addServer('/', 'This server')
     .addCookieAuth('eh_session', { type: 'apiKey', in: 'cookie', description: 'The session cookie set by sign-in (`__Host-eh_session` under https)' }, DASHBOARD_SESSION_SECURITY)
-    .addTag('dashboard', "The merchant dashboard's own routes");
+    .addTag(DASHBOARD_TAG, "The merchant dashboard's own routes");
   const document = SwaggerModule.createDocument(app, config.build(), {
     operationIdFactory: operationIdFor,
     include: modulesByDocument(app).dashboardModules,

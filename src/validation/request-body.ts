@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import getRawBody from 'raw-body';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
-import { announcesBody } from '../http/request-deadline';
+import { announcesBody } from '../exchange/request-deadline';
 import { refuseDeepJson } from './input-rules';
 
 /*

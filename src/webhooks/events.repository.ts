@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { Tenant } from '../auth/tenant';
+import type { Tenant } from '../database/tenant';
 import { TenantTable } from '../database/tenant-table';
-import type { Reader } from '../database/unit-of-work';
+import type { Reader } from '../database/transaction';
 import { fetchPageWithTotal } from '../pagination/keyset';
 import { PageRequest } from '../pagination/page';
 import { EventEntity } from './event.entity';

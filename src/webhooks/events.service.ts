@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { Tenant } from '../auth/tenant';
-import { Reader, UnitOfWork } from '../database/unit-of-work';
+import type { Tenant } from '../database/tenant';
+import { UnitOfWork } from '../database/unit-of-work';
+import type { Reader } from '../database/transaction';
 import { PageResult } from '../envelope/page-result';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
-import type { Tenant } from '../auth/tenant';
-import { DOMAIN_EVENT, DomainEvents } from '../events/domain-event';
+import type { Tenant } from '../database/tenant';
+import { DOMAIN_EVENT } from '../database/domain-event';
+import { DomainEvents } from '../database/transaction';
 import { OutboxEntry, OutboxRepository } from './outbox.repository';
 
 /**

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { Tenant } from '../auth/tenant';
+import type { Tenant } from '../database/tenant';
 import { assertTenant } from '../database/tenant-table';
-import type { Transaction } from '../database/unit-of-work';
+import type { Transaction } from '../database/transaction';
 import { generateId } from '../ids/id';
 
 /**

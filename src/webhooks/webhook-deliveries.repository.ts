@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { ApiMode, Tenant } from '../auth/tenant';
+import type { ApiMode, Tenant } from '../database/tenant';
 import { assertTenant, INSERT_CHUNK_ROWS, TenantTable } from '../database/tenant-table';
-import type { Reader, Transaction } from '../database/unit-of-work';
+import type { Reader, Transaction } from '../database/transaction';
 import { generateId } from '../ids/id';
 import { fetchPageWithTotal } from '../pagination/keyset';
 import { PageRequest } from '../pagination/page';

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import type { ApiMode } from '../auth/tenant';
+import type { ApiMode } from '../database/tenant';
 import { TIMESTAMP } from '../database/columns';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 

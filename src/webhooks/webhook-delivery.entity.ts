@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { ApiMode } from '../auth/tenant';
+import type { ApiMode } from '../database/tenant';
 import { TIMESTAMP } from '../database/columns';
 import { EventEntity } from './event.entity';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';

@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap, 
 import { OnEvent } from '@nestjs/event-emitter';
 import { AppConfig } from '../config/app-config';
 import { UnitOfWork } from '../database/unit-of-work';
-import { EVENTS_COMMITTED } from '../events/domain-event';
+import { EVENTS_COMMITTED } from '../database/domain-event';
 import { toEventResponse } from './event.mapper';
 import { ClaimedDelivery, DeliveryEndpoint, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } fr
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../auth/current-tenant.decorator';
 import { RequireScopes } from '../auth/route-access.decorators';
-import type { Tenant } from '../auth/tenant';
+import type { Tenant } from '../database/tenant';
 import type { Operation } from '../database/operation';
 import { PageResult } from '../envelope/page-result';
 import { ErrorCode } from '../errors/error-code.enum';

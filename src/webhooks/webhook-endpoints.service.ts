@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import type { Tenant } from '../auth/tenant';
+import type { Tenant } from '../database/tenant';
 import { AppConfig } from '../config/app-config';
 import type { Operation } from '../database/operation';
-import { Reader, UnitOfWork } from '../database/unit-of-work';
+import { UnitOfWork } from '../database/unit-of-work';
+import type { Reader } from '../database/transaction';
 import { PageResult } from '../envelope/page-result';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
-import { EVENTS_COMMITTED } from '../events/domain-event';
+import { EVENTS_COMMITTED } from '../database/domain-event';
 import { generateId, isValidId } from '../ids/id';
 import { toPageRequest, toPageResult } from '../pagination/page';
 import { PaginationQueryDto } from '../pagination/pagination-query.dto';

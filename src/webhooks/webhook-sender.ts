@@ -2,7 +2,7 @@ import { lookup as dnsLookup } from 'node:dns';
 import { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Agent, fetch } from 'undici';
-import { isForbiddenAddress } from './webhook-url-guard';
+import { addressRefusal } from './webhook-url-guard';
 
 export const SEND_TIMEOUT_MILLISECONDS = 10_000;
 const RESPONSE_BODY_LIMIT_BYTES = 1024;
@@ -22,9 +22,9 @@ export const guardedLookup: LookupFunction = (hostname, options, callback) => {
   const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : (options.family ?? 0);
   dnsLookup(hostname, { family, all: true, verbatim: true }, (error, addresses) => {
     if (error) return callback(error, []);
-    const forbidden = addresses.find((entry) => isForbiddenAddress(entry.address));
+    const forbidden = addresses.find((entry) => addressRefusal(entry.address) !== null);
     if (forbidden) {
-      const refusal: NodeJS.ErrnoException = new Error(`${hostname} resolves to a forbidden address (${forbidden.address})`);
+      const refusal: NodeJS.ErrnoException = new Error(`${hostname} resolves to a forbidden address (${forbidden.address}: ${addressRefusal(forbidden.address)})`);
       refusal.code = 'EFORBIDDENADDRESS';
       return callback(refusal, []);
     }

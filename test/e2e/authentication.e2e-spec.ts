@@ -1,8 +1,8 @@
 import { DataSource } from 'typeorm';
-import { generateApiKey } from '../../src/auth/api-key-format';
 import { ApiKeysRepository } from '../../src/auth/api-keys.repository';
 import { generateId } from '../../src/ids/id';
 import { ProductEntity } from '../../src/products/product.entity';
+import { guessApiKey } from '../support/credential-guesses';
 import { eventually } from '../support/eventually';
 import { bearer, createTestApp, TEST_ADMIN_TOKEN, TestApp, TestTenant } from '../support/test-app';
 
@@ -73,8 +73,8 @@ describe('authentication', () => {
     });
 
     it('unknown well-formed key', async () => {
-      expectInvalidApiKey(await testApp.http.get('/v1/products').set(bearer(generateApiKey('test'))));
-      expectInvalidApiKey(await testApp.http.get('/v1/products').set(bearer(generateApiKey('live'))));
+      expectInvalidApiKey(await testApp.http.get('/v1/products').set(bearer(guessApiKey('test'))));
+      expectInvalidApiKey(await testApp.http.get('/v1/products').set(bearer(guessApiKey('live'))));
     });
 
     it('a key with one character changed', async () => {
@@ -185,19 +185,21 @@ describe('credential guessing: failed authentications per client address', () =>
   afterAll(() => testApp.close());
   afterEach(() => jest.restoreAllMocks());
 
-  it('answers the 4th failure within a minute with 429, then every request with a credential, right or wrong, without a key lookup', async () => {
+  it('answers the 4th failure within a minute with 429; then guesses are 429 without a lookup, a valid key still works, the admin token is 429 right or wrong', async () => {
     for (let attempt = 1; attempt <= 3; attempt += 1) {
-      expectInvalidApiKey(await testApp.http.get('/v1/products').set(bearer(generateApiKey('test'))));
+      expectInvalidApiKey(await testApp.http.get('/v1/products').set(bearer(guessApiKey('test'))));
     }
-    expectRateLimited(await testApp.http.get('/v1/products').set(bearer(generateApiKey('test'))));
+    expectRateLimited(await testApp.http.get('/v1/products').set(bearer(guessApiKey('test'))));
 
     const lookups = jest.spyOn(testApp.app.get(ApiKeysRepository), 'findActiveByHash');
-    // No oracle: the correct key and the correct admin token are refused like wrong ones.
-    expectRateLimited(await testApp.http.get('/v1/products').set(bearer(tenant.testKey)));
+    expectRateLimited(await testApp.http.get('/v1/products').set(bearer(guessApiKey('test'))));
+    expectRateLimited(await testApp.http.post('/v1/products').set(bearer(guessApiKey('live'))).send({ name: 'x', entitlement_type: 'permanent' }));
+    expect(lookups).not.toHaveBeenCalled();
+    // A valid key is never refused for failures, its own address's included (DESIGN §13).
+    await testApp.http.get('/v1/products').set(bearer(tenant.testKey)).expect(200);
+    // The admin token can be guessed: from this address it is 429 right or wrong (no oracle).
     expectRateLimited(await testApp.http.get(`/admin/v1/merchants/${tenant.merchantId}`).set(admin));
     expectRateLimited(await testApp.http.get(`/admin/v1/merchants/${tenant.merchantId}`).set(bearer('wrong-admin-token-xxxxxxxx')));
-    expectRateLimited(await testApp.http.post('/v1/products').set(bearer(generateApiKey('live'))).send({ name: 'x', entitlement_type: 'permanent' }));
-    expect(lookups).not.toHaveBeenCalled();
     // Without a credential there is nothing to guess: the usual 401; public routes answer.
     expectInvalidApiKey(await testApp.http.get('/v1/products'));
     await testApp.http.get('/health/live').expect(200);
@@ -215,7 +217,7 @@ describe('unknown keys are remembered briefly', () => {
 
   it('looks each of N distinct unknown keys up at most once, and a repeated unknown key not at all within the TTL', async () => {
     const lookups = jest.spyOn(testApp.app.get(ApiKeysRepository), 'findActiveByHash');
-    const keys = Array.from({ length: 40 }, () => generateApiKey('test'));
+    const keys = Array.from({ length: 40 }, () => guessApiKey('test'));
     for (const response of await Promise.all(keys.map((key) => testApp.http.get('/v1/products').set(bearer(key))))) expectInvalidApiKey(response);
     expect(lookups.mock.calls.length).toBeGreaterThan(0);
     expect(lookups.mock.calls.length).toBeLessThanOrEqual(keys.length);
@@ -225,7 +227,7 @@ describe('unknown keys are remembered briefly', () => {
     }
     expect(lookups).not.toHaveBeenCalled();
     // Concurrent requests with one new unknown key share a single lookup.
-    const sprayed = generateApiKey('live');
+    const sprayed = guessApiKey('live');
     await Promise.all(Array.from({ length: 20 }, () => testApp.http.get('/v1/products').set(bearer(sprayed)).expect(401)));
     expect(lookups).toHaveBeenCalledTimes(1);
   });

@@ -1,9 +1,11 @@
+import { verifyEntitlementToken } from '@entitlement-delivery/sdk';
 import { execFile } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { createLocalJWKSet, decodeProtectedHeader, JSONWebKeySet, jwtVerify, JWTPayload } from 'jose';
+import { AppConfig } from '../../src/config/app-config';
 import { ProductEntity } from '../../src/products/product.entity';
 import { ControlledClock, controlClock, ENTITLEMENT_TEST_OVERRIDES, grant, insertProduct } from '../support/entitlement-fixtures';
 import { eventually } from '../support/eventually';
@@ -76,6 +78,9 @@ describe('signed entitlement tokens', () => {
     const issuedAt = Math.floor(clock.now().getTime() / 1000);
     expect(payload).toEqual({
       ...check.body.data.entitlement,
+      iss: testApp.app.get(AppConfig).publicBaseUrl,
+      aud: `${tenant.merchantId}:test`,
+      sub: entitlement.customer_id,
       merchant: tenant.merchantId,
       livemode: false,
       customer_id: entitlement.customer_id,
@@ -165,6 +170,27 @@ describe('signed entitlement tokens', () => {
     }
     const invalid = await testApp.http.get(`/v1/entitlements/check?${query}&include_token=yes`).set(bearer(tenant.testKey)).expect(400);
     expect(invalid.body.error).toMatchObject({ code: 'INVALID_PARAMETER', param: 'include_token' });
+  });
+
+  it("fails, for a verifier pinning iss and aud as the README shows, another merchant's token and the other mode's", async () => {
+    const otherProduct = await insertProduct(testApp, other.merchantId, 'test');
+    const liveProduct = await insertProduct(testApp, tenant.merchantId, 'live');
+    // Same store customer id everywhere: a verifier comparing store ids alone would accept all three.
+    const own = await grant(testApp, tenant.testKey, { store_customer_id: 'token_shared_id', product_id: product.id });
+    const foreign = await grant(testApp, other.testKey, { store_customer_id: 'token_shared_id', product_id: otherProduct.id });
+    const live = await grant(testApp, tenant.liveKey, { store_customer_id: 'token_shared_id', product_id: liveProduct.id });
+    const tokenOf = async (key: string, id: string) => (await issue(key, id).expect(200)).body.data.token as string;
+    const keys = createLocalJWKSet(await fetchJwks(testApp));
+    const pinned = { algorithms: ['EdDSA'], issuer: testApp.app.get(AppConfig).publicBaseUrl, audience: `${tenant.merchantId}:test`, currentDate: clock.now() };
+
+    await expect(jwtVerify(await tokenOf(tenant.testKey, own.id), keys, pinned)).resolves.toMatchObject({ payload: { id: own.id } });
+    for (const token of [await tokenOf(other.testKey, foreign.id), await tokenOf(tenant.liveKey, live.id)]) {
+      await expect(jwtVerify(token, keys, pinned)).rejects.toMatchObject({ code: 'ERR_JWT_CLAIM_VALIDATION_FAILED', claim: 'aud' });
+      // The SDK's verification refuses them the same way.
+      await expect(
+        verifyEntitlementToken(token, { jwks: await fetchJwks(testApp), issuer: pinned.issuer, merchant: tenant.merchantId, mode: 'test', currentDate: clock.now() }),
+      ).rejects.toMatchObject({ reason: 'WRONG_AUDIENCE' });
+    }
   });
 
   it("answers 404 for another merchant's or the other mode's entitlement, and for unknown or malformed ids", async () => {

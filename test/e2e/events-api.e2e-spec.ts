@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
-import type { ApiMode } from '../../src/auth/tenant';
+import type { ApiMode } from '../../src/database/tenant';
 import { UnitOfWork } from '../../src/database/unit-of-work';
-import { EventType } from '../../src/events/domain-event';
+import { EventType } from '../../src/database/domain-event';
 import { EventEntity } from '../../src/webhooks/event.entity';
 import { bearer, createTestApp, TestApp, TestTenant } from '../support/test-app';
 

@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { ENTITIES } from '../../src/app-entities';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';
 import { EmbeddedDatabase } from '../../src/database/embedded-database';
 import { MIGRATIONS } from '../../src/database/migrations';
@@ -61,7 +62,7 @@ describe('migration OneOwnerPerTable', () => {
     }
     // The schema as it was before the migration, with rows in the old shape. (One data source
     // throughout: the embedded database's socket serves one connection.)
-    dataSource = await new DataSource({ ...buildDataSourceOptions(url, embedded !== null), migrations: MIGRATIONS.slice(0, migrationIndex) }).initialize();
+    dataSource = await new DataSource({ ...buildDataSourceOptions(url, embedded !== null, ENTITIES), migrations: MIGRATIONS.slice(0, migrationIndex) }).initialize();
     await dataSource.runMigrations({ transaction: 'each' });
     const before = dataSource;
     await before.query(`INSERT INTO merchants (id, name, plan) VALUES ($1, 'Migrated', 'pro'), ($2, 'Other', 'free')`, [merchant, otherMerchant]);

@@ -1,6 +1,6 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { ERROR_CATALOGUE } from '../../src/errors/error-code.enum';
-import { IDEMPOTENCY_KEY_HEADER } from '../../src/idempotency/idempotency-openapi';
+import { IDEMPOTENCY_KEY_HEADER } from '../../src/swagger/idempotency-openapi';
 import { API_TAGS } from '../../src/swagger/api-tags';
 import { buildDashboardOpenApiDocument, buildOpenApiDocument } from '../../src/swagger/openapi';
 import { registeredRoutes } from '../support/routes';

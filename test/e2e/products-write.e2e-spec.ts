@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import type { ApiMode } from '../../src/auth/tenant';
+import type { ApiMode } from '../../src/database/tenant';
 import { generateId } from '../../src/ids/id';
 import { bearer, createTestApp, TestApp, TestTenant } from '../support/test-app';
 

@@ -1,10 +1,20 @@
-import { ApiError, createEntitlementDeliveryClient, ERROR_CODES, isApiError } from '@entitlement-delivery/sdk';
+import {
+  ApiError,
+  createEntitlementDeliveryClient,
+  ERROR_CODES,
+  isApiError,
+  TokenVerificationError,
+  verifyEntitlementToken,
+  WebhookVerificationError,
+} from '@entitlement-delivery/sdk';
 import { ERROR_CATALOGUE } from '../../src/errors/error-code.enum';
 import { freePort } from '../support/free-port';
 import { createTestApp, TEST_ADMIN_TOKEN, TestApp, TestTenant } from '../support/test-app';
+import { WebhookReceiver } from '../support/webhook-receiver';
 
 /** The typed SDK (sdk/) against the real app over HTTP, on whichever adapter the run uses. */
 describe('typed SDK', () => {
+  const WRITE_LIMIT = 5_000;
   let testApp: TestApp;
   let tenant: TestTenant;
   let otherTenant: TestTenant;
@@ -14,21 +24,22 @@ describe('typed SDK', () => {
   beforeAll(async () => {
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
-    testApp = await createTestApp({ PUBLIC_BASE_URL: baseUrl });
+    testApp = await createTestApp({ PUBLIC_BASE_URL: baseUrl, RATE_LIMIT_WRITE_PER_MINUTE: String(WRITE_LIMIT) });
     await testApp.app.listen(port, '127.0.0.1');
     tenant = await testApp.createTenant('free');
     otherTenant = await testApp.createTenant('free');
   });
   afterAll(() => testApp.close());
 
-  const client = (apiKey: string) =>
+  const client = (apiKey: string, fetchFunction: (request: Request) => Promise<Response> = (request) => fetch(request)) =>
     createEntitlementDeliveryClient({
       baseUrl,
       apiKey,
       adminToken: TEST_ADMIN_TOKEN,
+      initialRetryDelay: 10,
       fetch: (request) => {
         sentRequests.push(request.clone());
-        return fetch(request);
+        return fetchFunction(request);
       },
     });
 
@@ -66,13 +77,14 @@ describe('typed SDK', () => {
     expect(usage).toEqual(expect.objectContaining({ plan: 'free' }));
   });
 
-  it('sends a fresh Idempotency-Key with every POST under /v1, or the one given to retry safely', async () => {
+  it('sends a fresh Idempotency-Key with every keyed POST, or the one given to retry safely', async () => {
     const sdk = client(tenant.testKey);
     const { data: product } = await sdk.products.create({ name: 'Idempotent ebook', entitlement_type: 'permanent' });
     const before = sentRequests.length;
     const first = await sdk.entitlements.create({ store_customer_id: 'sdk_customer_2', product_id: product.id }, { idempotencyKey: 'sdk-retry-1' });
     const retried = await sdk.entitlements.create({ store_customer_id: 'sdk_customer_2', product_id: product.id }, { idempotencyKey: 'sdk-retry-1' });
     expect(retried.data.id).toBe(first.data.id);
+    expect([first.lastResponse.idempotentReplayed, retried.lastResponse.idempotentReplayed]).toEqual([false, true]);
     await sdk.entitlements.suspend(first.data.id);
     await sdk.entitlements.reactivate(first.data.id);
     await sdk.entitlements.get(first.data.id);
@@ -88,7 +100,62 @@ describe('typed SDK', () => {
     expect(sent[4]).toEqual({ method: 'GET', key: null });
   });
 
-  it('throws ApiError with the code, status and request id of the error body', async () => {
+  it('honours a body idempotency_key: sent as the header too, so a repeat replays instead of conflicting', async () => {
+    const sdk = client(tenant.testKey);
+    const { data: product } = await sdk.products.create({ name: 'Body-keyed ebook', entitlement_type: 'permanent' });
+    const body = { store_customer_id: 'sdk_body_key', product_id: product.id, idempotency_key: `body-key-${product.id}` };
+    const first = await sdk.entitlements.create(body);
+    const repeat = await sdk.entitlements.create(body);
+    expect(repeat.data.id).toBe(first.data.id);
+    expect(first.lastResponse).toMatchObject({ status: 201, idempotentReplayed: false, idempotencyKey: body.idempotency_key });
+    expect(repeat.lastResponse).toMatchObject({ status: 201, idempotentReplayed: true, idempotencyKey: body.idempotency_key });
+  });
+
+  it('retries a write whose answer was lost with the same key: the service replays it and acts once', async () => {
+    const { data: product } = await client(tenant.testKey).products.create({ name: 'Lost-answer ebook', entitlement_type: 'permanent' });
+    let dropped = 0;
+    // The first attempt reaches the service and commits; its answer never reaches the client.
+    const sdk = client(tenant.testKey, async (request) => {
+      const response = await fetch(request);
+      if (request.method === 'POST' && dropped === 0) {
+        dropped++;
+        await response.body?.cancel();
+        throw new TypeError('fetch failed: connection reset');
+      }
+      return response;
+    });
+    const result = await sdk.entitlements.create({ store_customer_id: 'sdk_lost_answer', product_id: product.id });
+    expect(result.lastResponse).toMatchObject({ attempts: 2, idempotentReplayed: true, status: 201 });
+    const page = await sdk.entitlements.list({ store_customer_id: 'sdk_lost_answer' });
+    expect(page.pagination.total).toBe(1);
+    expect(page.data[0]?.id).toBe(result.data.id);
+  });
+
+  it('exposes request id and rate limit on every result without putting them in the body', async () => {
+    const sdk = client(tenant.testKey);
+    const result = await sdk.products.create({ name: 'Metered ebook', entitlement_type: 'permanent' });
+    expect(result.lastResponse.requestId).toBe(result.meta.request_id);
+    expect(result.lastResponse.rateLimit).toEqual({ limit: WRITE_LIMIT, remaining: expect.any(Number), reset: expect.any(Number) });
+    expect(Object.keys(result).sort()).toEqual(['data', 'meta']);
+    const health = await sdk.health.live();
+    expect(health.lastResponse).toMatchObject({ status: 200, rateLimit: null });
+  });
+
+  it('iterates a list across pages with for await, and collects a bounded toArray', async () => {
+    const fresh = await testApp.createTenant('free');
+    const sdk = client(fresh.testKey);
+    const created: string[] = [];
+    for (let index = 0; index < 5; index++) created.push((await sdk.products.create({ name: `Paged ${index}`, entitlement_type: 'permanent' })).data.id);
+    const newestFirst = [...created].reverse();
+
+    const iterated: string[] = [];
+    for await (const product of sdk.products.list({ limit: 2 })) iterated.push(product.id);
+    expect(iterated).toEqual(newestFirst);
+    expect(await sdk.products.list().toArray({ limit: 3 })).toEqual((await sdk.products.list({ limit: 3 })).data);
+    expect((await sdk.products.list().toArray({ limit: 100 })).map((product) => product.id)).toEqual(newestFirst);
+  });
+
+  it('throws ApiError with the code, status and request id of the error body, from groups and raw', async () => {
     const sdk = client(tenant.testKey);
     const error: unknown = await sdk.entitlements.get('ent_01jd8x3k2m4n5p6q7r8s9t0v1w').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiError);
@@ -100,6 +167,10 @@ describe('typed SDK', () => {
 
     const unauthenticated = await client('eh_test_not_a_key').products.list().catch((caught: unknown) => caught);
     expect(unauthenticated).toMatchObject({ status: 401, code: 'INVALID_API_KEY' });
+
+    const raw = await sdk.raw.GET('/v1/orders/{order_id}', { params: { path: { order_id: 'ord_01jd8x3k2m4n5p6q7r8s9t0v1w' } } }).catch((caught: unknown) => caught);
+    expect(raw).toBeInstanceOf(ApiError);
+    expect(raw).toMatchObject({ status: 404, code: 'ORDER_NOT_FOUND' });
   });
 
   it("keeps merchants and modes apart: another merchant's or the live key sees nothing of this one", async () => {
@@ -109,6 +180,54 @@ describe('typed SDK', () => {
     for (const key of [otherTenant.testKey, tenant.liveKey]) {
       await expect(client(key).entitlements.get(entitlement.id)).rejects.toMatchObject({ status: 404, code: 'ENTITLEMENT_NOT_FOUND' });
       await expect(client(key).products.get(product.id)).rejects.toMatchObject({ status: 404, code: 'PRODUCT_NOT_FOUND' });
+    }
+  });
+
+  it("verifies this merchant and mode's tokens against the served JWKS, and refuses another merchant's and the other mode's", async () => {
+    const tokenOf = async (apiKey: string, storeCustomerId: string) => {
+      const sdk = client(apiKey);
+      const { data: product } = await sdk.products.create({ name: 'Token ebook', entitlement_type: 'permanent' });
+      const { data: entitlement } = await sdk.entitlements.create({ store_customer_id: storeCustomerId, product_id: product.id });
+      return { token: (await sdk.entitlements.issueToken(entitlement.id)).data.token, entitlement };
+    };
+    const own = await tokenOf(tenant.testKey, 'sdk_token_own');
+    const otherMerchant = await tokenOf(otherTenant.testKey, 'sdk_token_own');
+    const otherMode = await tokenOf(tenant.liveKey, 'sdk_token_own');
+
+    const sdk = client(tenant.testKey);
+    const claims = await sdk.tokens.verify(own.token, { merchant: tenant.merchantId, mode: 'test', productId: own.entitlement.product_id });
+    expect(claims).toMatchObject({ iss: baseUrl, aud: `${tenant.merchantId}:test`, sub: own.entitlement.customer_id, id: own.entitlement.id, status: 'active' });
+    for (const foreign of [otherMerchant.token, otherMode.token]) {
+      const refused = await sdk.tokens.verify(foreign, { merchant: tenant.merchantId, mode: 'test' }).catch((caught: unknown) => caught);
+      expect(refused).toBeInstanceOf(TokenVerificationError);
+      expect(refused).toMatchObject({ reason: 'WRONG_AUDIENCE' });
+    }
+    // Standalone, as a customer's app would: the issuer is the JWKS URL's service.
+    await expect(
+      verifyEntitlementToken(own.token, { jwks: `${baseUrl}/.well-known/jwks.json`, merchant: tenant.merchantId, mode: 'test' }),
+    ).resolves.toMatchObject({ id: own.entitlement.id });
+    await expect(
+      verifyEntitlementToken(otherMode.token, { jwks: `${baseUrl}/.well-known/jwks.json`, merchant: tenant.merchantId, mode: 'test' }),
+    ).rejects.toMatchObject({ reason: 'WRONG_AUDIENCE' });
+  });
+
+  it('verifies real webhook deliveries with webhooks.verify, and refuses a tampered one', async () => {
+    const receiver = await WebhookReceiver.start();
+    try {
+      const sdk = client(tenant.testKey);
+      const { data: endpoint } = await sdk.webhookEndpoints.create({ url: receiver.url('/sdk-hook'), enabled_events: ['product.created'] });
+      const { data: product } = await sdk.products.create({ name: 'Announced ebook', entitlement_type: 'permanent' });
+      await receiver.until(() => receiver.at('/sdk-hook').length > 0);
+      const [delivery] = receiver.at('/sdk-hook');
+      if (!delivery) throw new Error('no delivery');
+      const event = await sdk.webhooks.verify(delivery.body, delivery.headers, endpoint.secret);
+      expect(event).toMatchObject({ id: delivery.headers['webhook-id'], type: 'product.created', livemode: false, data: { object: { id: product.id } } });
+      const tampered = await sdk.webhooks.verify(delivery.body.replace(product.id, 'prod_forged'), delivery.headers, endpoint.secret).catch((caught: unknown) => caught);
+      expect(tampered).toBeInstanceOf(WebhookVerificationError);
+      expect(tampered).toMatchObject({ reason: 'INVALID_SIGNATURE' });
+      await sdk.webhookEndpoints.delete(endpoint.id);
+    } finally {
+      await receiver.close();
     }
   });
 

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import type { Tenant } from '../../src/auth/tenant';
+import type { Tenant } from '../../src/database/tenant';
 import { TenantTable } from '../../src/database/tenant-table';
 import { UnitOfWork } from '../../src/database/unit-of-work';
 import { generateId } from '../../src/ids/id';

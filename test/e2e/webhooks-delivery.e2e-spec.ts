@@ -1,6 +1,6 @@
-import type { ApiMode } from '../../src/auth/tenant';
+import type { ApiMode } from '../../src/database/tenant';
 import { UnitOfWork } from '../../src/database/unit-of-work';
-import { EVENT_TYPES, EventType } from '../../src/events/domain-event';
+import { EVENT_TYPES, EventType } from '../../src/database/domain-event';
 import { bearer, createTestApp, TestApp, TestTenant } from '../support/test-app';
 import { verifyWebhook, WebhookReceiver } from '../support/webhook-receiver';
 import { untilDeliveriesSettled } from '../support/webhook-deliveries';

@@ -39,6 +39,17 @@ const HOSTILE_URLS = [
   'http://[fc00::1]/hook',
   'http://[fd00:ec2::254]/latest/meta-data/',
   'http://[64:ff9b::7f00:1]/hook',
+  // IPv4-compatible (::/96), translated, local NAT64, 6to4, Teredo and site-local spellings (issue 22;
+  // test/unit/webhook-url-ipv6-spellings.spec.ts has the full table with reasons).
+  'http://[::127.0.0.1]/hook',
+  'http://[::10.0.0.1]/hook',
+  'http://[::169.254.169.254]/latest/meta-data/',
+  'http://[::ffff:0:7f00:1]/hook',
+  'http://[64:ff9b:1::a00:1]/hook',
+  'http://[2002:7f00:1::]/hook',
+  'http://[2001:0:a00:1::]/hook',
+  'http://[fec0::1]/hook',
+  'http://[ff02::1]/hook',
   'http://224.0.0.1/hook',
   'http://255.255.255.255/hook',
   'http://user:password@example.com/hook',
@@ -85,7 +96,11 @@ describe('webhooks: SSRF guard (WEBHOOK_ALLOW_PRIVATE_URLS=false)', () => {
     try {
       // Written directly, as if the address had been allowed when registered (or the DNS answer changed since).
       const manager = testApp.app.get(DataSource).manager;
-      const urls = [receiver.url('/literal'), receiver.url('/name').replace('127.0.0.1', 'localhost')];
+      const urls = [
+        receiver.url('/literal'),
+        receiver.url('/name').replace('127.0.0.1', 'localhost'),
+        receiver.url('/compatible').replace('127.0.0.1', '[::127.0.0.1]'),
+      ];
       const endpoints = [];
       for (const url of urls) {
         const created = await testApp.http
@@ -103,7 +118,7 @@ describe('webhooks: SSRF guard (WEBHOOK_ALLOW_PRIVATE_URLS=false)', () => {
         expect(deliveries.body.data.length).toBeGreaterThanOrEqual(1);
         for (const attempt of deliveries.body.data) {
           expect(attempt).toMatchObject({ succeeded: false, status_code: null });
-          expect(attempt.error).toMatch(/loopback|private|reserved/);
+          expect(attempt.error).toMatch(/loopback|private|reserved|IPv4-compatible/);
         }
       }
       expect(receiver.received).toHaveLength(0);

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import type { ApiMode } from '../../src/auth/tenant';
+import type { ApiMode } from '../../src/database/tenant';
 import { Clock } from '../../src/clock/clock';
 import { generateId } from '../../src/ids/id';
 import { ProductEntity } from '../../src/products/product.entity';

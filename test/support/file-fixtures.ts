@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
-import type { ApiMode } from '../../src/auth/tenant';
-import { CustomerEntity } from '../../src/customers/customer.entity';
+import type { ApiMode } from '../../src/database/tenant';
+import { CustomerEntity } from '../../src/customer-records/customer.entity';
 import { EntitlementEntity } from '../../src/entitlements/entitlement.entity';
 import { generateId } from '../../src/ids/id';
 import { ProductEntity } from '../../src/products/product.entity';

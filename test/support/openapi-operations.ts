@@ -1,5 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
-import { ADMIN_TOKEN_SECURITY } from '../../src/auth/route-access.decorators';
+import { ADMIN_TOKEN_SECURITY } from '../../src/swagger/security-schemes';
 import { buildOpenApiDocument } from '../../src/swagger/openapi';
 
 /** The parts of a JSON schema the suites read (the document nestjs/swagger generates). */

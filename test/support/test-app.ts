@@ -9,7 +9,7 @@ import { AppModule } from '../../src/app.module';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { Plan } from '../../src/auth/merchant.entity';
 import { MerchantsService } from '../../src/auth/merchants.service';
-import type { ApiMode } from '../../src/auth/tenant';
+import type { ApiMode } from '../../src/database/tenant';
 import { installContract, satisfiesContract } from './openapi-contract';
 import { testHttpAdapter } from './test-adapter';
 

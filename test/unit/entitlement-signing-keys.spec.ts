@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { jwtVerify, createLocalJWKSet, SignJWT } from 'jose';
 import { EntitlementSigningKeys } from '../../src/entitlements/tokens/entitlement-signing-keys';
-import { parseEd25519PrivateKey } from '../../src/entitlements/tokens/ed25519-key';
+import { parseEd25519PrivateKey } from '../../src/config/ed25519-key';
 
 const HOUR = 3_600_000;
 

@@ -1,9 +1,10 @@
-import { buildEntitlementTokenClaims, TokenSubject } from '../../src/entitlements/tokens/entitlement-token-claims';
+import { buildEntitlementTokenClaims, entitlementTokenAudience, TokenSubject } from '../../src/entitlements/tokens/entitlement-token-claims';
 
 const HOUR = 3_600_000;
 
 function subject(expiresAt: string | null, mode: 'test' | 'live' = 'test'): TokenSubject {
   return {
+    issuer: 'https://entitlements.example.com',
     entitlement: {
       id: 'ent_01jd8x3k2m4n5p6q7r8s9t0v1w',
       product_id: 'prod_01jd8x3k2m4n5p6q7r8s9t0v1w',
@@ -34,6 +35,9 @@ describe('buildEntitlementTokenClaims', () => {
       expires_at: null,
       metadata: { seat: 3 },
       access_type: 'direct',
+      iss: 'https://entitlements.example.com',
+      aud: 'mer_01jd8x3k2m4n5p6q7r8s9t0v1w:test',
+      sub: 'cus_01jd8x3k2m4n5p6q7r8s9t0v1w',
       merchant: 'mer_01jd8x3k2m4n5p6q7r8s9t0v1w',
       livemode: false,
       customer_id: 'cus_01jd8x3k2m4n5p6q7r8s9t0v1w',
@@ -55,10 +59,12 @@ describe('buildEntitlementTokenClaims', () => {
     expect(claims.exp).toBeLessThan(issuedAt + 3600);
   });
 
-  it('follows the configured TTL and the mode', () => {
+  it('follows the configured TTL and the mode, which the audience names', () => {
     const claims = buildEntitlementTokenClaims(subject(null, 'live'), now, 5 * 60_000);
     expect(claims.exp - claims.iat).toBe(300);
     expect(claims.livemode).toBe(true);
+    expect(claims.aud).toBe('mer_01jd8x3k2m4n5p6q7r8s9t0v1w:live');
+    expect(entitlementTokenAudience('mer_01jd8x3k2m4n5p6q7r8s9t0v1w', 'test')).toBe('mer_01jd8x3k2m4n5p6q7r8s9t0v1w:test');
   });
 
   it('keeps a product without a store id as null', () => {

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import express, { RequestHandler } from 'express';
 import { errorCodes } from 'fastify';
 import { PassThrough } from 'node:stream';
-import { toApiError } from '../../src/errors/all-exceptions.filter';
+import { toApiError } from '../../src/http/all-exceptions.filter';
 import { ERROR_CATALOGUE } from '../../src/errors/error-code.enum';
 
 const request = { method: 'POST', path: '/v1/products', requestId: 'req_test' };

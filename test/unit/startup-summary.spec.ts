@@ -1,6 +1,6 @@
 import { AppConfig } from '../../src/config/app-config';
 import { validateEnvironment } from '../../src/config/config.schema';
-import { startupSummary } from '../../src/startup-summary';
+import { startupSummary } from '../../src/logging/startup-summary';
 
 const config = (environment: Record<string, string>) => new AppConfig(validateEnvironment(environment));
 

@@ -6,9 +6,9 @@
  * accepting one of these breaks the build. Never executed.
  */
 import type { EntityManager } from 'typeorm';
-import type { Tenant } from '../../src/auth/tenant';
+import type { Tenant } from '../../src/database/tenant';
 import { TenantTable } from '../../src/database/tenant-table';
-import type { Reader, Transaction } from '../../src/database/unit-of-work';
+import type { Reader, Transaction } from '../../src/database/transaction';
 import type { EntitlementsRepository } from '../../src/entitlements/entitlements.repository';
 import type { FilesRepository } from '../../src/files/files.repository';
 import { ProductEntity } from '../../src/products/product.entity';

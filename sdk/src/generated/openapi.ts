@@ -527,7 +527,7 @@ export interface paths {
          *
          *     Upsert by store_order_id: the first post creates the order (201, order.created), a later one (200, order.updated when something changed) grants only line items not seen before and leaves known ones alone. Each line item names its product by product_id (must exist, else 404), store_product_id or store_variant_id (a product listing it in store_variant_ids); no match is recorded as unmatched, an archived product as skipped (skipped_reason product_archived); every other line item grants one entitlement (source order, with store_order_id and store_line_item_id; a usage_limited product's usage_limit × quantity). All or nothing: one refused line item refuses the post. Another customer for a known order is 409 ORDER_CUSTOMER_MISMATCH. Concurrent posts of one order grant each line item once.
          */
-        post: operations["orders.post"];
+        post: operations["orders.upsert"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1056,7 +1056,7 @@ export interface paths {
          *
          *     Keeps one subscription_linked entitlement (source subscription) in step with the store: active, trialing, past_due → active (granted if none, reactivated if suspended or expired), with expires_at = current_period_end when cancel_at_period_end is true; paused → suspended; canceled → expired now. A revoked entitlement stays revoked. customer and product are required on the first put (201) and may not change later (409 SUBSCRIPTION_CONFLICT); later puts answer 200. A put whose store_updated_at is older than the last applied one changes nothing (200, applied: false). Omitted current_period_end / cancel_at_period_end keep their stored values. Puts of one subscription run one after the other. Publishes subscription.created / subscription.updated and the entitlement events.
          */
-        put: operations["subscriptions.put"];
+        put: operations["subscriptions.upsert"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1171,7 +1171,7 @@ export interface paths {
          * Create a dashboard user
          * @description Creates a dashboard user of the merchant and returns a one-time `setup_url` (valid 24 hours) where the user sets a password of at least 12 characters. For an existing user of the same merchant it returns a new link, which resets the password.
          */
-        post: operations["dashboardUsersAdmin.createUser"];
+        post: operations["admin.createDashboardUser"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2322,7 +2322,7 @@ export interface components {
         };
         EntitlementTokenResponseDto: {
             /**
-             * @description Compact JWS (alg EdDSA, kid in the header). Claims: the check's entitlement (id, product_id, status, granted_at, expires_at, metadata, access_type) plus merchant, livemode, customer_id, store_customer_id, product_id, store_product_id, iat, exp. Verify it against GET /.well-known/jwks.json.
+             * @description Compact JWS (alg EdDSA, kid in the header). Claims: the check's entitlement (id, product_id, status, granted_at, expires_at, metadata, access_type) plus iss (the service's PUBLIC_BASE_URL), aud ("{merchant id}:{live|test}"), sub (the customer id), merchant, livemode, customer_id, store_customer_id, product_id, store_product_id, iat, exp. Verify it against GET /.well-known/jwks.json, requiring iss and aud: a token of another merchant or mode then fails.
              * @example eyJhbGciOiJFZERTQSIsImtpZCI6IjNxR2pZRHZ0OUt0X0N4S0ZwQm1Da2ZqTXBsQVhrQ0M0Q3RnR0xPZkdkR0UiLCJ0eXAiOiJKV1QifQ.eyJpZCI6ImVudF8wMWpkOHgzazJtNG41cDZxN3I4czl0MHYxdyIsInN0YXR1cyI6ImFjdGl2ZSJ9.c2lnbmF0dXJlLW9mLXRoZS1leGFtcGxlLW5vdC1hLXJlYWwtb25l
              */
             token: string;
@@ -2380,6 +2380,11 @@ export interface components {
              * @example prod_01jd8x3k2m4n5p6q7r8s9t0v1w
              */
             product_id: string | null;
+            /**
+             * @description The product's name, as it is now; null when unmatched
+             * @example The Field Guide (ebook)
+             */
+            product_name: string | null;
             /**
              * Format: int64
              * @description Units bought
@@ -3136,6 +3141,11 @@ export interface components {
              * @example prod_01jd8x3k2m4n5p6q7r8s9t0v1w
              */
             product_id: string;
+            /**
+             * @description The product's name, as it is now
+             * @example Pro (monthly)
+             */
+            product_name: string;
             /**
              * @description The store's status as last applied
              * @example active
@@ -7303,7 +7313,7 @@ export interface operations {
             };
         };
     };
-    "orders.post": {
+    "orders.upsert": {
         parameters: {
             query?: never;
             header?: {
@@ -10840,7 +10850,7 @@ export interface operations {
             };
         };
     };
-    "subscriptions.put": {
+    "subscriptions.upsert": {
         parameters: {
             query?: never;
             header?: never;
@@ -11626,7 +11636,7 @@ export interface operations {
             };
         };
     };
-    "dashboardUsersAdmin.createUser": {
+    "admin.createDashboardUser": {
         parameters: {
             query?: never;
             header?: never;

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
-import { API_MODES, ApiMode } from '../../auth/tenant';
+import { API_MODES, ApiMode } from '../../database/tenant';
 import { Plan, PLANS } from '../../auth/merchant.entity';
 import { SCOPES } from '../../auth/scopes';
 import { IsOptionalNotNull } from '../../validation/is-optional-not-null.decorator';

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PLANS } from '../merchant.entity';
-import { API_MODES } from '../tenant';
+import { API_MODES } from '../../database/tenant';
 
 /** A merchant, as the admin API and the CLI show it. */
 export class MerchantResponseDto {

@@ -2,7 +2,7 @@ import { generateKeyPairSync, KeyObject } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { calculateJwkThumbprint, JWK } from 'jose';
-import { parseEd25519PrivateKey } from './ed25519-key';
+import { parseEd25519PrivateKey } from '../../config/ed25519-key';
 
 /** A public key as the JWKS publishes it. */
 export interface PublishedJwk extends JWK {

@@ -1,8 +1,19 @@
-import type { ApiMode } from '../../auth/tenant';
+import type { ApiMode } from '../../database/tenant';
 import type { EntitlementCheckItemDto } from '../dto/entitlement-response.dto';
 
-/** What a signed entitlement token says (DESIGN §12): the check's entitlement, who it is for, and its lifetime. */
+/**
+ * What a signed entitlement token says (DESIGN §12): the check's entitlement, who it is for, and its
+ * lifetime. `iss` and `aud` are what a verifier pins: the service that signed it, and the one
+ * merchant and mode it is for, so a token of another merchant or mode fails the verification
+ * itself instead of depending on the verifier comparing ids.
+ */
 export interface EntitlementTokenClaims extends EntitlementCheckItemDto {
+  /** The signing service: its PUBLIC_BASE_URL. */
+  iss: string;
+  /** `{merchant id}:{live|test}`. */
+  aud: string;
+  /** The customer id. */
+  sub: string;
   merchant: string;
   livemode: boolean;
   customer_id: string;
@@ -15,12 +26,19 @@ export interface EntitlementTokenClaims extends EntitlementCheckItemDto {
 }
 
 export interface TokenSubject {
+  /** PUBLIC_BASE_URL, without a trailing slash. */
+  issuer: string;
   entitlement: EntitlementCheckItemDto;
   merchantId: string;
   mode: ApiMode;
   customerId: string;
   storeCustomerId: string;
   storeProductId: string | null;
+}
+
+/** The `aud` claim of a merchant's tokens in one mode; verifiers build the same string. */
+export function entitlementTokenAudience(merchantId: string, mode: ApiMode): string {
+  return `${merchantId}:${mode}`;
 }
 
 /**
@@ -34,6 +52,9 @@ export function buildEntitlementTokenClaims(subject: TokenSubject, now: Date, tt
   const entitlementEnd = subject.entitlement.expires_at === null ? Infinity : Math.floor(new Date(subject.entitlement.expires_at).getTime() / 1000);
   return {
     ...subject.entitlement,
+    iss: subject.issuer,
+    aud: entitlementTokenAudience(subject.merchantId, subject.mode),
+    sub: subject.customerId,
     merchant: subject.merchantId,
     livemode: subject.mode === 'live',
     customer_id: subject.customerId,

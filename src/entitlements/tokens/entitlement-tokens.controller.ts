@@ -2,7 +2,7 @@ import { Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../../auth/current-tenant.decorator';
 import { RequireScopes } from '../../auth/route-access.decorators';
-import type { Tenant } from '../../auth/tenant';
+import type { Tenant } from '../../database/tenant';
 import { ErrorCode } from '../../errors/error-code.enum';
 import { ApiEnvelopeResponse } from '../../swagger/api-envelope-response.decorator';
 import { ApiErrorResponses } from '../../swagger/api-error-responses.decorator';

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { SignJWT } from 'jose';
-import type { Tenant } from '../../auth/tenant';
+import type { Tenant } from '../../database/tenant';
 import { Clock } from '../../clock/clock';
 import { AppConfig } from '../../config/app-config';
-import { CustomerRecordsService } from '../../customers/customer-records.service';
+import { CustomerRecordsService } from '../../customer-records/customer-records.service';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { ApiError } from '../../errors/api-error';
 import { ErrorCode } from '../../errors/error-code.enum';
@@ -65,6 +65,7 @@ export class EntitlementTokensService {
     ]);
     const claims = buildEntitlementTokenClaims(
       {
+        issuer: this.config.publicBaseUrl,
         entitlement: toEntitlementCheckItem(entitlement),
         merchantId: tenant.merchantId,
         mode: tenant.mode,

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { EVENT_TYPES } from '../../events/domain-event';
+import { EVENT_TYPES } from '../../database/domain-event';
 
 export class EventDataDto {
   @ApiProperty({

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
-import { EVENT_TYPES } from '../../events/domain-event';
+import { EVENT_TYPES } from '../../database/domain-event';
 import { PaginationQueryDto } from '../../pagination/pagination-query.dto';
 import { IsIsoTimestamp } from '../../validation/iso-timestamp';
 

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { EVENT_TYPES } from '../../events/domain-event';
+import { EVENT_TYPES } from '../../database/domain-event';
 import { IsOptionalNotNull } from '../../validation/is-optional-not-null.decorator';
 
 export const ENABLED_EVENT_CHOICES = ['*', ...EVENT_TYPES] as const;

@@ -9,8 +9,9 @@ export class EntitlementTokenResponseDto {
   @ApiProperty({
     description:
       'Compact JWS (alg EdDSA, kid in the header). Claims: the check\'s entitlement (id, product_id, status, granted_at, expires_at, ' +
-      'metadata, access_type) plus merchant, livemode, customer_id, store_customer_id, product_id, store_product_id, iat, exp. ' +
-      'Verify it against GET /.well-known/jwks.json.',
+      'metadata, access_type) plus iss (the service\'s PUBLIC_BASE_URL), aud ("{merchant id}:{live|test}"), sub (the customer id), ' +
+      'merchant, livemode, customer_id, store_customer_id, product_id, store_product_id, iat, exp. Verify it against ' +
+      'GET /.well-known/jwks.json, requiring iss and aud: a token of another merchant or mode then fails.',
     example: EXAMPLE_TOKEN,
   })
   token: string;

@@ -1,0 +1,85 @@
+import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
+import type { Tenant } from '../database/tenant';
+import type { Reader, Transaction } from '../database/transaction';
+import { ApiError } from '../errors/api-error';
+import { ErrorCode } from '../errors/error-code.enum';
+import { isValidId } from '../ids/id';
+import { CustomerEntity } from './customer.entity';
+import { CustomerFilters, CustomersRepository } from './customers.repository';
+import type { PageRequest } from '../pagination/page';
+
+/**
+ * The customers table for other modules: lookups and implicit creation by store id. Each method
+ * takes the caller's transaction or reader first, so grants resolve customers in their own
+ * transaction.
+ */
+/** Customers whose store id this instance remembers (a few MB at most). */
+const STORE_ID_CACHE_ENTRIES = 50_000;
+
+@Injectable()
+export class CustomerRecordsService {
+  /**
+   * A customer's store id by tenant and id. A customer row is never updated or deleted (its
+   * store id is its identity in the merchant's store), so what was read once stays true: the
+   * events of a use or a state change name the customer without a read per request.
+   */
+  private readonly storeIds = new LRUCache<string, string>({ max: STORE_ID_CACHE_ENTRIES });
+
+  constructor(private readonly customers: CustomersRepository) {}
+
+  /** The store id of the tenant's customer with this id, or 404 CUSTOMER_NOT_FOUND. */
+  async storeIdOf(db: Reader, tenant: Tenant, customerId: string): Promise<string> {
+    const key = `${tenant.merchantId}/${tenant.mode}/${customerId}`;
+    const known = this.storeIds.get(key);
+    if (known !== undefined) return known;
+    const { store_customer_id: storeId } = await this.require(db, tenant, customerId);
+    this.storeIds.set(key, storeId);
+    return storeId;
+  }
+
+  /** The customer of this tenant, or 404 CUSTOMER_NOT_FOUND (also for malformed ids and other tenants' ids). */
+  async require(db: Reader, tenant: Tenant, customerId: string): Promise<CustomerEntity> {
+    const customer = isValidId('cus', customerId) ? await this.customers.findById(db, tenant, customerId) : null;
+    if (!customer) throw new ApiError(ErrorCode.CUSTOMER_NOT_FOUND, `No customer with id '${customerId}'`);
+    return customer;
+  }
+
+  /** The customer with this store id, or 404 CUSTOMER_NOT_FOUND. */
+  async requireByStoreId(db: Reader, tenant: Tenant, storeCustomerId: string): Promise<CustomerEntity> {
+    const customer = await this.customers.findByStoreId(db, tenant, storeCustomerId);
+    if (!customer) throw new ApiError(ErrorCode.CUSTOMER_NOT_FOUND, `No customer with store_customer_id '${storeCustomerId}'`);
+    return customer;
+  }
+
+  /** The tenant's customer with this id, or null (the caller checked the id's form). */
+  findByIdOrNull(db: Reader, tenant: Tenant, customerId: string): Promise<CustomerEntity | null> {
+    return this.customers.findById(db, tenant, customerId);
+  }
+
+  findByStoreId(db: Reader, tenant: Tenant, storeCustomerId: string): Promise<CustomerEntity | null> {
+    return this.customers.findByStoreId(db, tenant, storeCustomerId);
+  }
+
+  /** The customer with this store id, created in `tx` if it is new. */
+  findOrCreateByStoreId(tx: Transaction, tenant: Tenant, storeCustomerId: string): Promise<CustomerEntity> {
+    return this.customers.upsertByStoreId(tx, tenant, storeCustomerId);
+  }
+
+  /** The customers with these store ids, created in `tx` where new, by store id (bulk imports). */
+  async findOrCreateManyByStoreIds(tx: Transaction, tenant: Tenant, storeCustomerIds: string[]): Promise<Map<string, CustomerEntity>> {
+    const customers = await this.customers.upsertManyByStoreIds(tx, tenant, storeCustomerIds);
+    return new Map(customers.map((customer) => [customer.store_customer_id, customer]));
+  }
+
+  /** One keyset page (limit + 1 rows) of the tenant's customers matching the filters, and their total. */
+  list(db: Reader, tenant: Tenant, filters: CustomerFilters, page: PageRequest): Promise<{ rows: CustomerEntity[]; total: number }> {
+    return this.customers.list(db, tenant, filters, page);
+  }
+
+  /** store_customer_id of each of these customers of the tenant. */
+  async storeIdsOf(db: Reader, tenant: Tenant, customerIds: string[]): Promise<Map<string, string>> {
+    const customers = await this.customers.findByIds(db, tenant, [...new Set(customerIds)]);
+    return new Map(customers.map((customer) => [customer.id, customer.store_customer_id]));
+  }
+}

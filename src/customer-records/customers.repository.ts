@@ -1,0 +1,90 @@
+import { Injectable } from '@nestjs/common';
+import { Brackets, In } from 'typeorm';
+import type { Tenant } from '../database/tenant';
+import { likePrefix } from '../database/like-pattern';
+import { assertTenant, TenantTable } from '../database/tenant-table';
+import type { Reader, Transaction } from '../database/transaction';
+import { generateId } from '../ids/id';
+import { fetchPageWithTotal } from '../pagination/keyset';
+import type { PageRequest } from '../pagination/page';
+import { CustomerEntity } from './customer.entity';
+
+export interface CustomerFilters {
+  /** An exact customer id, or the start of a store customer id. */
+  search?: string;
+  createdAfter?: Date;
+  createdBefore?: Date;
+}
+
+@Injectable()
+export class CustomersRepository {
+  private readonly table = new TenantTable(CustomerEntity, 'customer');
+
+  findById(db: Reader, tenant: Tenant, customerId: string): Promise<CustomerEntity | null> {
+    return this.table.findOne(db.manager, tenant, { id: customerId });
+  }
+
+  findByStoreId(db: Reader, tenant: Tenant, storeCustomerId: string): Promise<CustomerEntity | null> {
+    return this.table.findOne(db.manager, tenant, { store_customer_id: storeCustomerId });
+  }
+
+  findByIds(db: Reader, tenant: Tenant, customerIds: string[]): Promise<CustomerEntity[]> {
+    if (customerIds.length === 0) return Promise.resolve([]);
+    return this.table.find(db.manager, tenant, { id: In(customerIds) });
+  }
+
+  /** One keyset page (limit + 1 rows) of the tenant's customers matching the filters, and their total. */
+  list(db: Reader, tenant: Tenant, filters: CustomerFilters, page: PageRequest): Promise<{ rows: CustomerEntity[]; total: number }> {
+    const base = () => {
+      const query = this.table.select(db.manager, tenant);
+      const { search } = filters;
+      if (search !== undefined) {
+        // The store id's prefix is served by customers_store_id_prefix_idx (text_pattern_ops).
+        query.andWhere(
+          new Brackets((where) =>
+            where.where('customer.id = :search', { search }).orWhere('customer.store_customer_id LIKE :storeIdPrefix', { storeIdPrefix: likePrefix(search) }),
+          ),
+        );
+      }
+      if (filters.createdAfter) query.andWhere('customer.created_at > :createdAfter', { createdAfter: filters.createdAfter });
+      if (filters.createdBefore) query.andWhere('customer.created_at < :createdBefore', { createdBefore: filters.createdBefore });
+      return query;
+    };
+    return fetchPageWithTotal(base, 'customer', page);
+  }
+
+  /**
+   * The customer with this store id, created if new. One statement, race-free: a concurrent
+   * insert of the same store id waits on the unique index and then returns the existing row.
+   */
+  async upsertByStoreId(tx: Transaction, tenant: Tenant, storeCustomerId: string): Promise<CustomerEntity> {
+    assertTenant(tenant);
+    // RETURNING the whole row: no second read (every grant by store id comes through here).
+    const rows: CustomerEntity[] = await tx.manager.query(
+      `INSERT INTO customers (id, merchant_id, mode, store_customer_id)
+       VALUES ($1, $2, $3, $4)
+       ON CONFLICT (merchant_id, mode, store_customer_id) DO UPDATE SET store_customer_id = EXCLUDED.store_customer_id
+       RETURNING id, merchant_id, mode, store_customer_id, created_at`,
+      [generateId('cus'), tenant.merchantId, tenant.mode, storeCustomerId],
+    );
+    return tx.manager.create(CustomerEntity, rows[0]);
+  }
+
+  /**
+   * The customers with these store ids, created where new, in two statements whatever their number
+   * (bulk imports). Store ids are inserted in sorted order, so two batches never wait on each other
+   * in opposite orders.
+   */
+  async upsertManyByStoreIds(tx: Transaction, tenant: Tenant, storeCustomerIds: string[]): Promise<CustomerEntity[]> {
+    assertTenant(tenant);
+    const storeIds = [...new Set(storeCustomerIds)].sort();
+    if (storeIds.length === 0) return [];
+    await tx.manager.query(
+      `INSERT INTO customers (id, merchant_id, mode, store_customer_id)
+       SELECT id, $1, $2, store_customer_id FROM unnest($3::text[], $4::text[]) AS incoming(id, store_customer_id)
+       ON CONFLICT (merchant_id, mode, store_customer_id) DO NOTHING`,
+      [tenant.merchantId, tenant.mode, storeIds.map(() => generateId('cus')), storeIds],
+    );
+    return this.table.find(tx.manager, tenant, { store_customer_id: In(storeIds) });
+  }
+}

@@ -1,0 +1,41 @@
+import type { EntityManager } from 'typeorm';
+import type { EventType, PublishedEvent } from './domain-event';
+import type { Tenant } from './tenant';
+
+/**
+ * Where a read runs: an open transaction, or the pool outside any (`UnitOfWork.pool`). A method
+ * that only reads, inside or outside a transaction, takes one as `db`, its first parameter.
+ */
+export interface Reader {
+  readonly manager: EntityManager;
+}
+
+/**
+ * One open database transaction, passed as `tx`: the first, required parameter of every service
+ * and repository method that writes or locks. Only UnitOfWork opens one. (On the embedded
+ * database's single connection, a statement sent to the pool while a transaction is open would
+ * wait for it forever, so a forgotten `tx` shows at once there.)
+ */
+export interface Transaction extends Reader {
+  /**
+   * Records the event in this transaction (the outbox); it commits or rolls back with the change.
+   * Events are written together when the work is done, just before the commit.
+   */
+  publish(type: EventType, tenant: Tenant, object: Record<string, unknown>): Promise<void>;
+  /** One event per object, recorded together (bulk writes); nothing is recorded for none. */
+  publishMany(type: EventType, tenant: Tenant, objects: ReadonlyArray<Record<string, unknown>>): Promise<void>;
+}
+
+export type TransactionWork<T> = (tx: Transaction) => Promise<T>;
+
+/**
+ * Emitted (awaited) once per transaction, just before it commits, with every event it published
+ * in publishing order. Listeners write with `tx`, so they commit or roll back with the change; the
+ * outbox then costs one statement per transaction, whatever and however much it published.
+ */
+export class DomainEvents {
+  constructor(
+    readonly events: ReadonlyArray<PublishedEvent>,
+    readonly tx: Transaction,
+  ) {}
+}
