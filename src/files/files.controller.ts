@@ -1,5 +1,5 @@
 import { ClientAddress } from '../exchange/client-address.decorator';
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../auth/current-tenant.decorator';
 import { RequireScopes } from '../auth/route-access.decorators';
@@ -14,7 +14,7 @@ import { ApiErrorResponses } from '../swagger/api-error-responses.decorator';
 import { CreateUploadUrlDto } from './dto/create-upload-url.dto';
 import { DownloadQueryDto, DownloadResponseDto } from './dto/download.dto';
 import { ListFilesQueryDto } from './dto/file-query.dto';
-import { FileResponseDto, UploadUrlResponseDto } from './dto/file-response.dto';
+import { DeletedFileResponseDto, FileResponseDto, UploadUrlResponseDto } from './dto/file-response.dto';
 import { DownloadsService } from './downloads.service';
 import { FilesService } from './files.service';
 
@@ -87,6 +87,24 @@ export class FilesController {
     @ClientAddress() clientAddress: string,
   ): Promise<DownloadResponseDto> {
     return this.downloads.download(operation, fileId, query, clientAddress);
+  }
+
+  @Delete(':file_id')
+  @HttpCode(200)
+  @RequireScopes('files:write')
+  @ApiOperation({
+    summary: 'Delete a file',
+    description:
+      'A PENDING file is deleted with its storage reservation, its product links (each product publishes `product.updated`) and any ' +
+      'bytes already uploaded; its upload URL stops working. A CONFIRMED file linked to a product is refused with 409 `FILE_IN_USE` ' +
+      '(remove it from the products\' `fulfillment_config.file_ids` first); an unlinked one is deleted and its bytes leave used storage. ' +
+      'Download records of the file stay (they are the meter).',
+  })
+  @ApiParam(FILE_ID)
+  @ApiEnvelopeResponse(DeletedFileResponseDto, { description: 'The file is deleted' })
+  @ApiErrorResponses(ErrorCode.FILE_NOT_FOUND, ErrorCode.FILE_IN_USE)
+  delete(@CurrentOperation() operation: Operation, @Param('file_id') fileId: string): Promise<DeletedFileResponseDto> {
+    return this.files.delete(operation, fileId);
   }
 
   @Get(':file_id')

@@ -31,6 +31,10 @@ export class FilesRepository {
     return this.table.lockById(tx.manager, tenant, fileId);
   }
 
+  async delete(tx: Transaction, tenant: Tenant, fileId: string): Promise<void> {
+    await this.table.delete(tx.manager, tenant, { id: fileId });
+  }
+
   insert(tx: Transaction, tenant: Tenant, file: NewFile): Promise<FileEntity> {
     return this.table.insert(tx.manager, tenant, file as QueryDeepPartialEntity<FileEntity>);
   }

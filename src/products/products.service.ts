@@ -219,6 +219,26 @@ export class ProductsService {
     return new Map(products.map((product) => [product.id, product.name]));
   }
 
+  /** The ids of the products the file is linked to, in id order (a PENDING file's are unlinked when it is deleted). */
+  productIdsOfFile(db: Reader, tenant: Tenant, fileId: string): Promise<string[]> {
+    return this.links.productIdsOfFile(db, tenant, fileId);
+  }
+
+  /**
+   * Locks the file's products (in id order, before the file's own row: the order upload-url takes
+   * them in) and unlinks the file from each, publishing product.updated for each.
+   */
+  async unlinkFile(tx: Transaction, tenant: Tenant, fileId: string, productIds: string[]): Promise<void> {
+    for (const productId of [...productIds].sort()) {
+      const product = await this.products.lockById(tx, tenant, productId);
+      if (!product) continue;
+      const remaining = (await this.links.fileIdsOf(tx, tenant, productId)).filter((id) => id !== fileId);
+      await this.links.replace(tx, tenant, productId, remaining);
+      const touched = await this.products.touch(tx, tenant, productId);
+      await tx.publish('product.updated', tenant, { ...(await this.response(tx, tenant, touched)) });
+    }
+  }
+
   /** The ids of the files linked to the product (none for an unknown product). */
   fileIdsOf(db: Reader, tenant: Tenant, productId: string): Promise<string[]> {
     return this.links.fileIdsOf(db, tenant, productId);

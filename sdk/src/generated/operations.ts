@@ -51,6 +51,7 @@ export const OPERATIONS = {
   'files.confirm': { group: 'files', name: 'confirm', method: 'POST', path: '/v1/files/{file_id}/confirm', pathParameters: ['file_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'files.download': { group: 'files', name: 'download', method: 'GET', path: '/v1/files/{file_id}/download', pathParameters: ['file_id'], input: 'query', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'files.get': { group: 'files', name: 'get', method: 'GET', path: '/v1/files/{file_id}', pathParameters: ['file_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
+  'files.delete': { group: 'files', name: 'delete', method: 'DELETE', path: '/v1/files/{file_id}', pathParameters: ['file_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'files.list': { group: 'files', name: 'list', method: 'GET', path: '/v1/files', pathParameters: [], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
   'events.list': { group: 'events', name: 'list', method: 'GET', path: '/v1/events', pathParameters: [], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
   'events.get': { group: 'events', name: 'get', method: 'GET', path: '/v1/events/{event_id}', pathParameters: ['event_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
@@ -398,6 +399,13 @@ export interface OperationTypes {
     response: operations['files.get']['responses'][200]['content']['application/json'];
     item: never;
     errorCode: 'FILE_NOT_FOUND' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
+  };
+  'files.delete': {
+    query: never;
+    body: never;
+    response: operations['files.delete']['responses'][200]['content']['application/json'];
+    item: never;
+    errorCode: 'FILE_IN_USE' | 'FILE_NOT_FOUND' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
   };
   'files.list': {
     query: NonNullable<operations['files.list']['parameters']['query']>;
@@ -1106,6 +1114,17 @@ export interface FilesOperations {
    * @throws {ApiError} FILE_NOT_FOUND, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, RATE_LIMITED, SERVICE_UNAVAILABLE
    */
   get(fileId: string, options?: RequestOptions): Promise<ApiResult<'files.get'>>;
+
+  /**
+   * Delete a file
+   *
+   * A PENDING file is deleted with its storage reservation, its product links (each product publishes `product.updated`) and any bytes already uploaded; its upload URL stops working. A CONFIRMED file linked to a product is refused with 409 `FILE_IN_USE` (remove it from the products' `fulfillment_config.file_ids` first); an unlinked one is deleted and its bytes leave used storage. Download records of the file stay (they are the meter).
+   *
+   * `DELETE /v1/files/{file_id}` · API key with scope `files:write` · operationId `files.delete`
+   *
+   * @throws {ApiError} FILE_IN_USE, FILE_NOT_FOUND, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, RATE_LIMITED, SERVICE_UNAVAILABLE
+   */
+  delete(fileId: string, options?: RequestOptions): Promise<ApiResult<'files.delete'>>;
 
   /**
    * List files
