@@ -203,6 +203,11 @@ export class WebhookDeliveriesRepository {
     ]);
   }
 
+  /** Records an attempt that belongs to no queued delivery (a test send): it is listed like any other. */
+  recordLoneAttempt(db: Reader, tenant: Tenant, attempt: Omit<WebhookDeliveryAttemptEntity, 'merchant_id' | 'mode' | 'endpoint'>): Promise<WebhookDeliveryAttemptEntity> {
+    return this.attempts.insert(db.manager, tenant, attempt);
+  }
+
   /** One keyset page of attempts, newest first, of one endpoint or of one event (to every endpoint), and their total. */
   async listAttempts(tenant: Tenant, of: { endpointId: string } | { eventId: string }, page: PageRequest): Promise<{ rows: WebhookDeliveryAttemptEntity[]; total: number }> {
     const base = () =>

@@ -148,7 +148,8 @@ export class WebhookEndpointsService {
   }
 
   /** The endpoint of this tenant and mode, or 404 WEBHOOK_ENDPOINT_NOT_FOUND (also for malformed ids). */
-  private async require(db: Reader, tenant: Tenant, endpointId: string): Promise<WebhookEndpointEntity> {
+  /** The tenant's endpoint, or 404 WEBHOOK_ENDPOINT_NOT_FOUND (also for malformed ids). */
+  async require(db: Reader, tenant: Tenant, endpointId: string): Promise<WebhookEndpointEntity> {
     const endpoint = isValidId('we', endpointId) ? await this.endpoints.findById(db, tenant, endpointId) : null;
     if (!endpoint) throw notFound(endpointId);
     return endpoint;

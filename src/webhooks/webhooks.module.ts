@@ -9,6 +9,7 @@ import { WebhookDispatcher } from './webhook-dispatcher.service';
 import { WebhookEndpointsController } from './webhook-endpoints.controller';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
+import { WebhookTestSends } from './webhook-test-sends.service';
 
 @Module({
   controllers: [EventsController, WebhookEndpointsController],
@@ -18,6 +19,7 @@ import { WebhookEndpointsService } from './webhook-endpoints.service';
     WebhookEndpointsRepository,
     WebhookDeliveriesRepository,
     WebhookEndpointsService,
+    WebhookTestSends,
     OutboxListener,
     OutboxRepository,
     WebhookDispatcher,

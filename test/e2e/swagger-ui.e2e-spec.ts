@@ -156,6 +156,10 @@ describeWithBrowser('Swagger UI in a browser', () => {
     const endpointId = endpoint.body.data?.id as string;
     await tryOut('patch', '/v1/webhook-endpoints/{endpoint_id}', { endpoint_id: endpointId });
     await tryOut('post', '/v1/webhook-endpoints/{endpoint_id}/rotate-secret', { endpoint_id: endpointId });
+    // The test send really sends: the endpoint is pointed at loopback first (port 9, where nothing
+    // listens), so it never leaves the machine; a failed send is still a 200 with the attempt.
+    await testApp.http.patch(`/v1/webhook-endpoints/${endpointId}`).set(bearer(tenant.testKey)).send({ url: 'http://127.0.0.1:9/swagger-walk' }).expect(200);
+    await tryOut('post', '/v1/webhook-endpoints/{endpoint_id}/test', { endpoint_id: endpointId });
     const events = await testApp.http.get('/v1/events?limit=1').set(bearer(tenant.testKey)).expect(200);
     await tryOut('post', '/v1/events/{event_id}/redeliver', { event_id: events.body.data[0].id });
 

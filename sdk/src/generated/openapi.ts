@@ -1020,6 +1020,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhook-endpoints/{endpoint_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description **Scope:** `webhooks:manage`
+         *
+         *     Sends one event of type `webhook_endpoint.test` (its `data.object` is the endpoint) to this endpoint only, now, enabled or disabled, signed and checked like every delivery, and answers with the attempt: `succeeded`, `status_code`, `error`, `duration_ms`, `response_body`. The attempt is listed with the endpoint's deliveries. It is not retried, and the event is not in the event log. Accepts `Idempotency-Key` (a replay answers the first attempt without sending again).
+         */
+        post: operations["webhookEndpoints.test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhook-endpoints/{endpoint_id}/deliveries": {
         parameters: {
             query?: never;
@@ -1192,7 +1214,7 @@ export interface components {
          * @description Machine-readable error code from the catalogue
          * @enum {string}
          */
-        ErrorCode: "INVALID_API_KEY" | "INSUFFICIENT_SCOPE" | "RATE_LIMITED" | "MISSING_REQUIRED_FIELD" | "INVALID_PARAMETER" | "INVALID_JSON" | "FILTER_REQUIRED" | "PAYLOAD_TOO_LARGE" | "FILE_TOO_LARGE" | "STORAGE_LIMIT_REACHED" | "BANDWIDTH_LIMIT_REACHED" | "ENTITLEMENT_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "CUSTOMER_NOT_FOUND" | "FILE_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "EVENT_NOT_FOUND" | "MERCHANT_NOT_FOUND" | "API_KEY_NOT_FOUND" | "NOT_FOUND" | "ENTITLEMENT_NOT_ACTIVE" | "UPLOAD_NOT_CONFIRMED" | "INVALID_STATUS_TRANSITION" | "IDEMPOTENCY_KEY_CONFLICT" | "PRODUCT_ARCHIVED" | "DUPLICATE_STORE_ID" | "ORDER_NOT_FOUND" | "GRANT_RULE_NOT_FOUND" | "ORDER_CUSTOMER_MISMATCH" | "MANAGED_BY_PARENT" | "SUBSCRIPTION_NOT_FOUND" | "SUBSCRIPTION_CONFLICT" | "IMPORT_NOT_FOUND" | "INVALID_CREDENTIALS" | "INVALID_SESSION" | "CSRF_TOKEN_INVALID" | "SETUP_LINK_INVALID" | "DASHBOARD_USER_EXISTS" | "FILE_IN_USE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "INVALID_API_KEY" | "INSUFFICIENT_SCOPE" | "RATE_LIMITED" | "MISSING_REQUIRED_FIELD" | "INVALID_PARAMETER" | "INVALID_JSON" | "FILTER_REQUIRED" | "PAYLOAD_TOO_LARGE" | "FILE_TOO_LARGE" | "STORAGE_LIMIT_REACHED" | "BANDWIDTH_LIMIT_REACHED" | "ENTITLEMENT_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "CUSTOMER_NOT_FOUND" | "FILE_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "EVENT_NOT_FOUND" | "MERCHANT_NOT_FOUND" | "API_KEY_NOT_FOUND" | "NOT_FOUND" | "ENTITLEMENT_NOT_ACTIVE" | "UPLOAD_NOT_CONFIRMED" | "INVALID_STATUS_TRANSITION" | "IDEMPOTENCY_KEY_CONFLICT" | "PRODUCT_ARCHIVED" | "DUPLICATE_STORE_ID" | "ORDER_NOT_FOUND" | "GRANT_RULE_NOT_FOUND" | "ORDER_CUSTOMER_MISMATCH" | "MANAGED_BY_PARENT" | "SUBSCRIPTION_NOT_FOUND" | "SUBSCRIPTION_CONFLICT" | "IMPORT_NOT_FOUND" | "INVALID_CREDENTIALS" | "INVALID_SESSION" | "CSRF_TOKEN_INVALID" | "SETUP_LINK_INVALID" | "DASHBOARD_USER_EXISTS" | "FILE_IN_USE" | "DASHBOARD_USER_NOT_FOUND" | "LAST_DASHBOARD_USER" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         ErrorDetailDto: {
             /**
              * @description Error category
@@ -10655,6 +10677,133 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["WebhookEndpointWithSecretResponseDto"];
+                        meta: components["schemas"]["MetaDto"];
+                    };
+                };
+            };
+            /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `WEBHOOK_ENDPOINT_NOT_FOUND`: No such webhook endpoint */
+            404: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    "webhookEndpoints.test": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key and the same parameters returns the first successful response (same status and body) with `Idempotent-Replayed: true` instead of acting twice; the same key with other parameters is a 409 IDEMPOTENCY_KEY_CONFLICT. Scoped to the merchant and mode, kept at least 24 h. Use a fresh random value (a UUID) per operation. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Webhook endpoint id */
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempt (a failed send is a 200 too: see succeeded and error) */
+            200: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Request identifier, as meta.request_id */
+                    "X-Request-Id"?: string;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDeliveryResponseDto"];
                         meta: components["schemas"]["MetaDto"];
                     };
                 };

@@ -63,6 +63,7 @@ export const OPERATIONS = {
   'webhookEndpoints.delete': { group: 'webhookEndpoints', name: 'delete', method: 'DELETE', path: '/v1/webhook-endpoints/{endpoint_id}', pathParameters: ['endpoint_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'webhookEndpoints.update': { group: 'webhookEndpoints', name: 'update', method: 'PATCH', path: '/v1/webhook-endpoints/{endpoint_id}', pathParameters: ['endpoint_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'webhookEndpoints.rotateSecret': { group: 'webhookEndpoints', name: 'rotateSecret', method: 'POST', path: '/v1/webhook-endpoints/{endpoint_id}/rotate-secret', pathParameters: ['endpoint_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'header' },
+  'webhookEndpoints.test': { group: 'webhookEndpoints', name: 'test', method: 'POST', path: '/v1/webhook-endpoints/{endpoint_id}/test', pathParameters: ['endpoint_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'webhookEndpoints.listDeliveries': { group: 'webhookEndpoints', name: 'listDeliveries', method: 'GET', path: '/v1/webhook-endpoints/{endpoint_id}/deliveries', pathParameters: ['endpoint_id'], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
   'subscriptions.getByStoreId': { group: 'subscriptions', name: 'getByStoreId', method: 'GET', path: '/v1/subscriptions/store/{store_subscription_id}', pathParameters: ['store_subscription_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'subscriptions.upsert': { group: 'subscriptions', name: 'upsert', method: 'PUT', path: '/v1/subscriptions/store/{store_subscription_id}', pathParameters: ['store_subscription_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'none' },
@@ -481,6 +482,13 @@ export interface OperationTypes {
     query: never;
     body: never;
     response: operations['webhookEndpoints.rotateSecret']['responses'][200]['content']['application/json'];
+    item: never;
+    errorCode: 'IDEMPOTENCY_KEY_CONFLICT' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'WEBHOOK_ENDPOINT_NOT_FOUND';
+  };
+  'webhookEndpoints.test': {
+    query: never;
+    body: never;
+    response: operations['webhookEndpoints.test']['responses'][200]['content']['application/json'];
     item: never;
     errorCode: 'IDEMPOTENCY_KEY_CONFLICT' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'WEBHOOK_ENDPOINT_NOT_FOUND';
   };
@@ -1264,6 +1272,17 @@ export interface WebhookEndpointsOperations {
    * @throws {ApiError} IDEMPOTENCY_KEY_CONFLICT, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, RATE_LIMITED, SERVICE_UNAVAILABLE, WEBHOOK_ENDPOINT_NOT_FOUND
    */
   rotateSecret(endpointId: string, options?: RequestOptions): Promise<ApiResult<'webhookEndpoints.rotateSecret'>>;
+
+  /**
+   * Send a test event
+   *
+   * Sends one event of type `webhook_endpoint.test` (its `data.object` is the endpoint) to this endpoint only, now, enabled or disabled, signed and checked like every delivery, and answers with the attempt: `succeeded`, `status_code`, `error`, `duration_ms`, `response_body`. The attempt is listed with the endpoint's deliveries. It is not retried, and the event is not in the event log. Accepts `Idempotency-Key` (a replay answers the first attempt without sending again).
+   *
+   * `POST /v1/webhook-endpoints/{endpoint_id}/test` · API key with scope `webhooks:manage` · operationId `webhookEndpoints.test`
+   *
+   * @throws {ApiError} IDEMPOTENCY_KEY_CONFLICT, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, RATE_LIMITED, SERVICE_UNAVAILABLE, WEBHOOK_ENDPOINT_NOT_FOUND
+   */
+  test(endpointId: string, options?: RequestOptions): Promise<ApiResult<'webhookEndpoints.test'>>;
 
   /**
    * List delivery attempts
