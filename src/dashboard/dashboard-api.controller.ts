@@ -66,13 +66,14 @@ export class DashboardApiController {
     summary: 'Set a password through a setup or reset link',
     description:
       'Uses the one-time token of a setup link (from an invitation, a reset link or the admin API; valid 24 hours) to set the password ' +
-      '(at least 12 characters). Does not sign in.',
+      "(at least 12 characters), and ends every other session of the user (the one sending this request, if it is the user's, stays). Does not sign in.",
   })
   @ApiJsonBody(CompleteSetupDto, { token: 'mZ2xq1Hk8cV0yJ3pT5rW7uA9sD1fG3hK5lZ7xC9vB1n', password: 'correct horse battery staple' })
   @ApiEnvelopeResponse(CompletedSetupResponseDto, { description: 'The password is set' })
   @ApiErrorResponses(ErrorCode.MISSING_REQUIRED_FIELD, ErrorCode.INVALID_PARAMETER, ErrorCode.SETUP_LINK_INVALID)
-  completeSetup(@Body() body: CompleteSetupDto): Promise<CompletedSetupResponseDto> {
-    return this.users.completeSetup(body.token, body.password);
+  completeSetup(@Body() body: CompleteSetupDto, @Req() request: AuthenticatedRequest): Promise<CompletedSetupResponseDto> {
+    const current = request.credential?.kind === 'dashboard-session' ? request.credential.session.sessionId : null;
+    return this.users.completeSetup(body.token, body.password, current);
   }
 
   @Get('session')

@@ -4,6 +4,8 @@ import { ClockModule } from '../clock/clock.module';
 import { FilesModule } from '../files/files.module';
 import { DashboardAccountsModule } from './dashboard-accounts.module';
 import { DashboardApiController } from './dashboard-api.controller';
+import { DashboardTeamController } from './dashboard-team.controller';
+import { DashboardTeamService } from './dashboard-team.service';
 
 /**
  * The dashboard app's own JSON routes (/dashboard/api/). A module of their own: the dashboard's
@@ -11,6 +13,7 @@ import { DashboardApiController } from './dashboard-api.controller';
  */
 @Module({
   imports: [DashboardAccountsModule, BillingModule, ClockModule, FilesModule],
-  controllers: [DashboardApiController],
+  controllers: [DashboardApiController, DashboardTeamController],
+  providers: [DashboardTeamService],
 })
 export class DashboardApiModule {}

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, IsNull } from 'typeorm';
+import { DataSource, IsNull, Not } from 'typeorm';
 import { generateId } from '../ids/id';
 import { DashboardSessionEntity } from './dashboard-session.entity';
 import { DashboardUserEntity } from './dashboard-user.entity';
@@ -44,6 +44,15 @@ export class DashboardSessionsRepository {
 
   async touch(sessionId: string, now: Date): Promise<void> {
     await this.dataSource.manager.update(DashboardSessionEntity, { id: sessionId }, { last_seen_at: now });
+  }
+
+  /** Ends every open session of the user but `exceptSessionId` (a password reset keeps the browser that made it). */
+  async endAllOfUser(userId: string, now: Date, exceptSessionId: string | null): Promise<void> {
+    await this.dataSource.manager.update(
+      DashboardSessionEntity,
+      { user_id: userId, ended_at: IsNull(), ...(exceptSessionId ? { id: Not(exceptSessionId) } : {}) },
+      { ended_at: now },
+    );
   }
 
   async end(sessionId: string, now: Date): Promise<void> {

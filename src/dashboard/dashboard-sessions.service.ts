@@ -107,6 +107,11 @@ export class DashboardSessionsService implements DashboardSessionLookup, OnModul
   end(sessionId: string): Promise<void> {
     return this.sessions.end(sessionId, this.clock.now());
   }
+
+  /** Ends the user's sessions at once, on every instance (each request reads its session's row). */
+  endAllOfUser(userId: string, exceptSessionId: string | null = null): Promise<void> {
+    return this.sessions.endAllOfUser(userId, this.clock.now(), exceptSessionId);
+  }
 }
 
 function toResolved(session: SessionWithUser): DashboardSessionCredential {
