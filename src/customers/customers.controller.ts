@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../auth/current-tenant.decorator';
 import { RequireScopes } from '../auth/route-access.decorators';
 import type { Tenant } from '../database/tenant';
@@ -13,9 +13,9 @@ import { CustomerDownloadGroupDto } from './dto/customer-download.dto';
 import { CustomerEntitlementListItemDto } from './dto/customer-entitlement-list-item.dto';
 import { ListCustomersQueryDto } from './dto/customer-query.dto';
 import { CustomerResponseDto } from './dto/customer-response.dto';
+import { ApiIdParam, ApiStoreIdParam, IdSource } from '../swagger/api-path-parameters';
 
-const CUSTOMER_ID_PARAM = { name: 'customer_id', description: 'Customer id', example: 'cus_01jd8x3k2m4n5p6q7r8s9t0v1w' };
-const STORE_CUSTOMER_ID_PARAM = { name: 'store_customer_id', description: 'Customer id in the e-commerce platform', example: 'store_cust_1001' };
+const CUSTOMER_ID_SOURCES: IdSource[] = ['GET /v1/customers', ['POST /v1/entitlements', 'customer_id'], ['GET /v1/entitlements', 'customer_id']];
 
 /** Customers, and a customer's entitlements and downloadable files. */
 @ApiTags('customers')
@@ -40,7 +40,7 @@ export class CustomersController {
   @Get('store/:store_customer_id')
   @RequireScopes('customers:read')
   @ApiOperation({ summary: 'Get a customer by store customer id', description: 'The customer record: id, store customer id, creation time.' })
-  @ApiParam(STORE_CUSTOMER_ID_PARAM)
+  @ApiStoreIdParam('store_customer_id', 'Customer id in the e-commerce platform, as granted with `store_customer_id`', 'store_cust_1001')
   @ApiEnvelopeResponse(CustomerResponseDto, { description: 'The customer' })
   @ApiErrorResponses(ErrorCode.CUSTOMER_NOT_FOUND)
   getByStoreId(@CurrentTenant() tenant: Tenant, @Param('store_customer_id') storeCustomerId: string): Promise<CustomerResponseDto> {
@@ -50,7 +50,7 @@ export class CustomersController {
   @Get(':customer_id')
   @RequireScopes('customers:read')
   @ApiOperation({ summary: 'Get a customer', description: 'The customer record: id, store customer id, creation time.' })
-  @ApiParam(CUSTOMER_ID_PARAM)
+  @ApiIdParam('customer_id', 'cus', 'Customer', CUSTOMER_ID_SOURCES)
   @ApiEnvelopeResponse(CustomerResponseDto, { description: 'The customer' })
   @ApiErrorResponses(ErrorCode.CUSTOMER_NOT_FOUND)
   get(@CurrentTenant() tenant: Tenant, @Param('customer_id') customerId: string): Promise<CustomerResponseDto> {
@@ -63,7 +63,7 @@ export class CustomersController {
     summary: "List a customer's entitlements by store customer id",
     description: 'Every status, newest first, cursor-paginated with total. Status is effective (time/usage expiry applied).',
   })
-  @ApiParam(STORE_CUSTOMER_ID_PARAM)
+  @ApiStoreIdParam('store_customer_id', 'Customer id in the e-commerce platform, as granted with `store_customer_id`', 'store_cust_1001')
   @ApiEnvelopeResponse(CustomerEntitlementListItemDto, { description: "A page of the customer's entitlements", list: 'total' })
   @ApiErrorResponses(ErrorCode.CUSTOMER_NOT_FOUND, ErrorCode.INVALID_PARAMETER)
   listEntitlementsByStoreId(
@@ -80,7 +80,7 @@ export class CustomersController {
     summary: "List a customer's entitlements",
     description: 'Every status, newest first, cursor-paginated with total. Status is effective (time/usage expiry applied).',
   })
-  @ApiParam(CUSTOMER_ID_PARAM)
+  @ApiIdParam('customer_id', 'cus', 'Customer', CUSTOMER_ID_SOURCES)
   @ApiEnvelopeResponse(CustomerEntitlementListItemDto, { description: "A page of the customer's entitlements", list: 'total' })
   @ApiErrorResponses(ErrorCode.CUSTOMER_NOT_FOUND, ErrorCode.INVALID_PARAMETER)
   listEntitlements(
@@ -98,7 +98,7 @@ export class CustomersController {
     description:
       'One group per active entitlement (not revoked, suspended, time- or usage-expired) whose product delivers by FILE and has at least one CONFIRMED file. Newest entitlement first; paginated without total. Get a URL for one file from GET /v1/files/{file_id}/download.',
   })
-  @ApiParam(CUSTOMER_ID_PARAM)
+  @ApiIdParam('customer_id', 'cus', 'Customer', CUSTOMER_ID_SOURCES)
   @ApiEnvelopeResponse(CustomerDownloadGroupDto, { description: 'A page of download groups', list: 'no-total' })
   @ApiErrorResponses(ErrorCode.CUSTOMER_NOT_FOUND, ErrorCode.INVALID_PARAMETER)
   listDownloads(

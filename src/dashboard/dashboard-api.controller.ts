@@ -5,7 +5,7 @@ import type { AuthenticatedRequest, DashboardSessionCredential } from '../auth/a
 import { ApiKeyResponseDto, CreatedApiKeyResponseDto } from '../auth/dto/admin-response.dto';
 import { MerchantsService } from '../auth/merchants.service';
 import type { Tenant } from '../database/tenant';
-import { CreateApiKeyDto } from '../admin/dto/admin-request.dto';
+import { CreateApiKeyDto } from '../auth/dto/api-key-request.dto';
 import { BillingService } from '../billing/billing.service';
 import { Clock } from '../clock/clock';
 import { ApiError } from '../errors/api-error';

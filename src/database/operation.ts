@@ -13,6 +13,8 @@ export interface IdempotencyClaim {
   acquire(tx: Transaction): Promise<void>;
   /** The transaction's last statement: stores the complete response built from the result. */
   complete(tx: Transaction, result: unknown): Promise<void>;
+  /** The transaction rolled back (it lost a race) and will run again: the key is not held any more. */
+  rolledBack(): void;
 }
 
 /**

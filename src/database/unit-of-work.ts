@@ -1,13 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
+import { isTransactionConflict, transactionConflictError } from '../errors/database-unavailable';
 import { DOMAIN_EVENT, EVENTS_COMMITTED, PublishedEvent } from './domain-event';
 import type { Operation } from './operation';
 import { DomainEvents, Reader, Transaction, TransactionWork } from './transaction';
 import { TenantTransactionLimiter } from './tenant-transaction-limiter';
 
+/** How many times a transaction runs before a deadlock or serialization failure becomes a 503. */
+export const CONFLICT_ATTEMPTS = 4;
+
+/** A random pause that grows with the attempt (10–30 ms, then 20–60 ms, …): racers fall out of step. */
+function conflictPauseMilliseconds(attempt: number): number {
+  return attempt * (10 + Math.random() * 20);
+}
+
 /**
- * The one place transactions open. A state change, its events and (for a request with an
+ * The one place transactions open, and the one place a transaction that lost a race (deadlock,
+ * serialization failure) runs again. A state change, its events and (for a request with an
  * Idempotency-Key) the stored response commit together or not at all. Domain modules publish
  * through the event emitter; the Webhooks module writes the outbox rows, so neither imports the
  * other.
@@ -38,24 +49,40 @@ export class UnitOfWork {
     if (!work) throw new Error('UnitOfWork.run needs the work to run');
     const claim = operation?.idempotency ?? null;
     let published = 0;
+    const transaction = () =>
+      this.dataSource.transaction(async (manager) => {
+        published = 0;
+        const pending: PublishedEvent[] = [];
+        const publishMany: Transaction['publishMany'] = (type, tenant, objects) => {
+          for (const object of objects) pending.push({ type, tenant, object });
+          return Promise.resolve();
+        };
+        const tx: Transaction = { manager, publishMany, publish: (type, tenant, object) => publishMany(type, tenant, [object]) };
+        await claim?.acquire(tx);
+        const value = await work(tx);
+        if (pending.length > 0) {
+          const results = await this.emitter.emitAsync(DOMAIN_EVENT, new DomainEvents(pending, tx));
+          if (results.length === 0) throw new Error(`No outbox listener recorded ${pending[0].type}`);
+          published = pending.length;
+        }
+        await claim?.complete(tx, value);
+        return value;
+      });
     // A request's transaction counts against its merchant's share of the pool; background work doesn't.
-    const result = await this.limiter.run(operation?.tenant.merchantId ?? null, () => this.dataSource.transaction(async (manager) => {
-      const pending: PublishedEvent[] = [];
-      const publishMany: Transaction['publishMany'] = (type, tenant, objects) => {
-        for (const object of objects) pending.push({ type, tenant, object });
-        return Promise.resolve();
-      };
-      const tx: Transaction = { manager, publishMany, publish: (type, tenant, object) => publishMany(type, tenant, [object]) };
-      await claim?.acquire(tx);
-      const value = await work(tx);
-      if (pending.length > 0) {
-        const results = await this.emitter.emitAsync(DOMAIN_EVENT, new DomainEvents(pending, tx));
-        if (results.length === 0) throw new Error(`No outbox listener recorded ${pending[0].type}`);
-        published = pending.length;
+    const result = await this.limiter.run(operation?.tenant.merchantId ?? null, async () => {
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          return await transaction();
+        } catch (error) {
+          // DESIGN §13: a deadlock or serialization failure rolled everything back; run it again
+          // after a short random pause, a few times, then answer 503 with Retry-After (never 500).
+          if (!isTransactionConflict(error)) throw error;
+          if (attempt >= CONFLICT_ATTEMPTS) throw transactionConflictError(attempt);
+          claim?.rolledBack();
+          await sleep(conflictPauseMilliseconds(attempt));
+        }
       }
-      await claim?.complete(tx, value);
-      return value;
-    }));
+    });
     if (published > 0) this.emitter.emit(EVENTS_COMMITTED);
     return result;
   }

@@ -1,6 +1,7 @@
 import type { Tenant } from '../database/tenant';
 import { customerIdByStoreIdSql } from '../customer-records/customer-lookup.sql';
 import { productIdByStoreIdSql } from '../products/product-lookup.sql';
+import { notRunOutSql } from './effective-status';
 
 /** A customer or product named by our id or by the store's id. */
 export type Reference = { id: string; storeId?: undefined } | { id?: undefined; storeId: string };
@@ -29,8 +30,7 @@ export function buildCheckQuery(tenant: Tenant, customer: Reference, product: Re
       AND e.customer_id = ${customerSql}
       AND e.product_id = ${productSql}
       AND e.status = 'active'
-      AND (e.expires_at IS NULL OR e.expires_at > $5)
-      AND (e.usage_limit IS NULL OR e.usage_count < e.usage_limit)
+      AND ${notRunOutSql('e', '$5')}
     ORDER BY e.expires_at DESC NULLS FIRST, (e.usage_limit - e.usage_count) DESC NULLS FIRST, e.granted_at DESC, e.id DESC
     LIMIT 1`;
   return {

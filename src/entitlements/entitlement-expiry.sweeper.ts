@@ -2,7 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
 import { UnitOfWork } from '../database/unit-of-work';
-import { EntitlementLifecycleService } from './entitlement-lifecycle.service';
+import { EntitlementTransitionsService } from './entitlement-transitions.service';
 import { EntitlementsRepository } from './entitlements.repository';
 
 const BATCH_SIZE = 200;
@@ -22,7 +22,7 @@ export class EntitlementExpirySweeper implements OnApplicationBootstrap, OnAppli
   constructor(
     private readonly unitOfWork: UnitOfWork,
     private readonly entitlements: EntitlementsRepository,
-    private readonly lifecycle: EntitlementLifecycleService,
+    private readonly transitions: EntitlementTransitionsService,
     private readonly clock: Clock,
     private readonly config: AppConfig,
   ) {}
@@ -69,7 +69,7 @@ export class EntitlementExpirySweeper implements OnApplicationBootstrap, OnAppli
       // The one expiry path (the lifecycle's expire): the same rules and exactly one event, whoever
       // expires it; a bundle parent's children expire with it.
       for (const entitlement of due) {
-        await this.lifecycle.expire(tx, { merchantId: entitlement.merchant_id, mode: entitlement.mode }, entitlement.id);
+        await this.transitions.expire(tx, { merchantId: entitlement.merchant_id, mode: entitlement.mode }, entitlement.id);
       }
       return due.length;
     });

@@ -29,6 +29,15 @@ export function nextStatus(operation: EntitlementOperation, from: EntitlementSta
   return ENTITLEMENT_TRANSITIONS[operation][from] ?? null;
 }
 
+/**
+ * Whether the table lets `operation` apply to an entitlement whose effective status is `from`:
+ * what every caller that must not try a forbidden transition asks (orders' refunds, subscriptions'
+ * steps, bundles' cascade), instead of restating the table.
+ */
+export function canTransition(operation: EntitlementOperation, from: EntitlementStatus): boolean {
+  return nextStatus(operation, from) !== null;
+}
+
 /** The status after `operation`; throws 409 INVALID_STATUS_TRANSITION when the table forbids it. */
 export function transition(operation: EntitlementOperation, from: EntitlementStatus): EntitlementStatus {
   const to = nextStatus(operation, from);

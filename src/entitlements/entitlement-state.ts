@@ -1,5 +1,6 @@
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
+import { boundReached } from './effective-status';
 import type { EntitlementEntity } from './entitlement.entity';
 import type { EntitlementState } from './entitlements.repository';
 
@@ -11,14 +12,14 @@ export function stateOf(entitlement: EntitlementEntity): EntitlementState {
 
 /** Reactivate/activate must not produce an entitlement that is expired the moment it is active. */
 export function refuseIfExpiredAtOnce(state: EntitlementState, now: Date, doing: string, extendTime: string, extendUsage: string): void {
-  if (state.expires_at !== null && state.expires_at.getTime() <= now.getTime()) {
+  if (boundReached('time', state, now) && state.expires_at !== null) {
     throw new ApiError(
       ErrorCode.INVALID_STATUS_TRANSITION,
       `${doing} would leave the entitlement expired at once: expires_at (${state.expires_at.toISOString()}) has passed; ${extendTime}`,
       'expires_at',
     );
   }
-  if (state.usage_limit !== null && state.usage_count >= state.usage_limit) {
+  if (boundReached('uses', state, now)) {
     throw new ApiError(
       ErrorCode.INVALID_STATUS_TRANSITION,
       `${doing} would leave the entitlement expired at once: usage_count (${state.usage_count}) has reached usage_limit (${state.usage_limit}); ${extendUsage}`,

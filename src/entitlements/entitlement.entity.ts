@@ -3,6 +3,7 @@ import { CustomerEntity } from '../customer-records/customer.entity';
 import { TIMESTAMP } from '../database/columns';
 import { ProductEntity } from '../products/product.entity';
 import { TenantOwnedEntity } from '../database/tenant-owned.entity';
+import { boundReachedSql } from './effective-status';
 
 export const ENTITLEMENT_STATUSES = ['active', 'suspended', 'revoked', 'expired', 'pending'] as const;
 export type EntitlementStatus = (typeof ENTITLEMENT_STATUSES)[number];
@@ -26,7 +27,7 @@ export type EntitlementSource = (typeof ENTITLEMENT_SOURCES)[number];
 @Index('entitlements_parent_idx', ['parent_entitlement_id'], { where: 'parent_entitlement_id IS NOT NULL' })
 @Index('entitlements_sweep_expires_idx', ['expires_at'], { where: "status = 'active' AND expires_at IS NOT NULL" })
 @Index('entitlements_sweep_usage_idx', ['id'], {
-  where: "status = 'active' AND usage_limit IS NOT NULL AND usage_count >= usage_limit",
+  where: `status = 'active' AND ${boundReachedSql('uses', null, '')}`,
 })
 export class EntitlementEntity extends TenantOwnedEntity {
   @Column({ type: 'text' })

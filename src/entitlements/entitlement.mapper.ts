@@ -2,6 +2,20 @@ import { effectiveStatus } from './effective-status';
 import type { EntitlementCheckItemDto, EntitlementFieldsDto, EntitlementListItemDto, EntitlementResponseDto } from './dto/entitlement-response.dto';
 import type { EntitlementEntity } from './entitlement.entity';
 
+/** An entitlement as a grant or an operation left it: what the entitlements module answers with, and what other modules get (never a response DTO). */
+export interface ChangedEntitlement {
+  entitlement: EntitlementEntity;
+  /** The customer's store id, for the response. */
+  storeCustomerId: string;
+  /** The instant the change was made at (its effective status is read at it). */
+  at: Date;
+}
+
+/** The response of a grant or an operation. */
+export function toChangedEntitlementResponse({ entitlement, storeCustomerId, at }: ChangedEntitlement): EntitlementResponseDto {
+  return toEntitlementResponse(entitlement, storeCustomerId, at);
+}
+
 const iso = (value: Date | null): string | null => (value ? value.toISOString() : null);
 
 /** The fields of every shape; `storeCustomerId` is the customer's, looked up through the customers module. */

@@ -6,7 +6,8 @@ import { GrantRulesModule } from '../grant-rules/grant-rules.module';
 import { ProductsModule } from '../products/products.module';
 import { EntitlementExpirySweeper } from './entitlement-expiry.sweeper';
 import { EntitlementGrantsService } from './entitlement-grants.service';
-import { EntitlementLifecycleService } from './entitlement-lifecycle.service';
+import { EntitlementGrantResolutionService } from './entitlement-grant-resolution.service';
+import { EntitlementTransitionsService } from './entitlement-transitions.service';
 import { EntitlementsController } from './entitlements.controller';
 import { EntitlementsRepository } from './entitlements.repository';
 import { EntitlementsService } from './entitlements.service';
@@ -17,8 +18,8 @@ import { JwksController } from './tokens/jwks.controller';
 
 /**
  * Entitlements: the access check, grants, lifecycle operations, uses and the expiry sweeper.
- * EntitlementLifecycleService is the API other modules create and use entitlements through, in
- * their own transaction; customers and products are read through their owners. Also signed
+ * EntitlementGrantResolutionService (grants) and EntitlementTransitionsService (operations, uses)
+ * are the API other modules create and change entitlements through, in their own transaction; customers and products are read through their owners. Also signed
  * entitlement tokens (tokens/) and their JWKS.
  */
 @Module({
@@ -27,7 +28,8 @@ import { JwksController } from './tokens/jwks.controller';
   providers: [
     EntitlementsRepository,
     EntitlementsService,
-    EntitlementLifecycleService,
+    EntitlementGrantResolutionService,
+    EntitlementTransitionsService,
     EntitlementGrantsService,
     EntitlementExpirySweeper,
     EntitlementTokensService,
@@ -42,6 +44,6 @@ import { JwksController } from './tokens/jwks.controller';
         }),
     },
   ],
-  exports: [EntitlementsService, EntitlementLifecycleService, EntitlementExpirySweeper],
+  exports: [EntitlementsService, EntitlementGrantResolutionService, EntitlementTransitionsService, EntitlementExpirySweeper],
 })
 export class EntitlementsModule {}

@@ -19,30 +19,21 @@ import { UpdateEntitlementDto } from './dto/update-entitlement.dto';
 import { Reference } from './entitlement-check.query';
 import { EntitlementEntity, EntitlementStatus } from './entitlement.entity';
 import { effectiveStatus } from './effective-status';
-import { EntitlementLifecycleService } from './entitlement-lifecycle.service';
-import { toEntitlementCheckItem, toEntitlementListItem, toEntitlementResponse } from './entitlement.mapper';
+import { EntitlementGrantResolutionService } from './entitlement-grant-resolution.service';
+import { EntitlementTransitionsService } from './entitlement-transitions.service';
+import { toEntitlementCheckItem, toEntitlementListItem, toChangedEntitlementResponse, toEntitlementResponse } from './entitlement.mapper';
 import { EntitlementsRepository } from './entitlements.repository';
 import { EntitlementTokensService } from './tokens/entitlement-tokens.service';
+import { exactlyOne, OneOf } from '../validation/exactly-one';
 
 const LIST_FILTERS = ['customer_id', 'store_customer_id', 'product_id', 'status', 'source', 'granted_after', 'granted_before'] as const;
-
-/** Present means a non-empty value: `?customer_id=` counts as absent. */
-const present = (value: string | undefined): value is string => value !== undefined && value !== '';
 
 const parseNullableTime = (value: string | null | undefined): Date | null | undefined =>
   value === undefined ? undefined : value === null ? null : new Date(value);
 
-/**
- * Exactly one of an id pair. Neither and both are the same mistake with one code, on the check
- * (where DESIGN §5 names it MISSING_REQUIRED_FIELD) and on create alike, so a client handles it once.
- */
-function pickReference(id: string | undefined, storeId: string | undefined, names: [string, string]): Reference {
-  if (present(id) && present(storeId)) {
-    throw new ApiError(ErrorCode.MISSING_REQUIRED_FIELD, `Pass exactly one of '${names[0]}' and '${names[1]}', not both`, names[1]);
-  }
-  if (present(id)) return { id };
-  if (present(storeId)) return { storeId };
-  throw new ApiError(ErrorCode.MISSING_REQUIRED_FIELD, `Pass one of '${names[0]}' or '${names[1]}'`, names[0]);
+/** A customer or product named by exactly one of its id and its store id. */
+function referenceOf(named: OneOf<string>, idField: string): Reference {
+  return named.field === idField ? { id: named.value } : { storeId: named.value };
 }
 
 /** A negative check; with include_token=true it says so with `token: null`. */
@@ -52,14 +43,15 @@ function notEntitled(withToken: boolean): EntitlementCheckResponseDto {
 
 /**
  * The entitlement routes: the access check and reads, and each write request in one transaction
- * (with its idempotency claim) running a rule of EntitlementLifecycleService. Also the reads the
+ * (with its idempotency claim) running a rule of EntitlementGrantResolutionService or EntitlementTransitionsService. Also the reads the
  * customers module lists a customer's entitlements and downloads with.
  */
 @Injectable()
 export class EntitlementsService {
   constructor(
     private readonly entitlements: EntitlementsRepository,
-    private readonly lifecycle: EntitlementLifecycleService,
+    private readonly grantResolution: EntitlementGrantResolutionService,
+    private readonly transitions: EntitlementTransitionsService,
     private readonly customers: CustomerRecordsService,
     private readonly products: ProductsService,
     private readonly unitOfWork: UnitOfWork,
@@ -89,8 +81,8 @@ export class EntitlementsService {
 
   /** The hot path: one indexed query, no caching, so a revoke or suspend shows on the next request. */
   async check(tenant: Tenant, query: CheckEntitlementQueryDto): Promise<EntitlementCheckResponseDto> {
-    const customer = pickReference(query.customer_id, query.store_customer_id, ['customer_id', 'store_customer_id']);
-    const product = pickReference(query.product_id, query.store_product_id, ['product_id', 'store_product_id']);
+    const customer = referenceOf(exactlyOne({ customer_id: query.customer_id, store_customer_id: query.store_customer_id }), 'customer_id');
+    const product = referenceOf(exactlyOne({ product_id: query.product_id, store_product_id: query.store_product_id }), 'product_id');
     // A malformed id names nobody: not entitled, without a query.
     const withToken = query.include_token === 'true';
     if ((customer.id !== undefined && !isValidId('cus', customer.id)) || (product.id !== undefined && !isValidId('prod', product.id))) {
@@ -154,10 +146,11 @@ export class EntitlementsService {
 
   /** POST /v1/entitlements: a grant with source api, or manual when a person made it in the dashboard. */
   create(operation: Operation, body: CreateEntitlementDto): Promise<EntitlementResponseDto> {
-    const customer = pickReference(body.customer_id, body.store_customer_id, ['customer_id', 'store_customer_id']);
-    const product = pickReference(body.product_id, body.store_product_id, ['product_id', 'store_product_id']);
+    const customer = referenceOf(exactlyOne({ customer_id: body.customer_id, store_customer_id: body.store_customer_id }), 'customer_id');
+    const product = referenceOf(exactlyOne({ product_id: body.product_id, store_product_id: body.store_product_id }), 'product_id');
     return this.unitOfWork.run(operation, (tx) =>
-      this.lifecycle.grant(tx, operation.tenant, {
+      this.grantResolution
+        .grant(tx, operation.tenant, {
         customer,
         product,
         source: operation.credential === 'dashboard-session' ? 'manual' : 'api',
@@ -167,35 +160,36 @@ export class EntitlementsService {
         storeOrderId: body.store_order_id,
         storeLineItemId: body.store_line_item_id,
         metadata: body.metadata,
-      }),
+      })
+        .then(toChangedEntitlementResponse),
     );
   }
 
   suspend(operation: Operation, entitlementId: string, body: EntitlementReasonDto): Promise<EntitlementResponseDto> {
-    return this.unitOfWork.run(operation, (tx) => this.lifecycle.suspend(tx, operation.tenant, entitlementId, body.reason ?? null));
+    return this.unitOfWork.run(operation, (tx) => this.transitions.suspend(tx, operation.tenant, entitlementId, body.reason ?? null).then(toChangedEntitlementResponse));
   }
 
   revoke(operation: Operation, entitlementId: string, body: EntitlementReasonDto): Promise<EntitlementResponseDto> {
-    return this.unitOfWork.run(operation, (tx) => this.lifecycle.revoke(tx, operation.tenant, entitlementId, body.reason ?? null));
+    return this.unitOfWork.run(operation, (tx) => this.transitions.revoke(tx, operation.tenant, entitlementId, body.reason ?? null).then(toChangedEntitlementResponse));
   }
 
   reactivate(operation: Operation, entitlementId: string, body: ReactivateEntitlementDto): Promise<EntitlementResponseDto> {
     const changes = { expiresAt: parseNullableTime(body.expires_at), usageLimit: body.usage_limit };
-    return this.unitOfWork.run(operation, (tx) => this.lifecycle.reactivate(tx, operation.tenant, entitlementId, changes));
+    return this.unitOfWork.run(operation, (tx) => this.transitions.reactivate(tx, operation.tenant, entitlementId, changes).then(toChangedEntitlementResponse));
   }
 
   activate(operation: Operation, entitlementId: string): Promise<EntitlementResponseDto> {
-    return this.unitOfWork.run(operation, (tx) => this.lifecycle.activate(tx, operation.tenant, entitlementId));
+    return this.unitOfWork.run(operation, (tx) => this.transitions.activate(tx, operation.tenant, entitlementId).then(toChangedEntitlementResponse));
   }
 
   update(operation: Operation, entitlementId: string, body: UpdateEntitlementDto): Promise<EntitlementResponseDto> {
     const changes = { expiresAt: parseNullableTime(body.expires_at), usageLimit: body.usage_limit, metadata: body.metadata };
-    return this.unitOfWork.run(operation, (tx) => this.lifecycle.update(tx, operation.tenant, entitlementId, changes));
+    return this.unitOfWork.run(operation, (tx) => this.transitions.update(tx, operation.tenant, entitlementId, changes).then(toChangedEntitlementResponse));
   }
 
   /** POST /usage: uses of a non-file product (downloads count theirs through recordUse too). */
   recordUsage(operation: Operation, entitlementId: string, body: RecordUsageDto): Promise<EntitlementResponseDto> {
-    return this.unitOfWork.run(operation, (tx) => this.lifecycle.recordUse(tx, operation.tenant, entitlementId, body.quantity ?? 1));
+    return this.unitOfWork.run(operation, (tx) => this.transitions.recordUse(tx, operation.tenant, entitlementId, body.quantity ?? 1).then(toChangedEntitlementResponse));
   }
 
   /** One page of a customer's entitlements, every status, with the total. */

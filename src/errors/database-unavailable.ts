@@ -27,9 +27,13 @@ const NETWORK_ERROR_CODES = new Set([
 const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '57014', '25P03']);
 const UNAVAILABLE_SQLSTATE_CLASSES = ['08', '53'];
 
-/** node-postgres and pg-pool report a lost connection or a pool wait that timed out only by message. */
+/**
+ * node-postgres and pg-pool report a lost connection, a connect that timed out (a Client's
+ * "timeout expired") or a pool wait that timed out only by message.
+ */
 const UNAVAILABLE_MESSAGES = [
   'Connection terminated',
+  'timeout expired',
   'timeout exceeded when trying to connect',
   'is not queryable',
 ];
@@ -61,17 +65,48 @@ function matches(error: object): boolean {
 }
 
 /**
- * True when `error` says the database is unreachable, restarting, or too busy to answer now: the
- * client should retry later (503), unlike a bug (500). Looks through the wrappers drivers and
- * ORMs put around the cause (TypeORM's `driverError`, `cause`, an AggregateError's `errors`).
- * Knows no HTTP adapter and no ORM class, only the shapes of their errors.
+ * Whether `error`, or a cause inside the wrappers drivers and ORMs put around it (TypeORM's
+ * `driverError`, `cause`, an AggregateError's `errors`), matches. Knows no HTTP adapter and no
+ * ORM class, only the shapes of their errors.
  */
-export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+function somewhereIn(error: unknown, test: (error: object) => boolean, depth = 0): boolean {
   if (error === null || typeof error !== 'object' || depth > MAX_DEPTH) return false;
-  if (matches(error)) return true;
+  if (test(error)) return true;
   const { driverError, cause, errors } = error as { driverError?: unknown; cause?: unknown; errors?: unknown };
-  if (isDatabaseUnavailable(driverError, depth + 1) || isDatabaseUnavailable(cause, depth + 1)) return true;
-  return Array.isArray(errors) && errors.some((inner) => isDatabaseUnavailable(inner, depth + 1));
+  if (somewhereIn(driverError, test, depth + 1) || somewhereIn(cause, test, depth + 1)) return true;
+  return Array.isArray(errors) && errors.some((inner) => somewhereIn(inner, test, depth + 1));
+}
+
+/**
+ * True when `error` says the database is unreachable, restarting, or too busy to answer now: the
+ * client should retry later (503), unlike a bug (500).
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  return somewhereIn(error, matches);
+}
+
+/** deadlock_detected and serialization_failure: the transaction lost a race, and may simply run again. */
+const CONFLICT_SQLSTATES = new Set(['40P01', '40001']);
+
+/** True when `error` is a deadlock or a serialization failure (DESIGN §13), which UnitOfWork retries. */
+export function isTransactionConflict(error: unknown): boolean {
+  return somewhereIn(error, (candidate) => {
+    const { code } = candidate as { code?: unknown };
+    return typeof code === 'string' && CONFLICT_SQLSTATES.has(code);
+  });
+}
+
+/** What a client waits before retrying a request whose transaction kept losing races. */
+export const CONFLICT_RETRY_AFTER_SECONDS = 1;
+
+/** The catalogue error once UnitOfWork's retries are spent: 503 SERVICE_UNAVAILABLE with Retry-After, never a 500. */
+export function transactionConflictError(attempts: number): ApiError {
+  return new ApiError(
+    ErrorCode.SERVICE_UNAVAILABLE,
+    `The request kept conflicting with concurrent requests (${attempts} attempts); retry after ${CONFLICT_RETRY_AFTER_SECONDS} second`,
+    undefined,
+    { 'Retry-After': String(CONFLICT_RETRY_AFTER_SECONDS) },
+  );
 }
 
 /** The catalogue error for it: 503 SERVICE_UNAVAILABLE with Retry-After. */

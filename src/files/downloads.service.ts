@@ -3,7 +3,7 @@ import { BillingService } from '../billing/billing.service';
 import { Clock } from '../clock/clock';
 import type { Operation } from '../database/operation';
 import { UnitOfWork } from '../database/unit-of-work';
-import { EntitlementLifecycleService } from '../entitlements/entitlement-lifecycle.service';
+import { EntitlementTransitionsService } from '../entitlements/entitlement-transitions.service';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { generateId, isValidId } from '../ids/id';
@@ -22,7 +22,7 @@ export class DownloadsService {
   constructor(
     private readonly downloads: DownloadsRepository,
     private readonly files: FilesRepository,
-    private readonly entitlements: EntitlementLifecycleService,
+    private readonly entitlements: EntitlementTransitionsService,
     private readonly products: ProductsService,
     private readonly billing: BillingService,
     private readonly unitOfWork: UnitOfWork,

@@ -1,12 +1,16 @@
-import { createServer, RequestListener, Server } from 'node:http';
+import { createServer, IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { HttpTimeouts } from '../config/app-config';
+
+/** Answers a request before the framework when it can (the direct routes); false hands it on. */
+export type FrontHandler = (request: IncomingMessage, response: ServerResponse) => boolean;
 
 /**
  * The Node HTTP server both adapters run on, so slow clients meet the same limits whichever
  * adapter serves: headers within HTTP_HEADERS_TIMEOUT (Node answers 408 and closes), bodies
- * within HTTP_REQUEST_TIMEOUT (request-deadline.ts, armed by the request gate).
+ * within HTTP_REQUEST_TIMEOUT (request-deadline.ts, armed by the request gate). `front` sees
+ * every request first (src/http/direct-router.ts); what it doesn't answer goes to `listener`.
  */
-export function createNodeServer(listener: RequestListener | undefined, timeouts: HttpTimeouts): Server {
+export function createNodeServer(listener: RequestListener | undefined, timeouts: HttpTimeouts, front: FrontHandler): Server {
   const server = createServer({
     headersTimeout: timeouts.headersMilliseconds,
     // The body deadline is armed per request (uploads get a longer one); 0 turns Node's off.
@@ -15,7 +19,7 @@ export function createNodeServer(listener: RequestListener | undefined, timeouts
     // three times the headers timeout.
     connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(timeouts.headersMilliseconds / 4))),
   });
-  if (listener) server.on('request', listener);
+  if (listener) server.on('request', (request: IncomingMessage, response: ServerResponse) => front(request, response) || listener(request, response));
   // Node's default, set explicitly: Fastify would otherwise apply its own 72 s.
   server.keepAliveTimeout = 5_000;
   return server;

@@ -52,6 +52,11 @@ export class RequestIdempotencyClaim implements IdempotencyClaim {
     if (!(await this.keys.claim(tx, tenant, key, requestHash, status, this.now()))) throw new IdempotencyKeyTakenError(key);
   }
 
+  rolledBack(): void {
+    this.used = false;
+    this.response = null;
+  }
+
   async complete(tx: Transaction, result: unknown): Promise<void> {
     const body = envelopeOf(result, this.request.requestId);
     // An upsert decides its status as it runs: the replay must answer with that one.

@@ -4,7 +4,7 @@ import { Clock } from '../clock/clock';
 import { CustomerRecordsService } from '../customer-records/customer-records.service';
 import { UnitOfWork } from '../database/unit-of-work';
 import type { Transaction } from '../database/transaction';
-import { EntitlementLifecycleService, ResolvedGrant } from '../entitlements/entitlement-lifecycle.service';
+import { EntitlementGrantResolutionService, ResolvedGrant } from '../entitlements/entitlement-grant-resolution.service';
 import { EntitlementsService } from '../entitlements/entitlements.service';
 import { ErrorCode } from '../errors/error-code.enum';
 import { isValidId } from '../ids/id';
@@ -33,7 +33,7 @@ const referenceKey = (reference: { id?: string; storeId?: string }) => (referenc
 export class ImportBatchProcessor {
   constructor(
     private readonly imports: ImportsRepository,
-    private readonly lifecycle: EntitlementLifecycleService,
+    private readonly grantResolution: EntitlementGrantResolutionService,
     private readonly entitlements: EntitlementsService,
     private readonly customers: CustomerRecordsService,
     private readonly products: ProductsService,
@@ -105,7 +105,7 @@ export class ImportBatchProcessor {
         });
       }
     }
-    const granted = await this.lifecycle.grantMany(tx, tenant, grants.map(({ grant }) => grant));
+    const granted = await this.grantResolution.grantMany(tx, tenant, grants.map(({ grant }) => grant));
     grants.forEach(({ rowNumber }, index) =>
       outcomes.push({ rowNumber, status: 'granted', entitlementId: granted[index].id, errorCode: null, errorMessage: null }),
     );

@@ -56,7 +56,7 @@ function identifier(row: Record<string, unknown>, column: string): string | unde
 function reference(row: Record<string, unknown>, idColumn: string, storeColumn: string): Reference {
   const id = identifier(row, idColumn);
   const storeId = identifier(row, storeColumn);
-  if (id !== undefined && storeId !== undefined) throw invalid(`Pass only one of '${idColumn}' and '${storeColumn}'`);
+  if (id !== undefined && storeId !== undefined) throw new RowProblem(ErrorCode.MISSING_REQUIRED_FIELD, `Pass exactly one of '${idColumn}' and '${storeColumn}', not both`);
   if (id !== undefined) return { id };
   if (storeId !== undefined) return { storeId };
   throw new RowProblem(ErrorCode.MISSING_REQUIRED_FIELD, `Pass one of '${idColumn}' or '${storeColumn}'`);

@@ -6,7 +6,9 @@ import { UnitOfWork } from '../database/unit-of-work';
 import type { Reader, Transaction } from '../database/transaction';
 import { PageResult } from '../envelope/page-result';
 import { StatusResult } from '../envelope/status-result';
-import { EntitlementLifecycleService, ResolvedGrant } from '../entitlements/entitlement-lifecycle.service';
+import { EntitlementGrantResolutionService, ResolvedGrant } from '../entitlements/entitlement-grant-resolution.service';
+import { canTransition } from '../entitlements/entitlement-state-machine';
+import { EntitlementTransitionsService } from '../entitlements/entitlement-transitions.service';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { generateId, isValidId } from '../ids/id';
@@ -21,18 +23,18 @@ import { OrderEntity } from './order.entity';
 import { lineItemOutcome, orderedUsageLimit, orderStatusOf } from './order-status';
 import { toOrderResponse } from './order.mapper';
 import { OrderChanges, OrdersRepository } from './orders.repository';
+import { exactlyOne } from '../validation/exactly-one';
+import { sameJsonContent } from '../database/jsonb';
 
 /** The largest usage_limit its int4 column holds. */
 const USAGE_LIMIT_MAX = 2_147_483_647;
-/** Line item states whose entitlement a refund revokes (the others can't be revoked). */
-const REVOCABLE = new Set(['active', 'suspended', 'pending']);
-const PRODUCT_FIELDS = ['product_id', 'store_product_id', 'store_variant_id'] as const;
 
 /**
  * Store orders and refunds (DESIGN §10). A post is one transaction: the order row is inserted if
  * new and then locked, so concurrent posts of one order run one after the other and each grants
  * only the line items the previous ones left; the (order, line item) primary key backs that up.
- * Grants go through EntitlementLifecycleService (bundle children and grant rules included).
+ * Grants go through EntitlementGrantResolutionService (bundle children and grant rules included),
+ * refunds through EntitlementTransitionsService.
  */
 @Injectable()
 export class OrdersService {
@@ -40,7 +42,8 @@ export class OrdersService {
     private readonly orders: OrdersRepository,
     private readonly customers: CustomerRecordsService,
     private readonly products: ProductsService,
-    private readonly lifecycle: EntitlementLifecycleService,
+    private readonly grantResolution: EntitlementGrantResolutionService,
+    private readonly transitions: EntitlementTransitionsService,
     private readonly unitOfWork: UnitOfWork,
   ) {}
 
@@ -98,7 +101,7 @@ export class OrdersService {
         }
         return { item, product, quantity, outcome };
       });
-      const granted = new Map((await this.lifecycle.grantMany(tx, tenant, grants)).map((entitlement) => [entitlement.store_line_item_id, entitlement.id]));
+      const granted = new Map((await this.grantResolution.grantMany(tx, tenant, grants)).map((entitlement) => [entitlement.store_line_item_id, entitlement.id]));
       const inserted = await this.orders.insertLineItems(
         tx,
         tenant,
@@ -117,7 +120,7 @@ export class OrdersService {
       const lineItems = [...known, ...inserted];
       const changes: OrderChanges = {};
       if (!isNew && placedAt !== undefined && placedAt.getTime() !== order.placed_at?.getTime()) changes.placed_at = placedAt;
-      if (!isNew && input.metadata !== undefined && JSON.stringify(input.metadata) !== JSON.stringify(order.metadata)) changes.metadata = input.metadata;
+      if (!isNew && input.metadata !== undefined && !sameJsonContent(input.metadata, order.metadata)) changes.metadata = input.metadata;
       const status = orderStatusOf(lineItems);
       if (status !== order.status) changes.status = status;
       if (Object.keys(changes).length > 0 || fresh.length > 0) order = await this.orders.update(tx, tenant, order.id, changes);
@@ -150,8 +153,8 @@ export class OrdersService {
       }
       const refunded = lineItems.filter((item) => named.includes(item.store_line_item_id) && item.status === 'granted');
       for (const item of refunded) {
-        const entitlement = item.entitlement_id ? await this.lifecycle.lock(tx, tenant, item.entitlement_id) : null;
-        if (entitlement && REVOCABLE.has(entitlement.status)) await this.lifecycle.revoke(tx, tenant, entitlement.id, input.reason ?? 'refunded');
+        const entitlement = item.entitlement_id ? await this.transitions.lock(tx, tenant, item.entitlement_id) : null;
+        if (entitlement && canTransition('revoke', entitlement.status)) await this.transitions.revoke(tx, tenant, entitlement.id, input.reason ?? 'refunded');
       }
       if (refunded.length === 0) return this.respond(tx, tenant, order, lineItems);
       await this.orders.markRefunded(tx, tenant, order.id, refunded.map((item) => item.store_line_item_id));
@@ -251,21 +254,10 @@ export class OrdersService {
 
 /** Exactly one customer reference and, per line item, exactly one product reference; line item ids unique. */
 function checkBody(input: CreateOrderDto): void {
-  if (input.customer_id !== undefined && input.store_customer_id !== undefined) {
-    throw new ApiError(ErrorCode.INVALID_PARAMETER, `Pass exactly one of 'customer_id' and 'store_customer_id', not both`, 'store_customer_id');
-  }
-  if (input.customer_id === undefined && input.store_customer_id === undefined) {
-    throw new ApiError(ErrorCode.MISSING_REQUIRED_FIELD, `Pass one of 'customer_id' or 'store_customer_id'`, 'customer_id');
-  }
+  exactlyOne({ customer_id: input.customer_id, store_customer_id: input.store_customer_id });
   const seen = new Set<string>();
   for (const [index, item] of input.line_items.entries()) {
-    const given = PRODUCT_FIELDS.filter((field) => item[field] !== undefined);
-    if (given.length === 0) {
-      throw new ApiError(ErrorCode.MISSING_REQUIRED_FIELD, `Line item ${index} needs one of ${PRODUCT_FIELDS.join(', ')}`, `line_items[${index}].product_id`);
-    }
-    if (given.length > 1) {
-      throw new ApiError(ErrorCode.INVALID_PARAMETER, `Line item ${index}: pass exactly one of ${PRODUCT_FIELDS.join(', ')}`, `line_items[${index}].${given[1]}`);
-    }
+    exactlyOne({ product_id: item.product_id, store_product_id: item.store_product_id, store_variant_id: item.store_variant_id }, `line_items[${index}].`);
     if (seen.has(item.store_line_item_id)) {
       throw new ApiError(ErrorCode.INVALID_PARAMETER, `Line item ${index}: store_line_item_id '${item.store_line_item_id}' appears twice`, `line_items[${index}].store_line_item_id`);
     }

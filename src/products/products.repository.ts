@@ -77,6 +77,11 @@ export class ProductsRepository {
     return this.table.lockById(tx.manager, tenant, productId);
   }
 
+  /** Reads and row-locks these products in id order (a bundle change locks all it touches). */
+  lockByIds(tx: Transaction, tenant: Tenant, productIds: readonly string[]): Promise<ProductEntity[]> {
+    return this.table.lockByIds(tx.manager, tenant, productIds);
+  }
+
   /** Inserts; a taken store_product_id fails with the unique violation of products_store_id_key. */
   async insert(tx: Transaction, tenant: Tenant, product: NewProduct): Promise<ProductEntity> {
     // jsonb columns hold Record<string, unknown>, which TypeORM's deep-partial type cannot express.

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { isDeepStrictEqual } from 'node:util';
 import type { Tenant } from '../database/tenant';
 import type { Operation } from '../database/operation';
 import { isUniqueViolation } from '../database/unique-violation';
@@ -20,6 +19,7 @@ import { toProductListItem, toProductResponse } from './product.mapper';
 import { DEFAULT_FULFILLMENT_CONFIG, normalizeFulfillmentConfig, resolveTypeFields } from './product-rules';
 import { ProductChanges, ProductReference, ProductsRepository } from './products.repository';
 import { FileCatalog } from './file-catalog';
+import { sameJsonContent } from '../database/jsonb';
 
 export type { ProductReference } from './products.repository';
 
@@ -68,6 +68,7 @@ export class ProductsService {
       this.unitOfWork.run(operation, async (tx) => {
         await this.requireOwnFiles(tx, tenant, fulfillment.file_ids);
         const includedProductIds = input.included_product_ids ?? [];
+        await this.lockBundleGraph(tx, tenant, includedProductIds);
         await this.requireIncludable(tx, tenant, null, includedProductIds);
         const product = await this.products.insert(tx, tenant, {
           id: generateId('prod'),
@@ -99,7 +100,10 @@ export class ProductsService {
     const { tenant } = operation;
     return this.withDuplicateStoreIdCheck(input.store_product_id, () =>
       this.unitOfWork.run(operation, async (tx) => {
-        const current = await this.lockForChange(tx, tenant, productId);
+        const current =
+          input.included_product_ids === undefined
+            ? await this.lockForChange(tx, tenant, productId)
+            : await this.lockBundleGraph(tx, tenant, input.included_product_ids, productId);
         const entitlementType = input.entitlement_type ?? current.entitlement_type;
         const typeFields = resolveTypeFields({ ...input, entitlement_type: entitlementType }, current);
         const changes: ProductChanges = {
@@ -265,11 +269,11 @@ export class ProductsService {
     const currentFileIds = await this.links.fileIdsOf(tx, tenant, current.id);
     const currentIncludedIds = await this.bundleItems.includedIdsOf(tx, tenant, current.id);
     const changed = Object.fromEntries(
-      Object.entries(changes).filter(([field, value]) => !sameValue(current[field as keyof ProductEntity], value)),
+      Object.entries(changes).filter(([field, value]) => !sameJsonContent(current[field as keyof ProductEntity], value)),
     ) as ProductChanges;
     const { fileIds, includedProductIds } = rows;
-    const linksChanged = fileIds !== undefined && !sameValue(currentFileIds, fileIds);
-    const itemsChanged = includedProductIds !== undefined && !sameValue(currentIncludedIds, includedProductIds);
+    const linksChanged = fileIds !== undefined && !sameJsonContent(currentFileIds, fileIds);
+    const itemsChanged = includedProductIds !== undefined && !sameJsonContent(currentIncludedIds, includedProductIds);
     if (Object.keys(changed).length === 0 && !linksChanged && !itemsChanged) return toProductResponse(current, currentFileIds, currentIncludedIds);
     if (linksChanged) await this.links.replace(tx, tenant, current.id, fileIds);
     if (itemsChanged) await this.bundleItems.replace(tx, tenant, current.id, includedProductIds);
@@ -277,6 +281,23 @@ export class ProductsService {
     const response = toProductResponse(product, linksChanged ? fileIds : currentFileIds, itemsChanged ? includedProductIds : currentIncludedIds);
     await tx.publish('product.updated', tenant, { ...response });
     return response;
+  }
+
+  /**
+   * A change of bundle contents locks every product it touches (the bundle and what it would
+   * include) in id order, before the rules are checked (DESIGN §13). The no-nesting and no-cycle
+   * rules each relate a bundle to a product it includes, so two changes that together would break
+   * one both lock that product: the second waits, then sees the first's rows and is refused.
+   */
+  private async lockBundleGraph(tx: Transaction, tenant: Tenant, includedIds: string[], bundleProductId: string): Promise<ProductEntity>;
+  private async lockBundleGraph(tx: Transaction, tenant: Tenant, includedIds: string[]): Promise<null>;
+  private async lockBundleGraph(tx: Transaction, tenant: Tenant, includedIds: string[], bundleProductId?: string): Promise<ProductEntity | null> {
+    const bundleId = bundleProductId !== undefined && isValidId('prod', bundleProductId) ? [bundleProductId] : [];
+    const locked = await this.products.lockByIds(tx, tenant, [...bundleId, ...includedIds.filter((productId) => isValidId('prod', productId))]);
+    if (bundleProductId === undefined) return null;
+    const bundle = locked.find((product) => product.id === bundleProductId);
+    if (!bundle) throw notFound(bundleProductId);
+    return bundle;
   }
 
   private async lockForChange(tx: Transaction, tenant: Tenant, productId: string): Promise<ProductEntity> {
@@ -347,10 +368,4 @@ function storedConfig(fulfillment: FulfillmentWithFiles): FulfillmentConfig {
 
 function pickDefined<T extends object, K extends keyof T>(source: T, fields: K[]): Partial<Pick<T, K>> {
   return Object.fromEntries(fields.filter((field) => source[field] !== undefined).map((field) => [field, source[field]])) as Partial<Pick<T, K>>;
-}
-
-/** Column values are JSON-shaped; jsonb reorders object keys, so objects compare by content. */
-function sameValue(left: unknown, right: unknown): boolean {
-  const plain = (value: unknown): unknown => JSON.parse(JSON.stringify(value ?? null));
-  return isDeepStrictEqual(plain(left), plain(right));
 }

@@ -7,7 +7,8 @@ import type { Operation } from '../database/operation';
 import { UnitOfWork } from '../database/unit-of-work';
 import type { Reader, Transaction } from '../database/transaction';
 import { PageResult } from '../envelope/page-result';
-import { EntitlementLifecycleService } from '../entitlements/entitlement-lifecycle.service';
+import { EntitlementGrantResolutionService } from '../entitlements/entitlement-grant-resolution.service';
+import { EntitlementTransitionsService } from '../entitlements/entitlement-transitions.service';
 import type { EntitlementStatus } from '../entitlements/entitlement.entity';
 import { EntitlementsService } from '../entitlements/entitlements.service';
 import { ApiError } from '../errors/api-error';
@@ -21,6 +22,9 @@ import { ListSubscriptionsQueryDto } from './dto/subscription-query.dto';
 import { SubscriptionResponseDto } from './dto/subscription-response.dto';
 import { SubscriptionEntity, SubscriptionStatus } from './subscription.entity';
 import { SubscriptionsRepository } from './subscriptions.repository';
+import { STORE_ID_MAX_LENGTH } from '../validation/input-bounds';
+import { atMostOne, OneOf } from '../validation/exactly-one';
+import { EntitlementTarget, subscriptionStep } from './subscription-step';
 
 /** What a put answers: the subscription, and whether this put created it (201) or not (200). */
 export interface PutResult {
@@ -29,7 +33,7 @@ export interface PutResult {
 }
 
 /** The entitlement a subscription's status calls for. */
-const ENTITLEMENT_TARGET: Record<SubscriptionStatus, 'active' | 'suspended' | 'expired'> = {
+const ENTITLEMENT_TARGET: Record<SubscriptionStatus, EntitlementTarget> = {
   active: 'active',
   trialing: 'active',
   past_due: 'active',
@@ -39,7 +43,6 @@ const ENTITLEMENT_TARGET: Record<SubscriptionStatus, 'active' | 'suspended' | 'e
 
 const PAUSED_REASON = 'subscription_paused';
 
-const present = (value: string | undefined): value is string => value !== undefined && value !== '';
 const iso = (value: Date | null): string | null => (value ? value.toISOString() : null);
 
 /** The named customer, when the put names one. */
@@ -47,14 +50,8 @@ type CustomerName = { id: string } | { storeId: string };
 /** The named product, when the put names one. */
 type ProductName = { id: string } | { storeId: string } | { variantId: string };
 
-function onlyOne<T>(names: Array<[string, string | undefined, (value: string) => T]>): T | null {
-  const given = names.filter(([, value]) => present(value));
-  if (given.length > 1) {
-    throw new ApiError(ErrorCode.INVALID_PARAMETER, `Pass only one of ${names.map(([name]) => `'${name}'`).join(', ')}`, given[1][0]);
-  }
-  const [first] = given;
-  return first ? first[2](first[1] as string) : null;
-}
+const customerNameOf = (named: OneOf<'customer_id' | 'store_customer_id'> | null): CustomerName | null =>
+  named === null ? null : named.field === 'customer_id' ? { id: named.value } : { storeId: named.value };
 
 /**
  * Store subscriptions (DESIGN §10): each put records the store's state and keeps one
@@ -65,7 +62,8 @@ function onlyOne<T>(names: Array<[string, string | undefined, (value: string) =>
 export class SubscriptionsService {
   constructor(
     private readonly subscriptions: SubscriptionsRepository,
-    private readonly lifecycle: EntitlementLifecycleService,
+    private readonly grantResolution: EntitlementGrantResolutionService,
+    private readonly transitions: EntitlementTransitionsService,
     private readonly entitlements: EntitlementsService,
     private readonly customers: CustomerRecordsService,
     private readonly products: ProductsService,
@@ -74,15 +72,20 @@ export class SubscriptionsService {
   ) {}
 
   async put(operation: Operation, storeSubscriptionId: string, body: PutSubscriptionDto): Promise<PutResult> {
-    const customerName = onlyOne<CustomerName>([
-      ['customer_id', body.customer_id, (id) => ({ id })],
-      ['store_customer_id', body.store_customer_id, (storeId) => ({ storeId })],
-    ]);
-    const productName = onlyOne<ProductName>([
-      ['product_id', body.product_id, (id) => ({ id })],
-      ['store_product_id', body.store_product_id, (storeId) => ({ storeId })],
-      ['store_variant_id', body.store_variant_id, (variantId) => ({ variantId })],
-    ]);
+    // The path names the subscription it creates: the bound every store id has (the document declares it).
+    if (storeSubscriptionId.length > STORE_ID_MAX_LENGTH) {
+      throw new ApiError(ErrorCode.INVALID_PARAMETER, `Invalid 'store_subscription_id': it must be at most ${STORE_ID_MAX_LENGTH} characters`, 'store_subscription_id');
+    }
+    const customerName = customerNameOf(atMostOne({ customer_id: body.customer_id, store_customer_id: body.store_customer_id }));
+    const namedProduct = atMostOne({ product_id: body.product_id, store_product_id: body.store_product_id, store_variant_id: body.store_variant_id });
+    const productName: ProductName | null =
+      namedProduct === null
+        ? null
+        : namedProduct.field === 'product_id'
+          ? { id: namedProduct.value }
+          : namedProduct.field === 'store_product_id'
+            ? { storeId: namedProduct.value }
+            : { variantId: namedProduct.value };
     const storeUpdatedAt = body.store_updated_at !== undefined ? new Date(body.store_updated_at) : null;
     const tenant = operation.tenant;
     return this.unitOfWork.run(operation, async (tx) => {
@@ -147,10 +150,7 @@ export class SubscriptionsService {
    * the page's customers and entitlements.
    */
   async list(tenant: Tenant, query: ListSubscriptionsQueryDto): Promise<PageResult<SubscriptionResponseDto>> {
-    const customerName = onlyOne<CustomerName>([
-      ['customer_id', query.customer_id, (id) => ({ id })],
-      ['store_customer_id', query.store_customer_id, (storeId) => ({ storeId })],
-    ]);
+    const customerName = customerNameOf(atMostOne({ customer_id: query.customer_id, store_customer_id: query.store_customer_id }));
     const page = toPageRequest(query);
     const db = this.unitOfWork.pool;
     const customer =
@@ -251,43 +251,38 @@ export class SubscriptionsService {
     const target = ENTITLEMENT_TARGET[subscription.status];
     const endsAt = subscription.cancel_at_period_end ? subscription.current_period_end : null;
     const ended = endsAt !== null && endsAt.getTime() <= now.getTime();
-    const current = subscription.entitlement_id ? await this.lifecycle.lock(tx, tenant, subscription.entitlement_id) : null;
+    const current = subscription.entitlement_id ? await this.transitions.lock(tx, tenant, subscription.entitlement_id) : null;
     if (!current) {
       if (target === 'expired') return subscription.entitlement_id;
-      const granted = await this.lifecycle.grant(tx, tenant, {
+      const { entitlement: granted } = await this.grantResolution.grant(tx, tenant, {
         customer: { id: subscription.customer_id },
         product: { id: subscription.product_id },
         source: 'subscription',
         expiresAt: ended ? null : endsAt,
       });
-      if (target === 'active' && ended) await this.lifecycle.expire(tx, tenant, granted.id);
-      else if (target === 'suspended') await this.lifecycle.suspend(tx, tenant, granted.id, PAUSED_REASON);
+      if (target === 'active' && ended) await this.transitions.expire(tx, tenant, granted.id);
+      else if (target === 'suspended') await this.transitions.suspend(tx, tenant, granted.id, PAUSED_REASON);
       return granted.id;
     }
     await this.step(tx, tenant, current.id, current.status, current.expiresAt, target === 'active' && ended ? 'expired' : target, endsAt);
     return current.id;
   }
 
+  /** Runs the step subscriptionStep chose, through the lifecycle's transitions (each publishes its own event). */
   private async step(
     tx: Transaction,
     tenant: Tenant,
     entitlementId: string,
     status: EntitlementStatus,
     expiresAt: Date | null,
-    target: 'active' | 'suspended' | 'expired',
+    target: EntitlementTarget,
     endsAt: Date | null,
   ): Promise<void> {
-    if (status === 'revoked' || status === 'pending') return;
-    if (target === 'expired') {
-      if (status !== 'expired') await this.lifecycle.expire(tx, tenant, entitlementId);
-    } else if (target === 'suspended') {
-      if (status === 'active') await this.lifecycle.suspend(tx, tenant, entitlementId, PAUSED_REASON);
-    } else if (status === 'active') {
-      // cancel_at_period_end sets the expiry (the sweeper and the check take it from there); undoing it removes it.
-      if ((expiresAt?.getTime() ?? null) !== (endsAt?.getTime() ?? null)) await this.lifecycle.update(tx, tenant, entitlementId, { expiresAt: endsAt });
-    } else {
-      await this.lifecycle.reactivate(tx, tenant, entitlementId, { expiresAt: endsAt });
-    }
+    const step = subscriptionStep(status, expiresAt, target, endsAt);
+    if (step.operation === 'expire') await this.transitions.expire(tx, tenant, entitlementId);
+    else if (step.operation === 'suspend') await this.transitions.suspend(tx, tenant, entitlementId, PAUSED_REASON);
+    else if (step.operation === 'update') await this.transitions.update(tx, tenant, entitlementId, { expiresAt: step.expiresAt });
+    else if (step.operation === 'reactivate') await this.transitions.reactivate(tx, tenant, entitlementId, { expiresAt: step.expiresAt });
   }
 }
 

@@ -5,3 +5,6 @@
 
 /** An Idempotency-Key header or `idempotency_key` field: 1 to 255 characters (DESIGN §4). */
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+
+/** A store's id (product, variant, customer, order, line item, subscription): 1 to 255 characters. */
+export const STORE_ID_MAX_LENGTH = 255;

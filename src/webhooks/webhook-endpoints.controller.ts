@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../auth/current-tenant.decorator';
 import { RequireScopes } from '../auth/route-access.decorators';
 import type { Tenant } from '../database/tenant';
@@ -19,8 +19,9 @@ import {
 } from './dto/webhook-endpoint-response.dto';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { WebhookTestSends } from './webhook-test-sends.service';
+import { ApiIdParam } from '../swagger/api-path-parameters';
 
-const ENDPOINT_ID_PARAM = { name: 'endpoint_id', description: 'Webhook endpoint id', example: 'we_01jd8x3k2m4n5p6q7r8s9t0v1w' };
+const ENDPOINT_ID_PARAM = ApiIdParam('endpoint_id', 'we', 'Webhook endpoint', ['POST /v1/webhook-endpoints', 'GET /v1/webhook-endpoints']);
 
 @ApiTags('webhooks')
 @Controller('v1/webhook-endpoints')
@@ -55,7 +56,7 @@ export class WebhookEndpointsController {
   @Get(':endpoint_id')
   @RequireScopes('webhooks:manage')
   @ApiOperation({ summary: 'Get a webhook endpoint', description: 'Without its secret.' })
-  @ApiParam(ENDPOINT_ID_PARAM)
+  @ENDPOINT_ID_PARAM
   @ApiEnvelopeResponse(WebhookEndpointResponseDto, { description: 'The endpoint' })
   @ApiErrorResponses(ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND)
   get(@CurrentTenant() tenant: Tenant, @Param('endpoint_id') endpointId: string): Promise<WebhookEndpointResponseDto> {
@@ -65,7 +66,7 @@ export class WebhookEndpointsController {
   @Patch(':endpoint_id')
   @RequireScopes('webhooks:manage')
   @ApiOperation({ summary: 'Update a webhook endpoint', description: 'Change url, enabled_events or description; disable it, or enable it again (queued deliveries resume).' })
-  @ApiParam(ENDPOINT_ID_PARAM)
+  @ENDPOINT_ID_PARAM
   @ApiEnvelopeResponse(WebhookEndpointResponseDto, { description: 'The updated endpoint' })
   @ApiErrorResponses(ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND, ErrorCode.INVALID_PARAMETER)
   update(@CurrentOperation() operation: Operation, @Param('endpoint_id') endpointId: string, @Body() body: UpdateWebhookEndpointDto): Promise<WebhookEndpointResponseDto> {
@@ -76,7 +77,7 @@ export class WebhookEndpointsController {
   @HttpCode(200)
   @RequireScopes('webhooks:manage')
   @ApiOperation({ summary: 'Delete a webhook endpoint', description: 'Its queued deliveries and attempt history go with it.' })
-  @ApiParam(ENDPOINT_ID_PARAM)
+  @ENDPOINT_ID_PARAM
   @ApiEnvelopeResponse(DeletedWebhookEndpointResponseDto, { description: 'Deleted' })
   @ApiErrorResponses(ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND)
   delete(@CurrentOperation() operation: Operation, @Param('endpoint_id') endpointId: string): Promise<DeletedWebhookEndpointResponseDto> {
@@ -90,7 +91,7 @@ export class WebhookEndpointsController {
     summary: 'Rotate the signing secret',
     description: 'Returns the new secret. For 24 h the old secret keeps signing too: webhook-signature then carries both signatures, space-separated.',
   })
-  @ApiParam(ENDPOINT_ID_PARAM)
+  @ENDPOINT_ID_PARAM
   @ApiEnvelopeResponse(WebhookEndpointWithSecretResponseDto, { description: 'The endpoint with its new secret' })
   @ApiErrorResponses(ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND)
   rotateSecret(@CurrentOperation() operation: Operation, @Param('endpoint_id') endpointId: string): Promise<WebhookEndpointWithSecretResponseDto> {
@@ -108,7 +109,7 @@ export class WebhookEndpointsController {
       '`duration_ms`, `response_body`. The attempt is listed with the endpoint\'s deliveries. It is not retried, and the event is not ' +
       'in the event log. Accepts `Idempotency-Key` (a replay answers the first attempt without sending again).',
   })
-  @ApiParam(ENDPOINT_ID_PARAM)
+  @ENDPOINT_ID_PARAM
   @ApiEnvelopeResponse(WebhookDeliveryResponseDto, { description: 'The attempt (a failed send is a 200 too: see succeeded and error)' })
   @ApiErrorResponses(ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND)
   test(@CurrentOperation() operation: Operation, @Param('endpoint_id') endpointId: string): Promise<WebhookDeliveryResponseDto> {
@@ -118,7 +119,7 @@ export class WebhookEndpointsController {
   @Get(':endpoint_id/deliveries')
   @RequireScopes('webhooks:manage')
   @ApiOperation({ summary: 'List delivery attempts', description: 'Every attempt to this endpoint, newest first, cursor-paginated.' })
-  @ApiParam(ENDPOINT_ID_PARAM)
+  @ENDPOINT_ID_PARAM
   @ApiEnvelopeResponse(WebhookDeliveryResponseDto, { description: 'A page of attempts', list: 'total' })
   @ApiErrorResponses(ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND, ErrorCode.INVALID_PARAMETER)
   deliveries(@CurrentTenant() tenant: Tenant, @Param('endpoint_id') endpointId: string, @Query() query: PaginationQueryDto): Promise<PageResult<WebhookDeliveryResponseDto>> {

@@ -117,9 +117,20 @@ describe('subscriptions: one subscription_linked entitlement kept in step with t
     expect(wrongType.body.error).toMatchObject({ code: 'INVALID_PARAMETER', param: 'product_id' });
     expect((await put('sub_err', { product_id: linked.id, status: 'active' }).expect(400)).body.error.code).toBe('MISSING_REQUIRED_FIELD');
     expect((await put('sub_err', { store_customer_id: 'cust_err', status: 'active' }).expect(400)).body.error.code).toBe('MISSING_REQUIRED_FIELD');
+    // Two names for one thing: the same code as none, as on the entitlement routes.
+    const bothCustomers = await put('sub_err', { customer_id: 'cus_01jd8x3k2m4n5p6q7r8s9t0v1w', store_customer_id: 'cust_err', product_id: linked.id, status: 'active' }).expect(400);
+    expect(bothCustomers.body.error).toMatchObject({ code: 'MISSING_REQUIRED_FIELD', param: 'store_customer_id' });
+    const bothProducts = await put('sub_err', { store_customer_id: 'cust_err', product_id: linked.id, store_variant_id: 'v', status: 'active' }).expect(400);
+    expect(bothProducts.body.error).toMatchObject({ code: 'MISSING_REQUIRED_FIELD', param: 'store_variant_id' });
     expect((await put('sub_err', { store_customer_id: 'cust_err', store_product_id: 'nope', status: 'active' }).expect(404)).body.error.code).toBe('PRODUCT_NOT_FOUND');
     expect((await put('sub_err', { store_customer_id: 'cust_err', product_id: linked.id, status: 'gone' }).expect(400)).body.error.code).toBe('INVALID_PARAMETER');
     expect((await put('sub_err', { store_customer_id: 'cust_err', product_id: linked.id, status: 'active', extra: 1 }).expect(400)).body.error.code).toBe('INVALID_PARAMETER');
+    // The path's store id has every store id's bound (255, as the document says); 255 itself is fine.
+    expect((await put('s'.repeat(256), { store_customer_id: 'cust_err', product_id: linked.id, status: 'active' }).expect(400)).body.error).toMatchObject({
+      code: 'INVALID_PARAMETER',
+      param: 'store_subscription_id',
+    });
+    await put('s'.repeat(255), { store_customer_id: 'cust_long', product_id: linked.id, status: 'active' }).expect(201);
 
     await put('sub_err', { store_customer_id: 'cust_err', product_id: linked.id, status: 'active' }).expect(201);
     await put('sub_err', { store_customer_id: 'cust_err', product_id: linked.id, status: 'active' }).expect(200);

@@ -1,5 +1,5 @@
 import { QueryFailedError, QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
-import { databaseUnavailableError, isDatabaseUnavailable } from '../../src/errors/database-unavailable';
+import { databaseUnavailableError, isDatabaseUnavailable, isTransactionConflict } from '../../src/errors/database-unavailable';
 
 /** A node-postgres server error: an Error with the SQLSTATE in `code`. */
 function serverError(code: string, message: string, severity = 'ERROR'): Error {
@@ -26,6 +26,7 @@ describe('isDatabaseUnavailable', () => {
     ['EPIPE', socketError('EPIPE')],
     ['a lost connection', new Error('Connection terminated unexpectedly')],
     ['a connect timeout', new Error('Connection terminated due to connection timeout')],
+    ["a Client's connect timeout", new Error('timeout expired')],
     ['the pool acquire timeout', new Error('timeout exceeded when trying to connect')],
     ['a dead client', new Error('Client has encountered a connection error and is not queryable')],
   ])('recognises %s', (_name, error) => {
@@ -67,5 +68,18 @@ describe('isDatabaseUnavailable', () => {
     expect(error.type).toBe('api_error');
     expect(error.renderedCode).toBe('SERVICE_UNAVAILABLE');
     expect(Number(error.headers['Retry-After'])).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('isTransactionConflict', () => {
+  it('recognises deadlocks and serialization failures, through TypeORM wrappers', () => {
+    expect(isTransactionConflict(new QueryFailedError('UPDATE', [], serverError('40P01', 'deadlock detected')))).toBe(true);
+    expect(isTransactionConflict(serverError('40001', 'could not serialize access due to concurrent update'))).toBe(true);
+  });
+
+  it('leaves every other error alone', () => {
+    expect(isTransactionConflict(serverError('23505', 'duplicate key value violates unique constraint'))).toBe(false);
+    expect(isTransactionConflict(serverError('57P01', 'terminating connection due to administrator command'))).toBe(false);
+    expect(isTransactionConflict(new Error('deadlock detected'))).toBe(false);
   });
 });

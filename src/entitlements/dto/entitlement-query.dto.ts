@@ -9,10 +9,11 @@ import { ParsedByOwnPipe } from '../../validation/parsed-by-own-pipe.decorator';
 const lowercase = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.toLowerCase() : value);
 
 /**
- * Query of GET /v1/entitlements/check; the service enforces exactly one of each pair. Examples sit
- * in the descriptions: Swagger UI pre-fills `example` values into "Try it out", and pre-filled
- * mutually exclusive ids would make the first try a 400. Parsed by CheckQueryPipe (the hot path),
- * which applies these decorators' rules without class-validator.
+ * Query of GET /v1/entitlements/check; the service enforces exactly one of each pair. Swagger UI
+ * pre-fills `example` values into "Try it out": only the store ids have one (a customer and a
+ * product of the demo catalogue), the others sit in the descriptions, since a pre-filled pair would
+ * make the first try a 400. Parsed by CheckQueryPipe (the hot path), which applies these
+ * decorators' rules without class-validator.
  */
 @ParsedByOwnPipe()
 export class CheckEntitlementQueryDto {
@@ -22,7 +23,7 @@ export class CheckEntitlementQueryDto {
   @MaxLength(255)
   customer_id?: string;
 
-  @ApiPropertyOptional({ description: 'Customer id in the e-commerce platform, e.g. store_cust_1001' })
+  @ApiPropertyOptional({ description: 'Customer id in the e-commerce platform', example: 'store_cust_1001' })
   @IsOptional()
   @IsString()
   @MaxLength(255)
@@ -34,7 +35,7 @@ export class CheckEntitlementQueryDto {
   @MaxLength(255)
   product_id?: string;
 
-  @ApiPropertyOptional({ description: 'Product id in the e-commerce platform, e.g. sku_ebook_42' })
+  @ApiPropertyOptional({ description: 'Product id in the e-commerce platform', example: 'sku_ebook_42' })
   @IsOptional()
   @IsString()
   @MaxLength(255)
@@ -59,7 +60,8 @@ export class ListEntitlementsQueryDto extends PaginationQueryDto {
   @MaxLength(255)
   customer_id?: string;
 
-  @ApiPropertyOptional({ description: 'Filter: customer id in the e-commerce platform, e.g. store_cust_1001' })
+  // The one filter with an example, so "Try it out" lists the demo customer's entitlements as shipped.
+  @ApiPropertyOptional({ description: 'Filter: customer id in the e-commerce platform', example: 'store_cust_1001' })
   @IsOptional()
   @IsString()
   @MaxLength(255)

@@ -1,40 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import type { Tenant } from '../database/tenant';
 import { Clock } from '../clock/clock';
 import { CustomerRecordsService } from '../customer-records/customer-records.service';
+import { EventType } from '../database/domain-event';
+import type { Tenant } from '../database/tenant';
 import type { Transaction } from '../database/transaction';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
-import { EventType } from '../database/domain-event';
 import { isValidId } from '../ids/id';
-import { ProductsService } from '../products/products.service';
-import { EntitlementResponseDto } from './dto/entitlement-response.dto';
 import { effectiveStatus } from './effective-status';
-import { Reference } from './entitlement-check.query';
-import { EntitlementOperation, nextStatus, transition } from './entitlement-state-machine';
-import { EntitlementEntity, EntitlementSource, EntitlementStatus } from './entitlement.entity';
-import { EntitlementGrantsService, ResolvedGrant } from './entitlement-grants.service';
-import { toEntitlementResponse } from './entitlement.mapper';
+import { canTransition, EntitlementOperation, transition } from './entitlement-state-machine';
+import { EntitlementEntity, EntitlementStatus } from './entitlement.entity';
+import { ChangedEntitlement, toEntitlementResponse } from './entitlement.mapper';
 import { refuseIfExpiredAtOnce, stateOf } from './entitlement-state';
 import { EntitlementsRepository, EntitlementState } from './entitlements.repository';
-
-export type { ResolvedGrant } from './entitlement-grants.service';
-
-/** A grant, from any source (DESIGN §10): the product's defaults apply where a field is left out. */
-export interface GrantInput {
-  customer: Reference;
-  product: Reference;
-  source: EntitlementSource;
-  /** Default active; `pending` waits for activate. */
-  status?: Extract<EntitlementStatus, 'active' | 'pending'>;
-  /** Default from a time_limited product; must be in the future. */
-  expiresAt?: Date | null;
-  /** Default from a usage_limited product. */
-  usageLimit?: number | null;
-  storeOrderId?: string | null;
-  storeLineItemId?: string | null;
-  metadata?: Record<string, unknown>;
-}
 
 /** The changes reactivate may bring (undefined = keep, null = remove the bound). */
 export interface ReactivateChanges {
@@ -69,76 +47,25 @@ type Apply = (state: EntitlementState, now: Date, parent?: EntitlementEntity) =>
 const USAGE_COUNT_MAX = 2_147_483_647;
 
 /**
- * The entitlements' rules, each inside the caller's transaction (`tx`): grants, every lifecycle
- * operation and uses. Exported for the other modules that create or use entitlements (downloads,
- * and the sources of DESIGN §10), so a rule and its event live in one place. An operation locks
- * the row, reads its effective status, asks the state machine, applies and publishes one event;
- * of N concurrent operations on one entitlement each sees the result of the previous.
+ * The lifecycle's transitions (DESIGN §5), each inside the caller's transaction (`tx`): every
+ * operation on an existing entitlement and its uses. Exported for the other modules that change or
+ * use entitlements (downloads, subscriptions, orders' refunds, the sweeper), so a rule and its
+ * event live in one place. An operation locks the row, reads its effective status, asks the
+ * transition table, applies and publishes one event; of N concurrent operations on one
+ * entitlement each sees the result of the previous.
  */
 @Injectable()
-export class EntitlementLifecycleService {
+export class EntitlementTransitionsService {
   /** The row behind each LockedEntitlement `lock` handed out, so a use in the same transaction needn't read it again. */
   private readonly lockedRows = new WeakMap<LockedEntitlement, EntitlementEntity>();
 
   constructor(
     private readonly entitlements: EntitlementsRepository,
     private readonly customers: CustomerRecordsService,
-    private readonly products: ProductsService,
-    private readonly grants: EntitlementGrantsService,
     private readonly clock: Clock,
   ) {}
 
-  /**
-   * Grants a product and publishes entitlement.created. In the same transaction, whatever the
-   * source (DESIGN §10): a bundle's included products are granted as its children, then the grant
-   * rules of the product and of those children fire, unless this grant is a rule's own (rules never
-   * chain).
-   */
-  async grant(tx: Transaction, tenant: Tenant, input: GrantInput): Promise<EntitlementResponseDto> {
-    const now = this.clock.now();
-    if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) {
-      throw new ApiError(ErrorCode.INVALID_PARAMETER, `'expires_at' must be in the future`, 'expires_at');
-    }
-    const customer =
-      input.customer.id !== undefined
-        ? await this.customers.require(tx, tenant, input.customer.id)
-        : await this.customers.findOrCreateByStoreId(tx, tenant, input.customer.storeId);
-    const product = await this.products.findForGrant(tx, tenant, input.product);
-    if (!product) {
-      const named = input.product.id !== undefined ? `id '${input.product.id}'` : `store_product_id '${input.product.storeId}'`;
-      throw new ApiError(ErrorCode.PRODUCT_NOT_FOUND, `No product with ${named}`, input.product.id !== undefined ? 'product_id' : 'store_product_id');
-    }
-    if (product.status === 'archived') {
-      throw new ApiError(ErrorCode.PRODUCT_ARCHIVED, `Product '${product.id}' is archived and cannot be granted`);
-    }
-    const resolved: ResolvedGrant = {
-      customer: { id: customer.id, storeCustomerId: customer.store_customer_id },
-      product,
-      source: input.source,
-      status: input.status,
-      expiresAt: input.expiresAt,
-      usageLimit: input.usageLimit,
-      storeOrderId: input.storeOrderId,
-      storeLineItemId: input.storeLineItemId,
-      metadata: input.metadata,
-    };
-    const [entitlement] = await this.grants.grantResolved(tx, tenant, [resolved], now);
-    return toEntitlementResponse(entitlement, customer.store_customer_id, now);
-  }
-
-  /**
-   * Many grants whose customers and products the caller has resolved and checked (an import
-   * batch): the same rules, children, grant rules and events as `grant`, in a few set-based
-   * statements. Returns the granted entitlements in the grants' order.
-   */
-  grantMany(tx: Transaction, tenant: Tenant, grants: ResolvedGrant[]): Promise<EntitlementEntity[]> {
-    const now = this.clock.now();
-    const past = grants.find((grant) => grant.expiresAt && grant.expiresAt.getTime() <= now.getTime());
-    if (past) throw new ApiError(ErrorCode.INVALID_PARAMETER, `'expires_at' must be in the future`, 'expires_at');
-    return this.grants.grantResolved(tx, tenant, grants, now);
-  }
-
-  suspend(tx: Transaction, tenant: Tenant, entitlementId: string, reason: string | null): Promise<EntitlementResponseDto> {
+  suspend(tx: Transaction, tenant: Tenant, entitlementId: string, reason: string | null): Promise<ChangedEntitlement> {
     const apply: Apply = (state, now) => {
       state.suspended_at = now;
       state.suspension_reason = reason;
@@ -146,7 +73,7 @@ export class EntitlementLifecycleService {
     return this.operate(tx, tenant, entitlementId, 'suspend', 'entitlement.suspended', apply, apply);
   }
 
-  revoke(tx: Transaction, tenant: Tenant, entitlementId: string, reason: string | null): Promise<EntitlementResponseDto> {
+  revoke(tx: Transaction, tenant: Tenant, entitlementId: string, reason: string | null): Promise<ChangedEntitlement> {
     const apply: Apply = (state, now) => {
       state.revoked_at = now;
       state.revocation_reason = reason;
@@ -154,7 +81,7 @@ export class EntitlementLifecycleService {
     return this.operate(tx, tenant, entitlementId, 'revoke', 'entitlement.revoked', apply, apply);
   }
 
-  reactivate(tx: Transaction, tenant: Tenant, entitlementId: string, changes: ReactivateChanges): Promise<EntitlementResponseDto> {
+  reactivate(tx: Transaction, tenant: Tenant, entitlementId: string, changes: ReactivateChanges): Promise<ChangedEntitlement> {
     const apply: Apply = (state, now) => {
       if (changes.expiresAt !== undefined) state.expires_at = changes.expiresAt;
       if (changes.usageLimit !== undefined) state.usage_limit = changes.usageLimit;
@@ -172,7 +99,7 @@ export class EntitlementLifecycleService {
     return this.operate(tx, tenant, entitlementId, 'reactivate', 'entitlement.reactivated', apply, applyToChild);
   }
 
-  activate(tx: Transaction, tenant: Tenant, entitlementId: string): Promise<EntitlementResponseDto> {
+  activate(tx: Transaction, tenant: Tenant, entitlementId: string): Promise<ChangedEntitlement> {
     const apply: Apply = (state, now) => {
       refuseIfExpiredAtOnce(state, now, 'Activating', 'extend expires_at with PATCH first', 'raise usage_limit with PATCH first');
     };
@@ -184,7 +111,7 @@ export class EntitlementLifecycleService {
   }
 
   /** A bundle parent's new expires_at is its children's too (they last as long as the parent). */
-  update(tx: Transaction, tenant: Tenant, entitlementId: string, changes: UpdateChanges): Promise<EntitlementResponseDto> {
+  update(tx: Transaction, tenant: Tenant, entitlementId: string, changes: UpdateChanges): Promise<ChangedEntitlement> {
     const applyToChild: Apply | undefined =
       changes.expiresAt === undefined
         ? undefined
@@ -214,7 +141,7 @@ export class EntitlementLifecycleService {
    * entitlement.expired exactly once: an entitlement already stored as expired is returned as it
    * is, with no event. `expires_at` becomes now unless it was earlier.
    */
-  expire(tx: Transaction, tenant: Tenant, entitlementId: string): Promise<EntitlementResponseDto> {
+  expire(tx: Transaction, tenant: Tenant, entitlementId: string): Promise<ChangedEntitlement> {
     const endNow: Apply = (state, now) => {
       if (state.expires_at === null || state.expires_at.getTime() > now.getTime()) state.expires_at = now;
     };
@@ -227,7 +154,7 @@ export class EntitlementLifecycleService {
    * use that reaches the limit succeeds (the entitlement reads as expired from then on); the next
    * is refused.
    */
-  recordUse(tx: Transaction, tenant: Tenant, entitlement: string | LockedEntitlement, quantity: number): Promise<EntitlementResponseDto> {
+  recordUse(tx: Transaction, tenant: Tenant, entitlement: string | LockedEntitlement, quantity: number): Promise<ChangedEntitlement> {
     return this.operate(tx, tenant, entitlement, 'use', 'entitlement.updated', (state) => {
       if (state.usage_limit !== null && state.usage_count + quantity > state.usage_limit) {
         const left = state.usage_limit - state.usage_count;
@@ -279,7 +206,7 @@ export class EntitlementLifecycleService {
     eventType: EventType,
     apply: Apply,
     applyToChildren?: Apply,
-  ): Promise<EntitlementResponseDto> {
+  ): Promise<ChangedEntitlement> {
     // No format check here: internal callers (the sweeper, a canceled subscription) pass ids read from
     // the table, whatever their shape; a malformed id from a request simply finds no row.
     // An entitlement `lock` returned in this transaction is already locked and read: no second round trip.
@@ -302,7 +229,7 @@ export class EntitlementLifecycleService {
         await this.applyOperation(tx, tenant, child, operation, eventType, applyToChild, { storeCustomerId, now, strict: false });
       }
     }
-    return toEntitlementResponse(saved, storeCustomerId, now);
+    return { entitlement: saved, storeCustomerId, at: now };
   }
 
   /**
@@ -323,8 +250,9 @@ export class EntitlementLifecycleService {
     const from = effectiveStatus(entitlement, now);
     // expire of an expired entitlement is the one pair that is neither applied nor refused.
     const alreadyExpired = operation === 'expire' && from === 'expired';
-    const to = alreadyExpired ? from : strict ? transition(operation, from) : nextStatus(operation, from);
-    if (to === null) return null;
+    // The cascade asks the table: a bundle child the operation does not fit is left as it is.
+    if (!alreadyExpired && !strict && !canTransition(operation, from)) return null;
+    const to = alreadyExpired ? from : transition(operation, from);
     const state = { ...stateOf(entitlement), status: from };
     if (!alreadyExpired) {
       try {

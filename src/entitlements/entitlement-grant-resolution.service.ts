@@ -1,0 +1,96 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../clock/clock';
+import { CustomerRecordsService } from '../customer-records/customer-records.service';
+import type { Tenant } from '../database/tenant';
+import type { Transaction } from '../database/transaction';
+import { ApiError } from '../errors/api-error';
+import { ErrorCode } from '../errors/error-code.enum';
+import { ProductsService } from '../products/products.service';
+import { Reference } from './entitlement-check.query';
+import type { ChangedEntitlement } from './entitlement.mapper';
+import { EntitlementEntity, EntitlementSource, EntitlementStatus } from './entitlement.entity';
+import { EntitlementGrantsService, ResolvedGrant } from './entitlement-grants.service';
+
+export type { ResolvedGrant } from './entitlement-grants.service';
+
+/** A grant, from any source (DESIGN §10): the product's defaults apply where a field is left out. */
+export interface GrantInput {
+  customer: Reference;
+  product: Reference;
+  source: EntitlementSource;
+  /** Default active; `pending` waits for activate. */
+  status?: Extract<EntitlementStatus, 'active' | 'pending'>;
+  /** Default from a time_limited product; must be in the future. */
+  expiresAt?: Date | null;
+  /** Default from a usage_limited product. */
+  usageLimit?: number | null;
+  storeOrderId?: string | null;
+  storeLineItemId?: string | null;
+  metadata?: Record<string, unknown>;
+}
+
+/**
+ * Grant resolution: turns a grant from any source (DESIGN §10) into a resolved one (the customer
+ * found or created by its store id, the product found and checked), inside the caller's
+ * transaction, then has EntitlementGrantsService grant it with its bundle children and grant rules.
+ * Exported for the modules that create entitlements (orders, subscriptions, imports).
+ */
+@Injectable()
+export class EntitlementGrantResolutionService {
+  constructor(
+    private readonly customers: CustomerRecordsService,
+    private readonly products: ProductsService,
+    private readonly grants: EntitlementGrantsService,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Grants a product and publishes entitlement.created. In the same transaction, whatever the
+   * source (DESIGN §10): a bundle's included products are granted as its children, then the grant
+   * rules of the product and of those children fire, unless this grant is a rule's own (rules never
+   * chain).
+   */
+  async grant(tx: Transaction, tenant: Tenant, input: GrantInput): Promise<ChangedEntitlement> {
+    const now = this.clock.now();
+    if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) {
+      throw new ApiError(ErrorCode.INVALID_PARAMETER, `'expires_at' must be in the future`, 'expires_at');
+    }
+    const customer =
+      input.customer.id !== undefined
+        ? await this.customers.require(tx, tenant, input.customer.id)
+        : await this.customers.findOrCreateByStoreId(tx, tenant, input.customer.storeId);
+    const product = await this.products.findForGrant(tx, tenant, input.product);
+    if (!product) {
+      const named = input.product.id !== undefined ? `id '${input.product.id}'` : `store_product_id '${input.product.storeId}'`;
+      throw new ApiError(ErrorCode.PRODUCT_NOT_FOUND, `No product with ${named}`, input.product.id !== undefined ? 'product_id' : 'store_product_id');
+    }
+    if (product.status === 'archived') {
+      throw new ApiError(ErrorCode.PRODUCT_ARCHIVED, `Product '${product.id}' is archived and cannot be granted`);
+    }
+    const resolved: ResolvedGrant = {
+      customer: { id: customer.id, storeCustomerId: customer.store_customer_id },
+      product,
+      source: input.source,
+      status: input.status,
+      expiresAt: input.expiresAt,
+      usageLimit: input.usageLimit,
+      storeOrderId: input.storeOrderId,
+      storeLineItemId: input.storeLineItemId,
+      metadata: input.metadata,
+    };
+    const [entitlement] = await this.grants.grantResolved(tx, tenant, [resolved], now);
+    return { entitlement, storeCustomerId: customer.store_customer_id, at: now };
+  }
+
+  /**
+   * Many grants whose customers and products the caller has resolved and checked (an import
+   * batch): the same rules, children, grant rules and events as `grant`, in a few set-based
+   * statements. Returns the granted entitlements in the grants' order.
+   */
+  grantMany(tx: Transaction, tenant: Tenant, grants: ResolvedGrant[]): Promise<EntitlementEntity[]> {
+    const now = this.clock.now();
+    const past = grants.find((grant) => grant.expiresAt && grant.expiresAt.getTime() <= now.getTime());
+    if (past) throw new ApiError(ErrorCode.INVALID_PARAMETER, `'expires_at' must be in the future`, 'expires_at');
+    return this.grants.grantResolved(tx, tenant, grants, now);
+  }
+}
