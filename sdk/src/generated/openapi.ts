@@ -1757,7 +1757,7 @@ export interface components {
         };
         CreateProductDto: {
             /**
-             * @description Product name
+             * @description Product name; leading and trailing spaces are dropped, and it may not be blank
              * @example The Field Guide (ebook)
              */
             name: string;
@@ -1815,7 +1815,7 @@ export interface components {
         };
         UpdateProductDto: {
             /**
-             * @description Product name
+             * @description Product name; leading and trailing spaces are dropped, and it may not be blank
              * @example The Field Guide (ebook)
              */
             name?: string;
