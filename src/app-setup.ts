@@ -43,7 +43,7 @@ export function configureApp(app: INestApplication, platform: HttpPlatform): voi
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter(platform));
   app.enableShutdownHooks();
-  setupSwagger(app);
+  setupSwagger(app, { dashboard: config.dashboardEnabled });
 }
 
 /**

@@ -34,7 +34,12 @@ export class AccessGuard implements CanActivate {
     const http = context.switchToHttp();
     const request = http.getRequest<AuthenticatedRequest>();
     const response = http.getResponse<HttpResponse>();
-    return this.admit(this.accessOf(context), request.auth, request.method, (name, value) => response.header(name, value));
+    const setHeader: HeaderSink = (name, value) => response.header(name, value);
+    const admitted = this.admit(this.accessOf(context), request.auth, request.method, setHeader);
+    // A dashboard session's own routes may name no mode (then there is no auth): its budget still counts.
+    const session = request.auth === undefined && request.credential?.kind === 'dashboard-session' ? request.credential.session : null;
+    if (!session) return admitted;
+    return Promise.resolve(admitted).then(() => this.rateLimiter.count({ credentialId: session.sessionId }, request.method, setHeader).then(() => true));
   }
 
   /**

@@ -18,12 +18,17 @@ export interface AuthContext {
 export type RequestCredential =
   | { kind: 'none' }
   | { kind: 'api-key'; auth: AuthContext }
-  | { kind: 'dashboard-session'; auth: AuthContext; session: DashboardSessionCredential }
+  /**
+   * `auth` acts in the mode the request named (Eh-Mode): always there on /v1 (the header is
+   * required), on the dashboard's own routes only when the request named one.
+   */
+  | { kind: 'dashboard-session'; auth: AuthContext | undefined; session: DashboardSessionCredential }
   | { kind: 'admin' };
 
 /** The dashboard session behind a request (dashboard-only routes need its user and CSRF token). */
 export interface DashboardSessionCredential {
   sessionId: string;
+  merchantId: string;
   userId: string;
   email: string;
   csrfToken: string;

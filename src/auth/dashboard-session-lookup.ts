@@ -1,11 +1,22 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { ApiMode } from '../database/tenant';
 import type { AuthContext, DashboardSessionCredential } from './auth-context';
 import type { SecretCredential } from './guessing-rules';
+import { ALL_SCOPES_WILDCARD } from './scopes';
 
-/** A dashboard session found from its cookie: the context /v1 sees, and the session's details. */
-export interface ResolvedDashboardSession {
-  auth: AuthContext;
-  session: DashboardSessionCredential;
+/**
+ * A session acts as a key with every scope, in the mode its request names (DESIGN §11): the
+ * session itself holds no mode.
+ */
+export function dashboardSessionAuth(session: DashboardSessionCredential, mode: ApiMode): AuthContext {
+  return {
+    credential: 'dashboard-session',
+    credentialId: session.sessionId,
+    merchantId: session.merchantId,
+    mode,
+    scopes: new Set([ALL_SCOPES_WILDCARD]),
+    tenant: { merchantId: session.merchantId, mode },
+  };
 }
 
 /**
@@ -17,7 +28,7 @@ export interface DashboardSessionLookup {
   /** The session token in the request's cookie (`__Host-` named when the request came over https), or null. */
   tokenFrom(headers: IncomingHttpHeaders, secure: boolean): string | null;
   /** The token as known before any lookup, and its lookup (a live session, or null: unknown, signed out, idle too long). */
-  credential(token: string): SecretCredential<ResolvedDashboardSession>;
+  credential(token: string): SecretCredential<DashboardSessionCredential>;
 }
 
 export const DASHBOARD_SESSION_LOOKUP = Symbol('DashboardSessionLookup');

@@ -5,10 +5,11 @@ import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { ApiKeysService } from './api-keys.service';
-import type { RequestCredential } from './auth-context';
+import type { DashboardSessionCredential, RequestCredential } from './auth-context';
 import { bearerToken } from './bearer-token';
-import { DASHBOARD_SESSION_LOOKUP, DashboardSessionLookup, ResolvedDashboardSession } from './dashboard-session-lookup';
+import { DASHBOARD_SESSION_LOOKUP, dashboardSessionAuth, DashboardSessionLookup } from './dashboard-session-lookup';
 import { GuessingRules, SecretCredential } from './guessing-rules';
+import { optionalModeHeader, requiredModeHeader } from '../exchange/mode-header';
 
 /** What authentication may look at: nothing of the body, which is not read before it succeeds. */
 export interface CredentialRequest {
@@ -36,8 +37,8 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
  * (the request gate calls it from the adapter's earliest hook): `/v1/` needs an API key,
  * `/admin/` the admin token, anything else none. A `/v1/` request without an Authorization header
  * but with a dashboard session cookie acts as that session (DESIGN §11: a key with every scope in
- * the session's mode); `/dashboard/api/` reads the session when there is one, and its routes decide
- * whether they need it. A session's state-changing request needs X-CSRF-Token. What failures
+ * the mode its `Eh-Mode` header names, which is required); `/dashboard/api/` reads the session
+ * (and `Eh-Mode`, if sent) when there is one, and its routes decide whether they need them. A session's state-changing request needs X-CSRF-Token. What failures
  * refuse, and what a guess may cost, is GuessingRules' to decide (DESIGN §13).
  */
 @Injectable()
@@ -66,8 +67,8 @@ export class RequestAuthenticator {
   /** A `/v1/` request from the dashboard: an unknown or ended session counts as a failed authentication. */
   private async session(request: CredentialRequest, token: string): Promise<RequestCredential> {
     const found = await this.guessing.secret(request.clientAddress, this.sessionCredential(token), () => new ApiError(ErrorCode.INVALID_SESSION, 'The dashboard session has ended; sign in again'));
-    this.requireCsrfToken(request, found.session.csrfToken);
-    return { kind: 'dashboard-session', ...found };
+    this.requireCsrfToken(request, found.csrfToken);
+    return { kind: 'dashboard-session', auth: dashboardSessionAuth(found, requiredModeHeader(request.headers)), session: found };
   }
 
   /**
@@ -81,15 +82,16 @@ export class RequestAuthenticator {
     const unknown = new ApiError(ErrorCode.INVALID_SESSION, 'The dashboard session has ended; sign in again');
     try {
       const found = await this.guessing.secret(request.clientAddress, this.sessionCredential(token), () => unknown);
-      this.requireCsrfToken(request, found.session.csrfToken);
-      return { kind: 'dashboard-session', ...found };
+      this.requireCsrfToken(request, found.csrfToken);
+      const mode = optionalModeHeader(request.headers);
+      return { kind: 'dashboard-session', auth: mode === null ? undefined : dashboardSessionAuth(found, mode), session: found };
     } catch (error) {
       if (error === unknown) return NONE;
       throw error;
     }
   }
 
-  private sessionCredential(token: string): SecretCredential<ResolvedDashboardSession> {
+  private sessionCredential(token: string): SecretCredential<DashboardSessionCredential> {
     if (!this.sessions) return { cached: null, plausible: false, lookUp: () => Promise.resolve(null) };
     return this.sessions.credential(token);
   }

@@ -81,6 +81,16 @@ export class BillingService {
   }
 
   /**
+   * A deleted file's storage: a PENDING file's reservation ends, a CONFIRMED file's bytes leave
+   * used storage. Under the storage row's lock, like every storage decision of the tenant.
+   */
+  async releaseStorage(tx: Transaction, tenant: Tenant, file: { id: string; confirmedBytes: number | null }): Promise<void> {
+    await this.usageRepository.lockStorage(tx, tenant);
+    if (file.confirmedBytes !== null) await this.usageRepository.addStorage(tx, tenant, -file.confirmedBytes);
+    await this.usageRepository.deleteReservation(tx, tenant, file.id);
+  }
+
+  /**
    * Counts a download's bytes in this month's bandwidth: the free plan refuses what would pass
    * the included bandwidth (BANDWIDTH_LIMIT_REACHED), paid plans record the excess as overage.
    * Run it as the transaction's last write: it takes the merchant's bandwidth row lock.

@@ -6,7 +6,8 @@ import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { isValidId } from '../ids/id';
 import { CustomerEntity } from './customer.entity';
-import { CustomersRepository } from './customers.repository';
+import { CustomerFilters, CustomersRepository } from './customers.repository';
+import type { PageRequest } from '../pagination/page';
 
 /**
  * The customers table for other modules: lookups and implicit creation by store id. Each method
@@ -69,6 +70,11 @@ export class CustomerRecordsService {
   async findOrCreateManyByStoreIds(tx: Transaction, tenant: Tenant, storeCustomerIds: string[]): Promise<Map<string, CustomerEntity>> {
     const customers = await this.customers.upsertManyByStoreIds(tx, tenant, storeCustomerIds);
     return new Map(customers.map((customer) => [customer.store_customer_id, customer]));
+  }
+
+  /** One keyset page (limit + 1 rows) of the tenant's customers matching the filters, and their total. */
+  list(db: Reader, tenant: Tenant, filters: CustomerFilters, page: PageRequest): Promise<{ rows: CustomerEntity[]; total: number }> {
+    return this.customers.list(db, tenant, filters, page);
   }
 
   /** store_customer_id of each of these customers of the tenant. */

@@ -1,10 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { In } from 'typeorm';
+import { Brackets, In } from 'typeorm';
 import type { Tenant } from '../database/tenant';
+import { likePrefix } from '../database/like-pattern';
 import { assertTenant, TenantTable } from '../database/tenant-table';
 import type { Reader, Transaction } from '../database/transaction';
 import { generateId } from '../ids/id';
+import { fetchPageWithTotal } from '../pagination/keyset';
+import type { PageRequest } from '../pagination/page';
 import { CustomerEntity } from './customer.entity';
+
+export interface CustomerFilters {
+  /** An exact customer id, or the start of a store customer id. */
+  search?: string;
+  createdAfter?: Date;
+  createdBefore?: Date;
+}
 
 @Injectable()
 export class CustomersRepository {
@@ -21,6 +31,26 @@ export class CustomersRepository {
   findByIds(db: Reader, tenant: Tenant, customerIds: string[]): Promise<CustomerEntity[]> {
     if (customerIds.length === 0) return Promise.resolve([]);
     return this.table.find(db.manager, tenant, { id: In(customerIds) });
+  }
+
+  /** One keyset page (limit + 1 rows) of the tenant's customers matching the filters, and their total. */
+  list(db: Reader, tenant: Tenant, filters: CustomerFilters, page: PageRequest): Promise<{ rows: CustomerEntity[]; total: number }> {
+    const base = () => {
+      const query = this.table.select(db.manager, tenant);
+      const { search } = filters;
+      if (search !== undefined) {
+        // The store id's prefix is served by customers_store_id_prefix_idx (text_pattern_ops).
+        query.andWhere(
+          new Brackets((where) =>
+            where.where('customer.id = :search', { search }).orWhere('customer.store_customer_id LIKE :storeIdPrefix', { storeIdPrefix: likePrefix(search) }),
+          ),
+        );
+      }
+      if (filters.createdAfter) query.andWhere('customer.created_at > :createdAfter', { createdAfter: filters.createdAfter });
+      if (filters.createdBefore) query.andWhere('customer.created_at < :createdBefore', { createdBefore: filters.createdBefore });
+      return query;
+    };
+    return fetchPageWithTotal(base, 'customer', page);
   }
 
   /**

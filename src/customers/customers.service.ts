@@ -11,6 +11,8 @@ import { ProductsService } from '../products/products.service';
 import { CustomerEntity } from '../customer-records/customer.entity';
 import { CustomerRecordsService } from '../customer-records/customer-records.service';
 import { CustomerDownloadGroupDto } from './dto/customer-download.dto';
+import { ListCustomersQueryDto } from './dto/customer-query.dto';
+import { CustomerResponseDto } from './dto/customer-response.dto';
 import { CustomerEntitlementListItemDto } from './dto/customer-entitlement-list-item.dto';
 
 /**
@@ -27,6 +29,32 @@ export class CustomersService {
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
   ) {}
+
+  /** GET /v1/customers: newest first, searched by exact id or store id prefix, with the total. */
+  async list(tenant: Tenant, query: ListCustomersQueryDto): Promise<PageResult<CustomerResponseDto>> {
+    const page = toPageRequest(query);
+    const { rows, total } = await this.records.list(
+      this.unitOfWork.pool,
+      tenant,
+      {
+        search: query.search,
+        createdAfter: query.created_after !== undefined ? new Date(query.created_after) : undefined,
+        createdBefore: query.created_before !== undefined ? new Date(query.created_before) : undefined,
+      },
+      page,
+    );
+    return toPageResult(rows, page, (row) => row.created_at, toCustomerResponse, total);
+  }
+
+  /** GET /v1/customers/{id}: 404 CUSTOMER_NOT_FOUND for unknown, malformed and other tenants' ids. */
+  async get(tenant: Tenant, customerId: string): Promise<CustomerResponseDto> {
+    return toCustomerResponse(await this.records.require(this.unitOfWork.pool, tenant, customerId));
+  }
+
+  /** GET /v1/customers/store/{store_customer_id}. */
+  async getByStoreId(tenant: Tenant, storeCustomerId: string): Promise<CustomerResponseDto> {
+    return toCustomerResponse(await this.records.requireByStoreId(this.unitOfWork.pool, tenant, storeCustomerId));
+  }
 
   /** GET /v1/customers/{id}/entitlements: every status, 404 for an unknown customer. */
   async listEntitlementsById(tenant: Tenant, customerId: string, query: PaginationQueryDto): Promise<PageResult<CustomerEntitlementListItemDto>> {
@@ -85,8 +113,12 @@ export class CustomersService {
   ): Promise<PageResult<CustomerEntitlementListItemDto>> {
     const page = await this.entitlements.pageForCustomer(tenant, customer, toPageRequest(query));
     return new PageResult(
-      page.items.map(({ id, product_id, status, granted_at, expires_at, source, metadata }) => ({ id, product_id, status, granted_at, expires_at, source, metadata })),
+      page.items.map(({ id, product_id, product_name, status, granted_at, expires_at, source, metadata }) => ({ id, product_id, product_name, status, granted_at, expires_at, source, metadata })),
       page.pagination,
     );
   }
+}
+
+function toCustomerResponse(customer: CustomerEntity): CustomerResponseDto {
+  return { id: customer.id, store_customer_id: customer.store_customer_id, created_at: customer.created_at.toISOString() };
 }

@@ -25,6 +25,6 @@ import { DashboardUsersService } from './dashboard-users.service';
     { provide: DASHBOARD_SESSION_LOOKUP, useExisting: DashboardSessionsService },
     { provide: DASHBOARD_USER_INVITER, useExisting: DashboardUsersService },
   ],
-  exports: [DASHBOARD_SESSION_LOOKUP, DASHBOARD_USER_INVITER, DashboardSessionsService, DashboardUsersService],
+  exports: [DASHBOARD_SESSION_LOOKUP, DASHBOARD_USER_INVITER, DashboardSessionsService, DashboardUsersService, DashboardUsersRepository],
 })
 export class DashboardAccountsModule {}

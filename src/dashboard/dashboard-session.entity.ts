@@ -1,11 +1,11 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import type { ApiMode } from '../database/tenant';
 import { TIMESTAMP } from '../database/columns';
 import { DashboardUserEntity } from './dashboard-user.entity';
 
 /**
  * A signed-in browser. A database row, so every instance knows it and signing out ends it
- * everywhere; only the cookie token's SHA-256 is stored.
+ * everywhere; only the cookie token's SHA-256 is stored. It holds no mode: each request names the
+ * mode of the page that sends it (Eh-Mode, DESIGN §11), so two tabs never share one.
  */
 @Entity('dashboard_sessions')
 @Index('dashboard_sessions_user_idx', ['user_id'])
@@ -31,10 +31,6 @@ export class DashboardSessionEntity {
 
   @Column({ type: 'text' })
   merchant_id: string;
-
-  /** The dashboard's test/live switch: the mode every /v1 call of this session acts in. */
-  @Column({ type: 'text' })
-  mode: ApiMode;
 
   /** Sent back as X-CSRF-Token on every state-changing request. */
   @Column({ type: 'text' })

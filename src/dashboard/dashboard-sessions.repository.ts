@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, IsNull } from 'typeorm';
-import type { ApiMode } from '../database/tenant';
+import { DataSource, IsNull, Not } from 'typeorm';
 import { generateId } from '../ids/id';
 import { DashboardSessionEntity } from './dashboard-session.entity';
 import { DashboardUserEntity } from './dashboard-user.entity';
@@ -12,7 +11,7 @@ export type SessionWithUser = DashboardSessionEntity & { user: DashboardUserEnti
 export class DashboardSessionsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async create(input: { tokenHash: string; userId: string; merchantId: string; mode: ApiMode; csrfToken: string; now: Date }): Promise<DashboardSessionEntity> {
+  async create(input: { tokenHash: string; userId: string; merchantId: string; csrfToken: string; now: Date }): Promise<DashboardSessionEntity> {
     const manager = this.dataSource.manager;
     return manager.save(
       DashboardSessionEntity,
@@ -21,7 +20,6 @@ export class DashboardSessionsRepository {
         token_hash: input.tokenHash,
         user_id: input.userId,
         merchant_id: input.merchantId,
-        mode: input.mode,
         csrf_token: input.csrfToken,
         last_seen_at: input.now,
         ended_at: null,
@@ -48,11 +46,16 @@ export class DashboardSessionsRepository {
     await this.dataSource.manager.update(DashboardSessionEntity, { id: sessionId }, { last_seen_at: now });
   }
 
-  async end(sessionId: string, now: Date): Promise<void> {
-    await this.dataSource.manager.update(DashboardSessionEntity, { id: sessionId, ended_at: IsNull() }, { ended_at: now });
+  /** Ends every open session of the user but `exceptSessionId` (a password reset keeps the browser that made it). */
+  async endAllOfUser(userId: string, now: Date, exceptSessionId: string | null): Promise<void> {
+    await this.dataSource.manager.update(
+      DashboardSessionEntity,
+      { user_id: userId, ended_at: IsNull(), ...(exceptSessionId ? { id: Not(exceptSessionId) } : {}) },
+      { ended_at: now },
+    );
   }
 
-  async setMode(sessionId: string, mode: ApiMode): Promise<void> {
-    await this.dataSource.manager.update(DashboardSessionEntity, { id: sessionId }, { mode });
+  async end(sessionId: string, now: Date): Promise<void> {
+    await this.dataSource.manager.update(DashboardSessionEntity, { id: sessionId, ended_at: IsNull() }, { ended_at: now });
   }
 }

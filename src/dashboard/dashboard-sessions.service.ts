@@ -3,11 +3,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { ApiKeyCache, UNKNOWN_API_KEY_TTL_MILLISECONDS } from '../auth/api-key-cache';
 import { CredentialChecksum } from '../auth/credential-checksum';
-import type { DashboardSessionLookup, ResolvedDashboardSession } from '../auth/dashboard-session-lookup';
+import type { DashboardSessionCredential } from '../auth/auth-context';
+import type { DashboardSessionLookup } from '../auth/dashboard-session-lookup';
 import type { SecretCredential } from '../auth/guessing-rules';
 import { LegacyCredentialFilter } from '../auth/legacy-credential-filter';
-import { ALL_SCOPES_WILDCARD } from '../auth/scopes';
-import type { ApiMode } from '../database/tenant';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
 import { DashboardCookie } from './dashboard-cookie';
@@ -24,7 +23,6 @@ export interface StartedSession {
   /** The cookie's value; only its hash is stored. */
   token: string;
   csrfToken: string;
-  mode: ApiMode;
 }
 
 /** Database-backed dashboard sessions; the request authenticator resolves cookies through this. */
@@ -66,13 +64,12 @@ export class DashboardSessionsService implements DashboardSessionLookup, OnModul
     return secure || this.alwaysSecure ? this.secureCookie : this.plainCookie;
   }
 
-  /** Test mode first: a fresh session can't touch live records until the person switches. */
   async start(userId: string, merchantId: string): Promise<StartedSession> {
     // 32 random bytes and the keyed checksum that lets a guessed cookie be refused without a lookup.
     const token = this.checksum.seal(randomBytes(32).toString('base64url'));
     const csrfToken = randomBytes(32).toString('base64url');
-    await this.sessions.create({ tokenHash: hashSessionToken(token), userId, merchantId, mode: 'test', csrfToken, now: this.clock.now() });
-    return { token, csrfToken, mode: 'test' };
+    await this.sessions.create({ tokenHash: hashSessionToken(token), userId, merchantId, csrfToken, now: this.clock.now() });
+    return { token, csrfToken };
   }
 
   /** DASHBOARD_ENABLED=false: session cookies are not credentials at all. */
@@ -81,7 +78,7 @@ export class DashboardSessionsService implements DashboardSessionLookup, OnModul
   }
 
   /** A presented cookie as known before any lookup; GuessingRules decides whether it is looked up. */
-  credential(token: string): SecretCredential<ResolvedDashboardSession> {
+  credential(token: string): SecretCredential<DashboardSessionCredential> {
     const hash = hashSessionToken(token);
     return {
       cached: this.unknownTokens.get(hash) ? null : undefined,
@@ -94,7 +91,7 @@ export class DashboardSessionsService implements DashboardSessionLookup, OnModul
     };
   }
 
-  private async resolve(token: string): Promise<ResolvedDashboardSession | null> {
+  private async resolve(token: string): Promise<DashboardSessionCredential | null> {
     const session = await this.sessions.findOpenByTokenHash(hashSessionToken(token));
     if (!session) return null;
     const now = this.clock.now();
@@ -111,23 +108,12 @@ export class DashboardSessionsService implements DashboardSessionLookup, OnModul
     return this.sessions.end(sessionId, this.clock.now());
   }
 
-  setMode(sessionId: string, mode: ApiMode): Promise<void> {
-    return this.sessions.setMode(sessionId, mode);
+  /** Ends the user's sessions at once, on every instance (each request reads its session's row). */
+  endAllOfUser(userId: string, exceptSessionId: string | null = null): Promise<void> {
+    return this.sessions.endAllOfUser(userId, this.clock.now(), exceptSessionId);
   }
 }
 
-/** A session acts as a key with every scope in its mode (DESIGN §11). */
-function toResolved(session: SessionWithUser): ResolvedDashboardSession {
-  const tenant = { merchantId: session.merchant_id, mode: session.mode };
-  return {
-    auth: {
-      credential: 'dashboard-session',
-      credentialId: session.id,
-      merchantId: session.merchant_id,
-      mode: session.mode,
-      scopes: new Set([ALL_SCOPES_WILDCARD]),
-      tenant,
-    },
-    session: { sessionId: session.id, userId: session.user_id, email: session.user.email, csrfToken: session.csrf_token },
-  };
+function toResolved(session: SessionWithUser): DashboardSessionCredential {
+  return { sessionId: session.id, merchantId: session.merchant_id, userId: session.user_id, email: session.user.email, csrfToken: session.csrf_token };
 }

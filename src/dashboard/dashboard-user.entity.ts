@@ -26,4 +26,8 @@ export class DashboardUserEntity {
 
   @CreateDateColumn(TIMESTAMP)
   created_at: Date;
+
+  /** Set by each successful sign-in; shown in Settings → Team. */
+  @Column({ ...TIMESTAMP, nullable: true })
+  last_signed_in_at: Date | null;
 }

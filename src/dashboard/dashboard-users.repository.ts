@@ -29,6 +29,20 @@ export class DashboardUsersRepository {
     return (await this.findByEmail(email)) as DashboardUserEntity;
   }
 
+  /** A new user of the merchant with this email, or null when the email is anybody's already (one statement, race-free). */
+  async createIfNew(merchantId: string, email: string): Promise<DashboardUserEntity | null> {
+    const result = await this.dataSource
+      .createQueryBuilder()
+      .insert()
+      .into(DashboardUserEntity)
+      .values({ id: generateId('user'), merchant_id: merchantId, email, password_hash: null })
+      .orIgnore()
+      .returning('id')
+      .execute();
+    const inserted = (result.raw as Array<{ id: string }>)[0];
+    return inserted ? this.findById(inserted.id) : null;
+  }
+
   async addSetupLink(userId: string, tokenHash: string, expiresAt: Date): Promise<void> {
     await this.dataSource.manager.insert(DashboardSetupLinkEntity, { token_hash: tokenHash, user_id: userId, expires_at: expiresAt, used_at: null });
   }
@@ -47,5 +61,34 @@ export class DashboardUsersRepository {
 
   async setPasswordHash(userId: string, passwordHash: string): Promise<void> {
     await this.dataSource.manager.update(DashboardUserEntity, { id: userId }, { password_hash: passwordHash });
+  }
+
+  async recordSignIn(userId: string, now: Date): Promise<void> {
+    await this.dataSource.manager.update(DashboardUserEntity, { id: userId }, { last_signed_in_at: now });
+  }
+
+  /** The merchant's users, oldest first. */
+  listByMerchant(merchantId: string): Promise<DashboardUserEntity[]> {
+    return this.dataSource.manager.find(DashboardUserEntity, { where: { merchant_id: merchantId }, order: { created_at: 'ASC', id: 'ASC' } });
+  }
+
+  /** The merchant's user with this id, or null (another merchant's users are nobody's here). */
+  findOfMerchant(merchantId: string, userId: string): Promise<DashboardUserEntity | null> {
+    return this.dataSource.manager.findOne(DashboardUserEntity, { where: { id: userId, merchant_id: merchantId } });
+  }
+
+  /**
+   * Deletes the merchant's user unless it is the last one, with its sessions and setup links
+   * (cascade). The merchant's users are locked first, in id order, so two removals at once can't
+   * each see the other and leave nobody.
+   */
+  async deleteUnlessLast(merchantId: string, userId: string): Promise<'deleted' | 'last' | 'unknown'> {
+    return this.dataSource.transaction(async (manager) => {
+      const users: Array<{ id: string }> = await manager.query('SELECT id FROM dashboard_users WHERE merchant_id = $1 ORDER BY id FOR UPDATE', [merchantId]);
+      if (!users.some((user) => user.id === userId)) return 'unknown';
+      if (users.length === 1) return 'last';
+      await manager.delete(DashboardUserEntity, { id: userId, merchant_id: merchantId });
+      return 'deleted';
+    });
   }
 }

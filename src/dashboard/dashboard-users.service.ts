@@ -18,6 +18,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
 
 export interface SignedIn extends StartedSession {
+  userId: string;
   email: string;
   merchantId: string;
 }
@@ -36,8 +37,7 @@ export class DashboardUsersService {
 
   /**
    * A user of the merchant (created, or the existing one: a new link then resets the password)
-   * and a setup link. The token travels in the URL's fragment, which browsers send to no server
-   * and no Referer carries.
+   * and a setup link.
    */
   async create(merchantId: string, rawEmail: string): Promise<DashboardUserCreatedResponseDto> {
     const email = normaliseEmail(rawEmail);
@@ -46,21 +46,27 @@ export class DashboardUsersService {
     if (user.merchant_id !== merchantId) {
       throw new ApiError(ErrorCode.DASHBOARD_USER_EXISTS, `The email '${email}' already belongs to another merchant's dashboard user`, 'email');
     }
-    const token = randomBytes(32).toString('base64url');
-    const expiresAt = new Date(this.clock.now().getTime() + SETUP_LINK_VALIDITY_MILLISECONDS);
-    await this.users.addSetupLink(user.id, hashToken(token), expiresAt);
-    return {
-      id: user.id,
-      merchant_id: merchantId,
-      email,
-      setup_url: `${this.config.publicBaseUrl}/dashboard/setup#token=${token}`,
-      setup_url_expires_at: expiresAt.toISOString(),
-      created_at: user.created_at.toISOString(),
-    };
+    const link = await this.issueSetupLink(user.id);
+    return { id: user.id, merchant_id: merchantId, email, ...link, created_at: user.created_at.toISOString() };
   }
 
-  /** Sets the password through a setup link, which is used up whether or not sign-in follows. */
-  async completeSetup(token: string, password: string): Promise<{ email: string }> {
+  /**
+   * A new one-time link (24 hours) where the user sets a password: the first one, or a reset. The
+   * token travels in the URL's fragment, which browsers send to no server and no Referer carries.
+   */
+  async issueSetupLink(userId: string): Promise<{ setup_url: string; setup_url_expires_at: string }> {
+    const token = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(this.clock.now().getTime() + SETUP_LINK_VALIDITY_MILLISECONDS);
+    await this.users.addSetupLink(userId, hashToken(token), expiresAt);
+    return { setup_url: `${this.config.publicBaseUrl}/dashboard/setup#token=${token}`, setup_url_expires_at: expiresAt.toISOString() };
+  }
+
+  /**
+   * Sets the password through a setup link, which is used up whether or not sign-in follows, and
+   * ends every other session of the user (a reset locks out whoever knew the old password); the
+   * session making the request, if it is the user's own, stays.
+   */
+  async completeSetup(token: string, password: string, requestSessionId: string | null = null): Promise<{ email: string }> {
     if (password.length < MIN_PASSWORD_LENGTH) {
       throw new ApiError(ErrorCode.INVALID_PARAMETER, `password must be at least ${MIN_PASSWORD_LENGTH} characters`, 'password');
     }
@@ -68,6 +74,7 @@ export class DashboardUsersService {
     const userId = await this.users.claimSetupLink(hashToken(token), this.clock.now());
     if (!userId) throw new ApiError(ErrorCode.SETUP_LINK_INVALID, 'This setup link is unknown, already used or older than 24 hours; ask for a new one');
     await this.users.setPasswordHash(userId, passwordHash);
+    await this.sessions.endAllOfUser(userId, requestSessionId);
     const user = await this.users.findById(userId);
     return { email: user?.email ?? '' };
   }
@@ -92,11 +99,12 @@ export class DashboardUsersService {
       () => new ApiError(ErrorCode.INVALID_CREDENTIALS, 'Unknown email or wrong password'),
     );
     const session = await this.sessions.start(user.id, user.merchant_id);
-    return { ...session, email: user.email, merchantId: user.merchant_id };
+    await this.users.recordSignIn(user.id, this.clock.now());
+    return { ...session, userId: user.id, email: user.email, merchantId: user.merchant_id };
   }
 }
 
-function normaliseEmail(email: string): string {
+export function normaliseEmail(email: string): string {
   const trimmed = email.trim().toLowerCase();
   if (!EMAIL.test(trimmed) || trimmed.length > 254) throw new ApiError(ErrorCode.INVALID_PARAMETER, 'email must be an email address', 'email');
   return trimmed;

@@ -1,5 +1,5 @@
 import { effectiveStatus } from './effective-status';
-import type { EntitlementCheckItemDto, EntitlementListItemDto, EntitlementResponseDto } from './dto/entitlement-response.dto';
+import type { EntitlementCheckItemDto, EntitlementFieldsDto, EntitlementListItemDto, EntitlementResponseDto } from './dto/entitlement-response.dto';
 import type { EntitlementEntity } from './entitlement.entity';
 
 /** An entitlement as a grant or an operation left it: what the entitlements module answers with, and what other modules get (never a response DTO). */
@@ -18,8 +18,8 @@ export function toChangedEntitlementResponse({ entitlement, storeCustomerId, at 
 
 const iso = (value: Date | null): string | null => (value ? value.toISOString() : null);
 
-/** The list shape; `storeCustomerId` is the customer's, looked up through the customers module. */
-export function toEntitlementListItem(entitlement: EntitlementEntity, storeCustomerId: string, now: Date): EntitlementListItemDto {
+/** The fields of every shape; `storeCustomerId` is the customer's, looked up through the customers module. */
+function toEntitlementFields(entitlement: EntitlementEntity, storeCustomerId: string, now: Date): EntitlementFieldsDto {
   return {
     id: entitlement.id,
     customer_id: entitlement.customer_id,
@@ -40,9 +40,14 @@ export function toEntitlementListItem(entitlement: EntitlementEntity, storeCusto
   };
 }
 
+/** The list shape; `productName` is the product's, read through the products module. */
+export function toEntitlementListItem(entitlement: EntitlementEntity, storeCustomerId: string, productName: string, now: Date): EntitlementListItemDto {
+  return { ...toEntitlementFields(entitlement, storeCustomerId, now), product_name: productName };
+}
+
 export function toEntitlementResponse(entitlement: EntitlementEntity, storeCustomerId: string, now: Date): EntitlementResponseDto {
   return {
-    ...toEntitlementListItem(entitlement, storeCustomerId, now),
+    ...toEntitlementFields(entitlement, storeCustomerId, now),
     store_line_item_id: entitlement.store_line_item_id,
     parent_entitlement_id: entitlement.parent_entitlement_id,
     suspended_at: iso(entitlement.suspended_at),

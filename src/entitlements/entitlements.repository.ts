@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, SelectQueryBuilder } from 'typeorm';
+import { DataSource, In, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { ApiMode, Tenant } from '../database/tenant';
 import { ReadPool } from '../database/read-pool';
@@ -99,6 +99,11 @@ export class EntitlementsRepository {
 
   findById(db: Reader, tenant: Tenant, entitlementId: string): Promise<EntitlementEntity | null> {
     return this.table.findOne(db.manager, tenant, { id: entitlementId });
+  }
+
+  findByIds(db: Reader, tenant: Tenant, entitlementIds: string[]): Promise<EntitlementEntity[]> {
+    if (entitlementIds.length === 0) return Promise.resolve([]);
+    return this.table.find(db.manager, tenant, { id: In(entitlementIds) });
   }
 
   /**

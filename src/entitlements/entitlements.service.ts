@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Tenant } from '../database/tenant';
 import { Clock } from '../clock/clock';
 import { CustomerRecordsService } from '../customer-records/customer-records.service';
+import { ProductsService } from '../products/products.service';
 import type { Operation } from '../database/operation';
 import { UnitOfWork } from '../database/unit-of-work';
 import type { Reader } from '../database/transaction';
@@ -52,6 +53,7 @@ export class EntitlementsService {
     private readonly grantResolution: EntitlementGrantResolutionService,
     private readonly transitions: EntitlementTransitionsService,
     private readonly customers: CustomerRecordsService,
+    private readonly products: ProductsService,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
     private readonly tokens: EntitlementTokensService,
@@ -59,8 +61,14 @@ export class EntitlementsService {
 
   /** The effective status of the tenant's entitlement, or null when it has none (for the sources that link one). */
   async statusOf(db: Reader, tenant: Tenant, entitlementId: string): Promise<EntitlementStatus | null> {
-    const entitlement = await this.entitlements.findById(db, tenant, entitlementId);
-    return entitlement ? effectiveStatus(entitlement, this.clock.now()) : null;
+    return (await this.statusesOf(db, tenant, [entitlementId])).get(entitlementId) ?? null;
+  }
+
+  /** The effective status of each of these entitlements of the tenant (absent: no such entitlement). */
+  async statusesOf(db: Reader, tenant: Tenant, entitlementIds: string[]): Promise<Map<string, EntitlementStatus>> {
+    const now = this.clock.now();
+    const entitlements = await this.entitlements.findByIds(db, tenant, [...new Set(entitlementIds)]);
+    return new Map(entitlements.map((entitlement) => [entitlement.id, effectiveStatus(entitlement, now)]));
   }
 
   /**
@@ -114,8 +122,18 @@ export class EntitlementsService {
       page,
       now,
     );
-    const storeIds = await this.customers.storeIdsOf(this.unitOfWork.pool, tenant, rows.map((row) => row.customer_id));
-    return toPageResult(rows, page, (row) => row.created_at, (row) => toEntitlementListItem(row, storeIds.get(row.customer_id) ?? '', now), total);
+    const db = this.unitOfWork.pool;
+    const [storeIds, productNames] = await Promise.all([
+      this.customers.storeIdsOf(db, tenant, rows.map((row) => row.customer_id)),
+      this.products.namesOf(db, tenant, rows.map((row) => row.product_id)),
+    ]);
+    return toPageResult(
+      rows,
+      page,
+      (row) => row.created_at,
+      (row) => toEntitlementListItem(row, storeIds.get(row.customer_id) ?? '', productNames.get(row.product_id) ?? '', now),
+      total,
+    );
   }
 
   async get(tenant: Tenant, entitlementId: string): Promise<EntitlementResponseDto> {
@@ -182,7 +200,8 @@ export class EntitlementsService {
   ): Promise<PageResult<EntitlementListItemDto>> {
     const now = this.clock.now();
     const { rows, total } = await this.entitlements.list(tenant, { customerIds: [customer.id] }, page, now);
-    return toPageResult(rows, page, (row) => row.created_at, (row) => toEntitlementListItem(row, customer.store_customer_id, now), total);
+    const productNames = await this.products.namesOf(this.unitOfWork.pool, tenant, rows.map((row) => row.product_id));
+    return toPageResult(rows, page, (row) => row.created_at, (row) => toEntitlementListItem(row, customer.store_customer_id, productNames.get(row.product_id) ?? '', now), total);
   }
 
   /** Distinct products of the customer's entitlements active at `now`. */

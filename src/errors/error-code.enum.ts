@@ -39,6 +39,9 @@ export enum ErrorCode {
   CSRF_TOKEN_INVALID = 'CSRF_TOKEN_INVALID',
   SETUP_LINK_INVALID = 'SETUP_LINK_INVALID',
   DASHBOARD_USER_EXISTS = 'DASHBOARD_USER_EXISTS',
+  FILE_IN_USE = 'FILE_IN_USE',
+  DASHBOARD_USER_NOT_FOUND = 'DASHBOARD_USER_NOT_FOUND',
+  LAST_DASHBOARD_USER = 'LAST_DASHBOARD_USER',
   INTERNAL_ERROR = 'INTERNAL_ERROR',
   SERVICE_UNAVAILABLE = 'SERVICE_UNAVAILABLE',
 }
@@ -102,6 +105,9 @@ const CATALOGUE_SOURCE: Record<ErrorCode, { status: number; description: string;
   [ErrorCode.CSRF_TOKEN_INVALID]: entry(403, "A state-changing request of a dashboard session without the session's X-CSRF-Token"),
   [ErrorCode.SETUP_LINK_INVALID]: entry(404, 'The setup link is unknown, used or older than 24 hours'),
   [ErrorCode.DASHBOARD_USER_EXISTS]: entry(409, "The email already belongs to another merchant's dashboard user"),
+  [ErrorCode.FILE_IN_USE]: entry(409, 'The confirmed file is linked to a product; unlink it first'),
+  [ErrorCode.DASHBOARD_USER_NOT_FOUND]: entry(404, "No such user in the merchant's dashboard team"),
+  [ErrorCode.LAST_DASHBOARD_USER]: entry(409, "The merchant's last dashboard user can't be removed"),
   [ErrorCode.INTERNAL_ERROR]: entry(500, 'Unexpected error; logged with the request id'),
   [ErrorCode.SERVICE_UNAVAILABLE]: entry(503, 'The database is unreachable or busy; retry after Retry-After seconds'),
 };

@@ -1,5 +1,5 @@
 import { ClientAddress } from '../exchange/client-address.decorator';
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../auth/current-tenant.decorator';
 import { RequireScopes } from '../auth/route-access.decorators';
@@ -8,13 +8,13 @@ import type { Operation } from '../database/operation';
 import { PageResult } from '../envelope/page-result';
 import { ErrorCode } from '../errors/error-code.enum';
 import { CurrentOperation } from '../idempotency/current-operation.decorator';
-import { PaginationQueryDto } from '../pagination/pagination-query.dto';
 import { ApiEnvelopeResponse } from '../swagger/api-envelope-response.decorator';
 import { ApiJsonBody } from '../swagger/api-json-body.decorator';
 import { ApiErrorResponses } from '../swagger/api-error-responses.decorator';
 import { CreateUploadUrlDto } from './dto/create-upload-url.dto';
 import { DownloadQueryDto, DownloadResponseDto } from './dto/download.dto';
-import { FileResponseDto, UploadUrlResponseDto } from './dto/file-response.dto';
+import { ListFilesQueryDto } from './dto/file-query.dto';
+import { DeletedFileResponseDto, FileResponseDto, UploadUrlResponseDto } from './dto/file-response.dto';
 import { DownloadsService } from './downloads.service';
 import { FilesService } from './files.service';
 import { ApiIdParam } from '../swagger/api-path-parameters';
@@ -90,6 +90,24 @@ export class FilesController {
     return this.downloads.download(operation, fileId, query, clientAddress);
   }
 
+  @Delete(':file_id')
+  @HttpCode(200)
+  @RequireScopes('files:write')
+  @ApiOperation({
+    summary: 'Delete a file',
+    description:
+      'A PENDING file is deleted with its storage reservation, its product links (each product publishes `product.updated`) and any ' +
+      'bytes already uploaded; its upload URL stops working. A CONFIRMED file linked to a product is refused with 409 `FILE_IN_USE` ' +
+      '(remove it from the products\' `fulfillment_config.file_ids` first); an unlinked one is deleted and its bytes leave used storage. ' +
+      'Download records of the file stay (they are the meter).',
+  })
+  @FILE_ID
+  @ApiEnvelopeResponse(DeletedFileResponseDto, { description: 'The file is deleted' })
+  @ApiErrorResponses(ErrorCode.FILE_NOT_FOUND, ErrorCode.FILE_IN_USE)
+  delete(@CurrentOperation() operation: Operation, @Param('file_id') fileId: string): Promise<DeletedFileResponseDto> {
+    return this.files.delete(operation, fileId);
+  }
+
   @Get(':file_id')
   @RequireScopes('files:read')
   @ApiOperation({ summary: 'Get a file' })
@@ -102,10 +120,13 @@ export class FilesController {
 
   @Get()
   @RequireScopes('files:read')
-  @ApiOperation({ summary: 'List files', description: 'Newest first, cursor-paginated, PENDING and CONFIRMED.' })
+  @ApiOperation({
+    summary: 'List files',
+    description: 'Newest first, cursor-paginated with total, PENDING and CONFIRMED; filter by the product they are linked to and by upload status.',
+  })
   @ApiEnvelopeResponse(FileResponseDto, { description: 'A page of files', list: 'total' })
   @ApiErrorResponses(ErrorCode.INVALID_PARAMETER)
-  list(@CurrentTenant() tenant: Tenant, @Query() query: PaginationQueryDto): Promise<PageResult<FileResponseDto>> {
+  list(@CurrentTenant() tenant: Tenant, @Query() query: ListFilesQueryDto): Promise<PageResult<FileResponseDto>> {
     return this.files.list(tenant, query);
   }
 }

@@ -6,7 +6,13 @@ import { TenantTable, WithoutTenant } from '../database/tenant-table';
 import type { Reader, Transaction } from '../database/transaction';
 import { fetchPageWithTotal } from '../pagination/keyset';
 import { PageRequest } from '../pagination/page';
-import { FileEntity } from './file.entity';
+import { FileEntity, UploadStatus } from './file.entity';
+
+export interface FileFilters {
+  /** Only these files (a product's). */
+  ids?: string[];
+  uploadStatus?: UploadStatus;
+}
 
 export type NewFile = WithoutTenant<Omit<FileEntity, 'merchant' | 'created_at' | 'updated_at'>>;
 
@@ -23,6 +29,10 @@ export class FilesRepository {
   /** The file row locked for the rest of the transaction (confirm). */
   lockById(tx: Transaction, tenant: Tenant, fileId: string): Promise<FileEntity | null> {
     return this.table.lockById(tx.manager, tenant, fileId);
+  }
+
+  async delete(tx: Transaction, tenant: Tenant, fileId: string): Promise<void> {
+    await this.table.delete(tx.manager, tenant, { id: fileId });
   }
 
   insert(tx: Transaction, tenant: Tenant, file: NewFile): Promise<FileEntity> {
@@ -51,7 +61,13 @@ export class FilesRepository {
   }
 
   /** One keyset page (limit + 1 rows) and the total, newest first. */
-  async list(tenant: Tenant, page: PageRequest): Promise<{ rows: FileEntity[]; total: number }> {
-    return fetchPageWithTotal(() => this.table.select(this.dataSource.manager, tenant), 'file', page);
+  async list(tenant: Tenant, filters: FileFilters, page: PageRequest): Promise<{ rows: FileEntity[]; total: number }> {
+    const base = () => {
+      const query = this.table.select(this.dataSource.manager, tenant);
+      if (filters.ids !== undefined) query.andWhere('file.id = ANY(:ids)', { ids: filters.ids });
+      if (filters.uploadStatus !== undefined) query.andWhere('file.upload_status = :uploadStatus', { uploadStatus: filters.uploadStatus });
+      return query;
+    };
+    return fetchPageWithTotal(base, 'file', page);
   }
 }

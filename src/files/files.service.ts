@@ -10,10 +10,10 @@ import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { generateId, isValidId } from '../ids/id';
 import { toPageRequest, toPageResult } from '../pagination/page';
-import { PaginationQueryDto } from '../pagination/pagination-query.dto';
 import { ProductsService } from '../products/products.service';
 import { CreateUploadUrlDto } from './dto/create-upload-url.dto';
-import { FileResponseDto, UploadUrlResponseDto } from './dto/file-response.dto';
+import { ListFilesQueryDto } from './dto/file-query.dto';
+import { DeletedFileResponseDto, FileResponseDto, UploadUrlResponseDto } from './dto/file-response.dto';
 import { FileEntity } from './file.entity';
 import { toFileResponse } from './file.mapper';
 import { FilesRepository } from './files.repository';
@@ -151,15 +151,52 @@ export class FilesService {
     });
   }
 
+  /**
+   * DELETE /v1/files/{id}. A PENDING file goes with its reservation, its product links (each
+   * product publishes product.updated) and any bytes already uploaded; its upload URL stops working.
+   * A CONFIRMED file linked to a product is refused (409 FILE_IN_USE: unlink it from the products'
+   * file_ids first); an unlinked one goes, and its bytes leave used storage. Download records stay:
+   * they are the meter. The object is deleted once the rows are.
+   */
+  async delete(operation: Operation, fileId: string): Promise<DeletedFileResponseDto> {
+    const { tenant } = operation;
+    await this.require(this.unitOfWork.pool, tenant, fileId);
+    const objectKey = await this.unitOfWork.run(operation, async (tx) => {
+      // Lock order product → file → storage row, as upload-url takes them.
+      const productIds = await this.products.productIdsOfFile(tx, tenant, fileId);
+      const pending = (await this.files.findById(tx, tenant, fileId))?.upload_status === 'PENDING';
+      if (pending) await this.products.unlinkFile(tx, tenant, fileId, productIds);
+      const locked = await this.files.lockById(tx, tenant, fileId);
+      if (!locked) throw new ApiError(ErrorCode.FILE_NOT_FOUND, `No file with id '${fileId}'`);
+      if (locked.upload_status === 'CONFIRMED') {
+        // Confirmed since the first read: its links were just removed here, which the rollback undoes.
+        if (pending) throw new ApiError(ErrorCode.FILE_IN_USE, `File '${fileId}' was confirmed while it was being deleted; try again`);
+        const linked = await this.products.productIdsOfFile(tx, tenant, fileId);
+        if (linked.length > 0) {
+          throw new ApiError(
+            ErrorCode.FILE_IN_USE,
+            `File '${fileId}' is delivered by ${linked.map((id) => `'${id}'`).join(', ')}: remove it from their fulfillment_config.file_ids first`,
+          );
+        }
+      }
+      await this.billing.releaseStorage(tx, tenant, { id: locked.id, confirmedBytes: locked.upload_status === 'CONFIRMED' ? locked.file_size : null });
+      await this.files.delete(tx, tenant, locked.id);
+      return locked.object_key;
+    });
+    await this.storage.deleteObject(objectKey);
+    return { id: fileId, deleted: true };
+  }
+
   async get(tenant: Tenant, fileId: string): Promise<FileResponseDto> {
     const db = this.unitOfWork.pool;
     const file = await this.require(db, tenant, fileId);
     return toFileResponse(file, (await this.products.firstProductOfFiles(db, tenant, [file.id])).get(file.id) ?? null);
   }
 
-  async list(tenant: Tenant, query: PaginationQueryDto): Promise<PageResult<FileResponseDto>> {
+  async list(tenant: Tenant, query: ListFilesQueryDto): Promise<PageResult<FileResponseDto>> {
     const page = toPageRequest(query);
-    const { rows, total } = await this.files.list(tenant, page);
+    const ids = query.product_id !== undefined ? await this.products.fileIdsOf(this.unitOfWork.pool, tenant, query.product_id) : undefined;
+    const { rows, total } = await this.files.list(tenant, { ids, uploadStatus: query.upload_status }, page);
     const products = await this.products.firstProductOfFiles(this.unitOfWork.pool, tenant, rows.map((row) => row.id));
     return toPageResult(rows, page, (row) => row.created_at, (row) => toFileResponse(row, products.get(row.id) ?? null), total);
   }

@@ -11,6 +11,8 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 // The upsert's row: concurrent posts of one order meet on this index, then on the row's lock.
 @Index('orders_store_id_key', ['merchant_id', 'mode', 'store_order_id'], { unique: true })
 @Index('orders_customer_created_idx', ['merchant_id', 'mode', 'customer_id', 'created_at', 'id'])
+// The unfiltered list (the dashboard's Orders page): newest first, by keyset.
+@Index('orders_tenant_created_idx', ['merchant_id', 'mode', 'created_at', 'id'])
 export class OrderEntity extends TenantOwnedEntity {
   @Column({ type: 'text' })
   store_order_id: string;

@@ -2,7 +2,8 @@ import { OrderResponseDto } from './dto/order-response.dto';
 import { OrderLineItemEntity } from './order-line-item.entity';
 import { OrderEntity } from './order.entity';
 
-export function toOrderResponse(order: OrderEntity, lineItems: OrderLineItemEntity[], storeCustomerId: string): OrderResponseDto {
+/** `productNames`: the names of the line items' products, read once per response or page. */
+export function toOrderResponse(order: OrderEntity, lineItems: OrderLineItemEntity[], storeCustomerId: string, productNames: ReadonlyMap<string, string>): OrderResponseDto {
   return {
     id: order.id,
     store_order_id: order.store_order_id,
@@ -12,6 +13,7 @@ export function toOrderResponse(order: OrderEntity, lineItems: OrderLineItemEnti
     line_items: lineItems.map((item) => ({
       store_line_item_id: item.store_line_item_id,
       product_id: item.product_id,
+      product_name: item.product_id ? (productNames.get(item.product_id) ?? null) : null,
       quantity: item.quantity,
       status: item.status,
       skipped_reason: item.skipped_reason,

@@ -80,9 +80,14 @@ export class OrdersController {
 
   @Get()
   @RequireScopes('entitlements:read')
-  @ApiOperation({ summary: 'List a customer’s orders', description: 'customer_id or store_customer_id is required (400 FILTER_REQUIRED). Newest first, cursor-paginated with total.' })
+  @ApiOperation({
+    summary: 'List orders',
+    description:
+      'Newest first, cursor-paginated with total. Optional filters: a customer (customer_id or store_customer_id; both must name ' +
+      'the same customer, and an unknown one has no orders) and `search`, an exact order id or store order id.',
+  })
   @ApiEnvelopeResponse(OrderResponseDto, { description: 'A page of orders', list: 'total' })
-  @ApiErrorResponses(ErrorCode.FILTER_REQUIRED, ErrorCode.INVALID_PARAMETER)
+  @ApiErrorResponses(ErrorCode.INVALID_PARAMETER)
   list(@CurrentTenant() tenant: Tenant, @Query() query: ListOrdersQueryDto): Promise<PageResult<OrderResponseDto>> {
     return this.orders.list(tenant, query);
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, In } from 'typeorm';
+import { Brackets, DataSource, In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { Tenant } from '../database/tenant';
 import { TenantTable } from '../database/tenant-table';
@@ -8,6 +8,12 @@ import { fetchPageWithTotal } from '../pagination/keyset';
 import { PageRequest } from '../pagination/page';
 import { OrderLineItemEntity } from './order-line-item.entity';
 import { OrderEntity } from './order.entity';
+
+export interface OrderFilters {
+  customerId?: string;
+  /** An exact order id or store order id. */
+  search?: string;
+}
 
 export type OrderChanges = Partial<Pick<OrderEntity, 'status' | 'placed_at' | 'metadata'>>;
 export type NewLineItem = Pick<OrderLineItemEntity, 'store_line_item_id' | 'product_id' | 'quantity' | 'status' | 'skipped_reason' | 'entitlement_id' | 'position'>;
@@ -96,8 +102,16 @@ export class OrdersRepository {
     await this.lineItems.update(tx.manager, tenant, { order_id: orderId, store_line_item_id: In(storeLineItemIds) }, { status: 'refunded' });
   }
 
-  /** One keyset page (limit + 1 rows) of the customer's orders and the total, newest first. */
-  listByCustomer(tenant: Tenant, customerId: string, page: PageRequest): Promise<{ rows: OrderEntity[]; total: number }> {
-    return fetchPageWithTotal(() => this.orders.select(this.dataSource.manager, tenant).andWhere('ord.customer_id = :customerId', { customerId }), 'ord', page);
+  /** One keyset page (limit + 1 rows) of the tenant's orders matching the filters and the total, newest first. */
+  list(tenant: Tenant, filters: OrderFilters, page: PageRequest): Promise<{ rows: OrderEntity[]; total: number }> {
+    const base = () => {
+      const query = this.orders.select(this.dataSource.manager, tenant);
+      if (filters.customerId !== undefined) query.andWhere('ord.customer_id = :customerId', { customerId: filters.customerId });
+      if (filters.search !== undefined) {
+        query.andWhere(new Brackets((where) => where.where('ord.id = :search', { search: filters.search }).orWhere('ord.store_order_id = :search', { search: filters.search })));
+      }
+      return query;
+    };
+    return fetchPageWithTotal(base, 'ord', page);
   }
 }

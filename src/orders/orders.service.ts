@@ -124,7 +124,7 @@ export class OrdersService {
       const status = orderStatusOf(lineItems);
       if (status !== order.status) changes.status = status;
       if (Object.keys(changes).length > 0 || fresh.length > 0) order = await this.orders.update(tx, tenant, order.id, changes);
-      const response = toOrderResponse(order, lineItems, customer.store_customer_id);
+      const response = toOrderResponse(order, lineItems, customer.store_customer_id, await this.productNamesOf(tx, tenant, lineItems));
       if (isNew) await tx.publish('order.created', tenant, { ...response });
       else if (Object.keys(changes).length > 0 || fresh.length > 0) await tx.publish('order.updated', tenant, { ...response });
       return new StatusResult(isNew ? 201 : 200, response);
@@ -180,23 +180,39 @@ export class OrdersService {
     return this.respond(db, tenant, order);
   }
 
-  /** A customer's orders, newest first; an unknown customer has none (not a 404: it's a filter). */
+  /**
+   * The tenant's orders, newest first, optionally a customer's (an unknown customer has none: not
+   * a 404, it's a filter) and searched by exact id or store order id.
+   */
   async list(tenant: Tenant, query: ListOrdersQueryDto): Promise<PageResult<OrderResponseDto>> {
-    const present = (value: string | undefined): value is string => value !== undefined && value !== '';
-    if (!present(query.customer_id) && !present(query.store_customer_id)) {
-      throw new ApiError(ErrorCode.FILTER_REQUIRED, 'Pass customer_id or store_customer_id');
-    }
     const page = toPageRequest(query);
     const db = this.unitOfWork.pool;
+    const customer = await this.customerFilter(db, tenant, query);
+    if (customer === null) return new PageResult([], { total: 0, limit: page.limit, has_more: false, next_cursor: null });
+    const { rows, total } = await this.orders.list(tenant, { customerId: customer, search: query.search }, page);
+    const lineItems = await this.orders.lineItemsOf(db, tenant, rows.map((row) => row.id));
+    const storeIds = await this.customers.storeIdsOf(db, tenant, rows.map((row) => row.customer_id));
+    const productNames = await this.productNamesOf(db, tenant, [...lineItems.values()].flat());
+    return toPageResult(
+      rows,
+      page,
+      (row) => row.created_at,
+      (row) => toOrderResponse(row, lineItems.get(row.id) ?? [], storeIds.get(row.customer_id) ?? '', productNames),
+      total,
+    );
+  }
+
+  /**
+   * The customer the list is limited to: undefined when neither filter is given, null when the
+   * filters name nobody (an unknown id or store id, or two that disagree).
+   */
+  private async customerFilter(db: Reader, tenant: Tenant, query: ListOrdersQueryDto): Promise<string | null | undefined> {
+    const present = (value: string | undefined): value is string => value !== undefined && value !== '';
+    if (!present(query.customer_id) && !present(query.store_customer_id)) return undefined;
     const byStoreId = present(query.store_customer_id) ? await this.customers.findByStoreId(db, tenant, query.store_customer_id) : undefined;
-    // Both filters given must name the same customer (an unknown store id names nobody).
     const named = [present(query.customer_id) ? query.customer_id : undefined, byStoreId === undefined ? undefined : (byStoreId?.id ?? null)].filter((id) => id !== undefined);
     const customerId = named.every((id) => id === named[0]) ? named[0] : null;
-    if (!customerId || !isValidId('cus', customerId)) return new PageResult([], { total: 0, limit: page.limit, has_more: false, next_cursor: null });
-    const { rows, total } = await this.orders.listByCustomer(tenant, customerId, page);
-    const lineItems = await this.orders.lineItemsOf(db, tenant, rows.map((row) => row.id));
-    const storeIds = await this.customers.storeIdsOf(db, tenant, [customerId]);
-    return toPageResult(rows, page, (row) => row.created_at, (row) => toOrderResponse(row, lineItems.get(row.id) ?? [], storeIds.get(row.customer_id) ?? ''), total);
+    return customerId && isValidId('cus', customerId) ? customerId : null;
   }
 
   /**
@@ -227,7 +243,12 @@ export class OrdersService {
   private async respond(db: Reader, tenant: Tenant, order: OrderEntity, lineItems?: OrderLineItemEntity[]): Promise<OrderResponseDto> {
     const items = lineItems ?? (await this.orders.lineItemsOf(db, tenant, [order.id])).get(order.id) ?? [];
     const storeIds = await this.customers.storeIdsOf(db, tenant, [order.customer_id]);
-    return toOrderResponse(order, items, storeIds.get(order.customer_id) ?? '');
+    return toOrderResponse(order, items, storeIds.get(order.customer_id) ?? '', await this.productNamesOf(db, tenant, items));
+  }
+
+  /** The names of these line items' products, in one read. */
+  private productNamesOf(db: Reader, tenant: Tenant, lineItems: OrderLineItemEntity[]): Promise<Map<string, string>> {
+    return this.products.namesOf(db, tenant, lineItems.flatMap((item) => (item.product_id ? [item.product_id] : [])));
   }
 }
 

@@ -33,6 +33,12 @@ export class ProductFilesRepository {
     return result;
   }
 
+  /** The products linked to the file, by id. */
+  async productIdsOfFile(db: Reader, tenant: Tenant, fileId: string): Promise<string[]> {
+    const links = await this.table.find(db.manager, tenant, { file_id: fileId }, { product_id: 'ASC' });
+    return links.map((link) => link.product_id);
+  }
+
   async has(tx: Transaction, tenant: Tenant, productId: string, fileId: string): Promise<boolean> {
     return (await this.table.findOne(tx.manager, tenant, { product_id: productId, file_id: fileId })) !== null;
   }

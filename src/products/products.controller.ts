@@ -7,10 +7,10 @@ import type { Operation } from '../database/operation';
 import { PageResult } from '../envelope/page-result';
 import { ErrorCode } from '../errors/error-code.enum';
 import { CurrentOperation } from '../idempotency/current-operation.decorator';
-import { PaginationQueryDto } from '../pagination/pagination-query.dto';
 import { ApiEnvelopeResponse } from '../swagger/api-envelope-response.decorator';
 import { ApiJsonBody } from '../swagger/api-json-body.decorator';
 import { ApiErrorResponses } from '../swagger/api-error-responses.decorator';
+import { ListProductsQueryDto } from './dto/product-query.dto';
 import { CreateProductDto, UpdateProductDto } from './dto/product-request.dto';
 import { ProductListItemDto, ProductResponseDto } from './dto/product-response.dto';
 import { ProductsService } from './products.service';
@@ -25,10 +25,15 @@ export class ProductsController {
 
   @Get()
   @RequireScopes('products:read')
-  @ApiOperation({ summary: 'List products', description: 'Newest first, cursor-paginated.' })
+  @ApiOperation({
+    summary: 'List products',
+    description:
+      'Newest first, cursor-paginated with total. `search` matches an exact product id, an exact store product id, or a part of the ' +
+      'name (case-insensitive); `status` keeps active or archived products only; `ids` (comma-separated) reads up to 100 named products at once.',
+  })
   @ApiEnvelopeResponse(ProductListItemDto, { description: 'A page of products', list: 'total' })
   @ApiErrorResponses(ErrorCode.INVALID_PARAMETER)
-  list(@CurrentTenant() tenant: Tenant, @Query() query: PaginationQueryDto): Promise<PageResult<ProductListItemDto>> {
+  list(@CurrentTenant() tenant: Tenant, @Query() query: ListProductsQueryDto): Promise<PageResult<ProductListItemDto>> {
     return this.products.list(tenant, query);
   }
 

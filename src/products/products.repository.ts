@@ -1,12 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, In } from 'typeorm';
+import { Brackets, DataSource, In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { Tenant } from '../database/tenant';
+import { likeContains } from '../database/like-pattern';
 import { TenantTable } from '../database/tenant-table';
 import type { Reader, Transaction } from '../database/transaction';
 import { fetchPageWithTotal } from '../pagination/keyset';
 import { PageRequest } from '../pagination/page';
-import { ProductEntity } from './product.entity';
+import { ProductEntity, ProductStatus } from './product.entity';
+
+export interface ProductFilters {
+  /** An exact id or store product id, or a part of the name (case-insensitive). */
+  search?: string;
+  status?: ProductStatus;
+  ids?: string[];
+}
 
 /** The writable columns of a product (identity, tenant and timestamps are the repository's). */
 export type ProductChanges = Partial<
@@ -92,9 +100,29 @@ export class ProductsRepository {
     return this.requireInTransaction(tx, tenant, productId);
   }
 
-  /** One keyset page (limit + 1 rows) and the total, newest first. */
-  async list(tenant: Tenant, page: PageRequest): Promise<{ rows: ProductEntity[]; total: number }> {
-    return fetchPageWithTotal(() => this.table.select(this.dataSource.manager, tenant), 'product', page);
+  /**
+   * One keyset page (limit + 1 rows) and the total, newest first. A name search scans the
+   * merchant's products of the mode (a catalogue, not a ledger: thousands, not millions).
+   */
+  async list(tenant: Tenant, filters: ProductFilters, page: PageRequest): Promise<{ rows: ProductEntity[]; total: number }> {
+    const base = () => {
+      const query = this.table.select(this.dataSource.manager, tenant);
+      const { search } = filters;
+      if (search !== undefined) {
+        query.andWhere(
+          new Brackets((where) =>
+            where
+              .where('product.id = :search', { search })
+              .orWhere('product.store_product_id = :search', { search })
+              .orWhere('product.name ILIKE :namePart', { namePart: likeContains(search) }),
+          ),
+        );
+      }
+      if (filters.status !== undefined) query.andWhere('product.status = :status', { status: filters.status });
+      if (filters.ids !== undefined) query.andWhere('product.id = ANY(:ids)', { ids: filters.ids });
+      return query;
+    };
+    return fetchPageWithTotal(base, 'product', page);
   }
 
   private async requireInTransaction(tx: Transaction, tenant: Tenant, productId: string): Promise<ProductEntity> {

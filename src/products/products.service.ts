@@ -9,7 +9,7 @@ import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { generateId, isValidId } from '../ids/id';
 import { toPageRequest, toPageResult } from '../pagination/page';
-import { PaginationQueryDto } from '../pagination/pagination-query.dto';
+import { ListProductsQueryDto } from './dto/product-query.dto';
 import { CreateProductDto, UpdateProductDto } from './dto/product-request.dto';
 import { ProductListItemDto, ProductResponseDto } from './dto/product-response.dto';
 import { FulfillmentConfig, FulfillmentWithFiles, ProductEntity } from './product.entity';
@@ -46,9 +46,9 @@ export class ProductsService {
     private readonly unitOfWork: UnitOfWork,
   ) {}
 
-  async list(tenant: Tenant, query: PaginationQueryDto): Promise<PageResult<ProductListItemDto>> {
+  async list(tenant: Tenant, query: ListProductsQueryDto): Promise<PageResult<ProductListItemDto>> {
     const page = toPageRequest(query);
-    const { rows, total } = await this.products.list(tenant, page);
+    const { rows, total } = await this.products.list(tenant, { search: query.search, status: query.status, ids: query.ids?.split(',') }, page);
     return toPageResult(rows, page, (row) => row.created_at, toProductListItem, total);
   }
 
@@ -215,6 +215,37 @@ export class ProductsService {
   /** A file's `product_id`: the product of its oldest link (null when it has none), for each linked file. */
   firstProductOfFiles(db: Reader, tenant: Tenant, fileIds: string[]): Promise<Map<string, string>> {
     return this.links.firstProductOfFiles(db, tenant, fileIds);
+  }
+
+  /** The name of each of these products of the tenant (lists name their products in one read per page). */
+  async namesOf(db: Reader, tenant: Tenant, productIds: string[]): Promise<Map<string, string>> {
+    const products = await this.products.findByIds(db, tenant, [...new Set(productIds)]);
+    return new Map(products.map((product) => [product.id, product.name]));
+  }
+
+  /** The ids of the products the file is linked to, in id order (a PENDING file's are unlinked when it is deleted). */
+  productIdsOfFile(db: Reader, tenant: Tenant, fileId: string): Promise<string[]> {
+    return this.links.productIdsOfFile(db, tenant, fileId);
+  }
+
+  /**
+   * Locks the file's products (in id order, before the file's own row: the order upload-url takes
+   * them in) and unlinks the file from each, publishing product.updated for each.
+   */
+  async unlinkFile(tx: Transaction, tenant: Tenant, fileId: string, productIds: string[]): Promise<void> {
+    for (const productId of [...productIds].sort()) {
+      const product = await this.products.lockById(tx, tenant, productId);
+      if (!product) continue;
+      const remaining = (await this.links.fileIdsOf(tx, tenant, productId)).filter((id) => id !== fileId);
+      await this.links.replace(tx, tenant, productId, remaining);
+      const touched = await this.products.touch(tx, tenant, productId);
+      await tx.publish('product.updated', tenant, { ...(await this.response(tx, tenant, touched)) });
+    }
+  }
+
+  /** The ids of the files linked to the product (none for an unknown product). */
+  fileIdsOf(db: Reader, tenant: Tenant, productId: string): Promise<string[]> {
+    return this.links.fileIdsOf(db, tenant, productId);
   }
 
   /** Of these products, those delivered by FILE, with their file ids in order. */

@@ -15,6 +15,8 @@ export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 @Entity('subscriptions')
 @Index('subscriptions_store_id_key', ['merchant_id', 'mode', 'store_subscription_id'], { unique: true })
 @Index('subscriptions_customer_created_idx', ['merchant_id', 'mode', 'customer_id', 'created_at', 'id'])
+// The unfiltered list (the dashboard's Subscriptions page): newest first, by keyset.
+@Index('subscriptions_tenant_created_idx', ['merchant_id', 'mode', 'created_at', 'id'])
 export class SubscriptionEntity extends TenantOwnedEntity {
   @Column({ type: 'text' })
   store_subscription_id: string;

@@ -91,11 +91,13 @@ export class SubscriptionsController {
   @Get()
   @RequireScopes('entitlements:read')
   @ApiOperation({
-    summary: "List a customer's subscriptions",
-    description: 'Needs customer_id or store_customer_id (400 FILTER_REQUIRED otherwise). Newest first, cursor-paginated with total.',
+    summary: 'List subscriptions',
+    description:
+      'Newest first, cursor-paginated with total. Optional filters: one of customer_id / store_customer_id (an unknown customer has ' +
+      'none), `status` (the store status), `search` (an exact subscription id or store subscription id).',
   })
   @ApiEnvelopeResponse(SubscriptionResponseDto, { description: 'A page of subscriptions', list: 'total' })
-  @ApiErrorResponses(ErrorCode.FILTER_REQUIRED, ErrorCode.INVALID_PARAMETER)
+  @ApiErrorResponses(ErrorCode.INVALID_PARAMETER)
   list(@CurrentTenant() tenant: Tenant, @Query() query: ListSubscriptionsQueryDto): Promise<PageResult<SubscriptionResponseDto>> {
     return this.subscriptions.list(tenant, query);
   }

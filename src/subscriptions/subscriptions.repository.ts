@@ -1,11 +1,19 @@
 import { Injectable } from '@nestjs/common';
+import { Brackets } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { assertTenant, TenantTable, WithoutTenant } from '../database/tenant-table';
 import type { Tenant } from '../database/tenant';
 import type { Reader, Transaction } from '../database/transaction';
 import { fetchPageWithTotal } from '../pagination/keyset';
 import { PageRequest } from '../pagination/page';
-import { SubscriptionEntity } from './subscription.entity';
+import { SubscriptionEntity, SubscriptionStatus } from './subscription.entity';
+
+export interface SubscriptionFilters {
+  customerId?: string;
+  status?: SubscriptionStatus;
+  /** An exact subscription id or store subscription id. */
+  search?: string;
+}
 
 export type NewSubscription = WithoutTenant<Omit<SubscriptionEntity, 'merchant' | 'customer' | 'product' | 'created_at' | 'updated_at'>>;
 
@@ -56,9 +64,21 @@ export class SubscriptionsRepository {
     return saved;
   }
 
-  /** One keyset page (limit + 1 rows) of a customer's subscriptions, newest first, and the total. */
-  listByCustomer(db: Reader, tenant: Tenant, customerId: string, page: PageRequest): Promise<{ rows: SubscriptionEntity[]; total: number }> {
-    const base = () => this.table.select(db.manager, tenant).andWhere('subscription.customer_id = :customerId', { customerId });
+  /** One keyset page (limit + 1 rows) of the tenant's subscriptions matching the filters, newest first, and the total. */
+  list(db: Reader, tenant: Tenant, filters: SubscriptionFilters, page: PageRequest): Promise<{ rows: SubscriptionEntity[]; total: number }> {
+    const base = () => {
+      const query = this.table.select(db.manager, tenant);
+      if (filters.customerId !== undefined) query.andWhere('subscription.customer_id = :customerId', { customerId: filters.customerId });
+      if (filters.status !== undefined) query.andWhere('subscription.status = :status', { status: filters.status });
+      if (filters.search !== undefined) {
+        query.andWhere(
+          new Brackets((where) =>
+            where.where('subscription.id = :search', { search: filters.search }).orWhere('subscription.store_subscription_id = :search', { search: filters.search }),
+          ),
+        );
+      }
+      return query;
+    };
     return fetchPageWithTotal(base, 'subscription', page);
   }
 }

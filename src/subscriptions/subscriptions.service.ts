@@ -144,48 +144,47 @@ export class SubscriptionsService {
     return this.read(tenant, subscription);
   }
 
-  /** A customer's subscriptions, newest first; an unknown customer has none. */
+  /**
+   * The tenant's subscriptions, newest first, optionally a customer's (an unknown customer has
+   * none), by store status, or searched by exact id or store id. Read by page: one read each for
+   * the page's customers and entitlements.
+   */
   async list(tenant: Tenant, query: ListSubscriptionsQueryDto): Promise<PageResult<SubscriptionResponseDto>> {
     const customerName = customerNameOf(atMostOne({ customer_id: query.customer_id, store_customer_id: query.store_customer_id }));
-    if (!customerName) throw new ApiError(ErrorCode.FILTER_REQUIRED, "Filter by 'customer_id' or 'store_customer_id'", 'customer_id');
     const page = toPageRequest(query);
     const db = this.unitOfWork.pool;
     const customer =
-      'id' in customerName
-        ? isValidId('cus', customerName.id)
-          ? await this.customers.findByIdOrNull(db, tenant, customerName.id)
-          : null
-        : await this.customers.findByStoreId(db, tenant, customerName.storeId);
-    const { rows, total } = customer ? await this.subscriptions.listByCustomer(db, tenant, customer.id, page) : { rows: [], total: 0 };
-    const items: SubscriptionResponseDto[] = [];
-    for (const row of rows.slice(0, page.limit)) items.push(await this.read(tenant, row, customer ?? undefined));
-    const result = toPageResult(rows, page, (row) => row.created_at, (row) => row.id, total);
-    return new PageResult(items, result.pagination);
+      customerName === null
+        ? undefined
+        : 'id' in customerName
+          ? isValidId('cus', customerName.id)
+            ? await this.customers.findByIdOrNull(db, tenant, customerName.id)
+            : null
+          : await this.customers.findByStoreId(db, tenant, customerName.storeId);
+    if (customer === null) return new PageResult([], { total: 0, limit: page.limit, has_more: false, next_cursor: null });
+    const { rows, total } = await this.subscriptions.list(db, tenant, { customerId: customer?.id, status: query.status, search: query.search }, page);
+    const pageRows = rows.slice(0, page.limit);
+    const storeIds = await this.customers.storeIdsOf(db, tenant, pageRows.map((row) => row.customer_id));
+    const statuses = await this.entitlements.statusesOf(db, tenant, pageRows.flatMap((row) => (row.entitlement_id ? [row.entitlement_id] : [])));
+    const productNames = await this.products.namesOf(db, tenant, pageRows.map((row) => row.product_id));
+    return toPageResult(
+      rows,
+      page,
+      (row) => row.created_at,
+      (row) => toSubscriptionResponse(row, storeIds.get(row.customer_id) ?? '', productNames.get(row.product_id) ?? '', statuses, true),
+      total,
+    );
   }
 
-  private async read(tenant: Tenant, subscription: SubscriptionEntity, customer?: CustomerEntity): Promise<SubscriptionResponseDto> {
+  private async read(tenant: Tenant, subscription: SubscriptionEntity): Promise<SubscriptionResponseDto> {
     const db = this.unitOfWork.pool;
-    return this.response(db, tenant, subscription, customer ?? (await this.customers.require(db, tenant, subscription.customer_id)), true);
+    return this.response(db, tenant, subscription, await this.customers.require(db, tenant, subscription.customer_id), true);
   }
 
   private async response(db: Reader, tenant: Tenant, subscription: SubscriptionEntity, customer: CustomerEntity, applied: boolean): Promise<SubscriptionResponseDto> {
-    const entitlementStatus = subscription.entitlement_id ? (await this.entitlements.statusOf(db, tenant, subscription.entitlement_id)) : null;
-    return {
-      id: subscription.id,
-      store_subscription_id: subscription.store_subscription_id,
-      customer_id: subscription.customer_id,
-      store_customer_id: customer.store_customer_id,
-      product_id: subscription.product_id,
-      status: subscription.status,
-      current_period_end: iso(subscription.current_period_end),
-      cancel_at_period_end: subscription.cancel_at_period_end,
-      store_updated_at: iso(subscription.store_updated_at),
-      entitlement_id: subscription.entitlement_id,
-      entitlement_status: entitlementStatus,
-      applied,
-      created_at: subscription.created_at.toISOString(),
-      updated_at: subscription.updated_at.toISOString(),
-    };
+    const statuses = await this.entitlements.statusesOf(db, tenant, subscription.entitlement_id ? [subscription.entitlement_id] : []);
+    const productNames = await this.products.namesOf(db, tenant, [subscription.product_id]);
+    return toSubscriptionResponse(subscription, customer.store_customer_id, productNames.get(subscription.product_id) ?? '', statuses, applied);
   }
 
   private resolveCustomer(tx: Transaction, tenant: Tenant, name: CustomerName): Promise<CustomerEntity> {
@@ -285,4 +284,31 @@ export class SubscriptionsService {
     else if (step.operation === 'update') await this.transitions.update(tx, tenant, entitlementId, { expiresAt: step.expiresAt });
     else if (step.operation === 'reactivate') await this.transitions.reactivate(tx, tenant, entitlementId, { expiresAt: step.expiresAt });
   }
+}
+
+/** The response shape; `entitlementStatuses` holds the effective status of the subscription's entitlement. */
+function toSubscriptionResponse(
+  subscription: SubscriptionEntity,
+  storeCustomerId: string,
+  productName: string,
+  entitlementStatuses: ReadonlyMap<string, string>,
+  applied: boolean,
+): SubscriptionResponseDto {
+  return {
+    id: subscription.id,
+    store_subscription_id: subscription.store_subscription_id,
+    customer_id: subscription.customer_id,
+    store_customer_id: storeCustomerId,
+    product_id: subscription.product_id,
+    product_name: productName,
+    status: subscription.status,
+    current_period_end: iso(subscription.current_period_end),
+    cancel_at_period_end: subscription.cancel_at_period_end,
+    store_updated_at: iso(subscription.store_updated_at),
+    entitlement_id: subscription.entitlement_id,
+    entitlement_status: subscription.entitlement_id ? (entitlementStatuses.get(subscription.entitlement_id) ?? null) : null,
+    applied,
+    created_at: subscription.created_at.toISOString(),
+    updated_at: subscription.updated_at.toISOString(),
+  };
 }

@@ -1,6 +1,8 @@
-import { INestApplication } from '@nestjs/common';
+import { INestApplication, Type } from '@nestjs/common';
+import { ModulesContainer } from '@nestjs/core';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { ADMIN_TOKEN_SECURITY, API_KEY_SECURITY } from './security-schemes';
+import { MODE_HEADER } from '../exchange/mode-header';
+import { ADMIN_TOKEN_SECURITY, API_KEY_SECURITY, DASHBOARD_SESSION_SECURITY, DASHBOARD_TAG } from './security-schemes';
 import { ERROR_CATALOGUE, ErrorCode, errorTypeForStatus } from '../errors/error-code.enum';
 import { documentIdempotency } from './idempotency-openapi';
 import { makeDocumentPrecise } from './document-precision';
@@ -145,6 +147,32 @@ function decorateOperations(document: OpenAPIObject): void {
   }
 }
 
+/** Where @ApiTags keeps a controller's tags (@nestjs/swagger's DECORATORS.API_TAGS, which its package does not export). */
+const API_TAGS_METADATA = 'swagger/apiUseTags';
+
+/** The app's modules, split by whether their controllers are the dashboard's own routes (tagged `dashboard`; one document each). */
+function modulesByDocument(app: INestApplication): { publicModules: Type[]; dashboardModules: Type[] } {
+  const publicModules: Type[] = [];
+  const dashboardModules: Type[] = [];
+  for (const module of app.get(ModulesContainer).values()) {
+    const controllers = [...module.controllers.values()].map((wrapper) => wrapper.metatype).filter((metatype): metatype is Type => typeof metatype === 'function');
+    const dashboard = controllers.length > 0 && controllers.every((controller) => ((Reflect.getMetadata(API_TAGS_METADATA, controller) as string[] | undefined) ?? []).includes(DASHBOARD_TAG));
+    (dashboard ? dashboardModules : publicModules).push(module.metatype as Type);
+  }
+  return { publicModules, dashboardModules };
+}
+
+/** What every document gets once built: errors and headers each route can return, idempotency, precision. */
+function finishDocument(document: OpenAPIObject): OpenAPIObject {
+  // Idempotency first: its 409 then gets the rate-limit headers like every other 4xx it sends.
+  documentIdempotency(document);
+  decorateOperations(document);
+  makeDocumentPrecise(document);
+  // The document describes whichever deployment serves it; not an internal-only API.
+  for (const server of document.servers ?? []) Object.assign(server, { 'x-internal': false });
+  return document;
+}
+
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Entitlement and Digital Delivery API')
@@ -157,6 +185,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'Timestamps are RFC 3339 (`format: date-time`); responses give UTC with milliseconds, requests may use any offset (other ISO 8601 forms with an offset are accepted too).',
         '',
         "Try it out: on the embedded first start's demo merchant every example runs as shipped, in the order the tags are listed; a path parameter that takes one of our ids says which route's answer gives one.",
+        '',
+        `The merchant dashboard calls these routes with its session cookie instead of a key; such a request names its mode in the \`${MODE_HEADER}\` header (\`test\` or \`live\`; 400 \`MISSING_REQUIRED_FIELD\` without it). A key's mode is the key's, and the header is ignored.`,
       ].join('\n'),
     )
     .setVersion(PACKAGE_VERSION)
@@ -170,17 +200,61 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const built = config.build();
   const document = SwaggerModule.createDocument(app, built, {
     operationIdFactory: operationIdFor,
+    include: modulesByDocument(app).publicModules,
   });
-  // Idempotency first: its 409 then gets the rate-limit headers like every other 4xx it sends.
-  documentIdempotency(document);
-  decorateOperations(document);
-  makeDocumentPrecise(document);
-  // The document describes whichever deployment serves it; not an internal-only API.
-  for (const server of document.servers ?? []) Object.assign(server, { 'x-internal': false });
-  return document;
+  return finishDocument(document);
 }
 
-export function setupSwagger(app: INestApplication): OpenAPIObject {
+/**
+ * The dashboard app's own routes (/dashboard/api/), in a document of their own (openapi.dashboard.json,
+ * Swagger UI at /docs/dashboard): they serve this service's web app, not merchants' code.
+ * State-changing routes of a session need its CSRF token, documented here for all of them at once.
+ */
+export function buildDashboardOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('Entitlement and Digital Delivery API: dashboard routes')
+    .setDescription(
+      [
+        "The merchant dashboard's own routes: sign-in, the session, password setup, the Overview numbers, API keys and the team. The dashboard does everything else through the public `/v1` API (see /docs) with its session cookie, naming the page's mode in `" +
+          MODE_HEADER +
+          '`.',
+        '',
+        'A state-changing request of a session needs `X-CSRF-Token` (the session\'s `csrf_token`).',
+      ].join('\n'),
+    )
+    .setVersion(PACKAGE_VERSION)
+    .setLicense('MIT', 'https://opensource.org/licenses/MIT')
+    .addServer('/', 'This server')
+    .addCookieAuth('eh_session', { type: 'apiKey', in: 'cookie', description: 'The session cookie set by sign-in (`__Host-eh_session` under https)' }, DASHBOARD_SESSION_SECURITY)
+    .addTag(DASHBOARD_TAG, "The merchant dashboard's own routes");
+  const document = SwaggerModule.createDocument(app, config.build(), {
+    operationIdFactory: operationIdFor,
+    include: modulesByDocument(app).dashboardModules,
+  });
+  documentCsrfHeader(document);
+  return finishDocument(document);
+}
+
+/** The CSRF header and its 403 on every state-changing operation that needs the session. */
+function documentCsrfHeader(document: OpenAPIObject): void {
+  for (const pathItem of Object.values(document.paths)) {
+    for (const [method, operation] of Object.entries(pathItem) as Array<[string, Operation]>) {
+      if (method === 'get' || !(operation.security ?? []).some((requirement) => DASHBOARD_SESSION_SECURITY in requirement)) continue;
+      (operation.parameters ??= []).push({
+        in: 'header',
+        name: 'X-CSRF-Token',
+        required: true,
+        description: "The session's csrf_token",
+        schema: { type: 'string' },
+        example: 'Zk3pQ9xT2vB7nL4mR8sW1yC6dF0gH5jK3aE9uI2oP7q',
+      } as { in: string; name: string });
+      (operation.responses ??= {})['403'] = errorResponse(`\`${ERROR_CATALOGUE[ErrorCode.CSRF_TOKEN_INVALID].renderedCode}\`: ${ERROR_CATALOGUE[ErrorCode.CSRF_TOKEN_INVALID].description}`, [ErrorCode.CSRF_TOKEN_INVALID]);
+    }
+  }
+}
+
+/** Swagger UI: the public API at /docs; the dashboard's own routes at /docs/dashboard while the dashboard is served. */
+export function setupSwagger(app: INestApplication, options: { dashboard: boolean }): OpenAPIObject {
   const document = buildOpenApiDocument(app);
   SwaggerModule.setup('docs', app, document, {
     jsonDocumentUrl: 'docs/openapi.json',
@@ -188,5 +262,12 @@ export function setupSwagger(app: INestApplication): OpenAPIObject {
     swaggerOptions: { persistAuthorization: true },
     customSiteTitle: 'Entitlement and Digital Delivery API',
   });
+  if (options.dashboard) {
+    SwaggerModule.setup('docs/dashboard', app, buildDashboardOpenApiDocument(app), {
+      jsonDocumentUrl: 'docs/dashboard/openapi.json',
+      yamlDocumentUrl: 'docs/dashboard/openapi.yaml',
+      customSiteTitle: 'Entitlement and Digital Delivery API: dashboard routes',
+    });
+  }
   return document;
 }

@@ -11,9 +11,6 @@ const EXPLICIT_OPERATION_IDS: Record<string, string> = {
   'AdminUsageController.usage': 'admin.getUsage',
   'EntitlementTokensController.issue': 'entitlements.issueToken',
   'JwksController.jwks': 'entitlements.getSigningKeys',
-  'CustomersController.list': 'customers.listEntitlements',
-  'CustomersController.listByStoreId': 'customers.listEntitlementsByStoreId',
-  'CustomersController.downloads': 'customers.listDownloads',
   'DashboardUsersAdminController.createUser': 'admin.createDashboardUser',
   // One call creates the order or updates it (by store_order_id / store_subscription_id).
   'OrdersController.post': 'orders.upsert',

@@ -6,6 +6,7 @@ import { TenantOwnedEntity } from '../database/tenant-owned.entity';
 @Entity('events')
 @Index('events_tenant_created_idx', ['merchant_id', 'mode', 'created_at', 'id'])
 @Index('events_tenant_type_created_idx', ['merchant_id', 'mode', 'type', 'created_at'])
+@Index('events_tenant_object_created_idx', ['merchant_id', 'mode', 'object_id', 'created_at', 'id'])
 // EVENT_RETENTION deletes events by age across tenants (event-retention.repository.ts).
 @Index('events_created_idx', ['created_at'])
 export class EventEntity extends TenantOwnedEntity {
@@ -15,6 +16,13 @@ export class EventEntity extends TenantOwnedEntity {
   /** `data.object`: the resource after the change, in its API shape. */
   @Column({ type: 'jsonb' })
   data: { object: Record<string, unknown> };
+
+  /**
+   * `data.object.id`, kept by PostgreSQL itself (a stored generated column: one definition, filled
+   * for old rows when the column was added), so GET /v1/events?object_id= is an index lookup.
+   */
+  @Column({ type: 'text', nullable: true, generatedType: 'STORED', asExpression: "data -> 'object' ->> 'id'", insert: false, update: false })
+  object_id: string | null;
 
   @CreateDateColumn(TIMESTAMP)
   created_at: Date;

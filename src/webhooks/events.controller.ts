@@ -11,6 +11,8 @@ import { ApiEnvelopeResponse } from '../swagger/api-envelope-response.decorator'
 import { ApiJsonBody } from '../swagger/api-json-body.decorator';
 import { ApiErrorResponses } from '../swagger/api-error-responses.decorator';
 import { EventResponseDto, RedeliveryResponseDto } from './dto/event-response.dto';
+import { WebhookDeliveryResponseDto } from './dto/webhook-endpoint-response.dto';
+import { PaginationQueryDto } from '../pagination/pagination-query.dto';
 import { ListEventsQueryDto } from './dto/list-events-query.dto';
 import { RedeliverEventDto } from './dto/redeliver-event.dto';
 import { EventsService } from './events.service';
@@ -29,7 +31,12 @@ export class EventsController {
 
   @Get()
   @RequireScopes('events:read')
-  @ApiOperation({ summary: 'List events', description: 'The event log of this mode, newest first, cursor-paginated; filter by type and creation time (exclusive bounds).' })
+  @ApiOperation({
+    summary: 'List events',
+    description:
+      'The event log of this mode, newest first, cursor-paginated; filter by type, by the changed object (`object_id`: events whose ' +
+      '`data.object.id` is this id) and creation time (exclusive bounds).',
+  })
   @ApiEnvelopeResponse(EventResponseDto, { description: 'A page of events', list: 'total' })
   @ApiErrorResponses(ErrorCode.INVALID_PARAMETER)
   list(@CurrentTenant() tenant: Tenant, @Query() query: ListEventsQueryDto): Promise<PageResult<EventResponseDto>> {
@@ -44,6 +51,19 @@ export class EventsController {
   @ApiErrorResponses(ErrorCode.EVENT_NOT_FOUND)
   get(@CurrentTenant() tenant: Tenant, @Param('event_id') eventId: string): Promise<EventResponseDto> {
     return this.events.get(tenant, eventId);
+  }
+
+  @Get(':event_id/deliveries')
+  @RequireScopes('events:read')
+  @ApiOperation({
+    summary: "List an event's delivery attempts",
+    description: 'Every attempt to send this event, to any webhook endpoint (each names its endpoint_id), newest first, cursor-paginated with total.',
+  })
+  @EVENT_ID_PARAM
+  @ApiEnvelopeResponse(WebhookDeliveryResponseDto, { description: 'A page of attempts', list: 'total' })
+  @ApiErrorResponses(ErrorCode.EVENT_NOT_FOUND, ErrorCode.INVALID_PARAMETER)
+  listDeliveries(@CurrentTenant() tenant: Tenant, @Param('event_id') eventId: string, @Query() query: PaginationQueryDto): Promise<PageResult<WebhookDeliveryResponseDto>> {
+    return this.endpoints.listEventDeliveries(tenant, eventId, query);
   }
 
   @Post(':event_id/redeliver')

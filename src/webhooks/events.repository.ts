@@ -9,6 +9,7 @@ import { EventEntity } from './event.entity';
 
 export interface EventFilters {
   type?: string;
+  objectId?: string;
   createdAfter?: Date;
   createdBefore?: Date;
 }
@@ -28,6 +29,7 @@ export class EventsRepository {
     const base = () => {
       const query = this.table.select(this.dataSource.manager, tenant);
       if (filters.type) query.andWhere('event.type = :type', { type: filters.type });
+      if (filters.objectId !== undefined) query.andWhere('event.object_id = :objectId', { objectId: filters.objectId });
       if (filters.createdAfter) query.andWhere('event.created_at > :createdAfter', { createdAfter: filters.createdAfter });
       if (filters.createdBefore) query.andWhere('event.created_at < :createdBefore', { createdBefore: filters.createdBefore });
       return query;

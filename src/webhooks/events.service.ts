@@ -24,6 +24,7 @@ export class EventsService {
     const page = toPageRequest(query);
     const filters = {
       type: query.type,
+      objectId: query.object_id,
       createdAfter: query.created_after ? new Date(query.created_after) : undefined,
       createdBefore: query.created_before ? new Date(query.created_before) : undefined,
     };

@@ -318,8 +318,17 @@ export class WebhookDeliveriesRepository {
     ]);
   }
 
-  async listAttempts(tenant: Tenant, endpointId: string, page: PageRequest): Promise<{ rows: WebhookDeliveryAttemptEntity[]; total: number }> {
-    const base = () => this.attempts.select(this.dataSource.manager, tenant).andWhere('attempt.endpoint_id = :endpointId', { endpointId });
+  /** Records an attempt that belongs to no queued delivery (a test send): it is listed like any other. */
+  recordLoneAttempt(db: Reader, tenant: Tenant, attempt: Omit<WebhookDeliveryAttemptEntity, 'merchant_id' | 'mode' | 'endpoint'>): Promise<WebhookDeliveryAttemptEntity> {
+    return this.attempts.insert(db.manager, tenant, attempt);
+  }
+
+  /** One keyset page of attempts, newest first, of one endpoint or of one event (to every endpoint), and their total. */
+  async listAttempts(tenant: Tenant, of: { endpointId: string } | { eventId: string }, page: PageRequest): Promise<{ rows: WebhookDeliveryAttemptEntity[]; total: number }> {
+    const base = () =>
+      'endpointId' in of
+        ? this.attempts.select(this.dataSource.manager, tenant).andWhere('attempt.endpoint_id = :endpointId', { endpointId: of.endpointId })
+        : this.attempts.select(this.dataSource.manager, tenant).andWhere('attempt.event_id = :eventId', { eventId: of.eventId });
     return fetchPageWithTotal(base, 'attempt', page, 'attempted_at');
   }
 }

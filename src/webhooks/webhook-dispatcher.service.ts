@@ -5,11 +5,9 @@ import { UnitOfWork } from '../database/unit-of-work';
 import { EVENTS_COMMITTED } from '../database/domain-event';
 import { toEventResponse } from './event.mapper';
 import { AttemptBatcher } from './attempt-batcher';
-import { CLAIM_WINDOW, ClaimedDelivery, DeliveryEndpoint, FinishedAttempt, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { CLAIM_WINDOW, ClaimedDelivery, FinishedAttempt, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
-import { WebhookSender, SEND_TIMEOUT_MILLISECONDS } from './webhook-sender';
-import { webhookHeaders } from './webhook-signature';
-import { checkWebhookUrlSyntax, UnsafeWebhookUrlError } from './webhook-url-guard';
+import { isSuccessStatus, SEND_TIMEOUT_MILLISECONDS, WebhookSender } from './webhook-sender';
 
 const POLL_INTERVAL_MILLISECONDS = 1_000;
 /** Longer than a send, so a live instance never loses its lease mid-send. */
@@ -131,13 +129,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     const { endpoint, event } = delivery;
     const body = JSON.stringify(toEventResponse(event));
     const attemptedAt = new Date();
-    const secrets = [endpoint.secret];
-    if (endpoint.previous_secret && endpoint.previous_secret_expires_at && endpoint.previous_secret_expires_at > attemptedAt) {
-      secrets.push(endpoint.previous_secret);
-    }
-    const headers = webhookHeaders(secrets, event.id, Math.floor(attemptedAt.getTime() / 1000), body);
-    const outcome = await this.sendChecked(endpoint, delivery.mode, headers, body);
-    const succeeded = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
+    const outcome = await this.sender.sendSigned(endpoint, delivery.mode, event.id, body, attemptedAt);
+    const succeeded = isSuccessStatus(outcome.statusCode);
     const gone = outcome.statusCode === 410;
     const retryInMilliseconds = succeeded || gone ? null : this.retryDelay(delivery.attemptCount);
     const attempt = {
@@ -160,21 +153,6 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     if (retryInMilliseconds !== null && retryInMilliseconds < POLL_INTERVAL_MILLISECONDS) {
       setTimeout(() => this.wake(), retryInMilliseconds + 5).unref();
     }
-  }
-
-  /**
-   * The registration-time URL check again (IP literals, localhost, scheme); names are checked as
-   * they resolve. Under the endpoint's stored decision on private URLs, not this instance's, so
-   * every instance treats its deliveries alike.
-   */
-  private async sendChecked(endpoint: DeliveryEndpoint, mode: 'live' | 'test', headers: Record<string, string>, body: string) {
-    try {
-      checkWebhookUrlSyntax(endpoint.url, mode, endpoint.private_urls_allowed);
-    } catch (error) {
-      if (!(error instanceof UnsafeWebhookUrlError)) throw error;
-      return { statusCode: null, error: error.message, durationMilliseconds: 0, responseBody: null };
-    }
-    return this.sender.send(endpoint.url, headers, body, endpoint.private_urls_allowed);
   }
 
   /** Delay before the next attempt after `previousAttempts` + 1 failures, or null when the schedule is spent. */

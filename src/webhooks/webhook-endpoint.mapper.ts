@@ -25,6 +25,7 @@ export function toWebhookEndpointWithSecret(endpoint: WebhookEndpointEntity): We
 export function toWebhookDeliveryResponse(attempt: WebhookDeliveryAttemptEntity): WebhookDeliveryResponseDto {
   return {
     id: attempt.id,
+    endpoint_id: attempt.endpoint_id,
     event_id: attempt.event_id,
     event_type: attempt.event_type,
     attempt: attempt.attempt,

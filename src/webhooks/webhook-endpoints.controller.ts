@@ -18,6 +18,7 @@ import {
   WebhookEndpointWithSecretResponseDto,
 } from './dto/webhook-endpoint-response.dto';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
+import { WebhookTestSends } from './webhook-test-sends.service';
 import { ApiIdParam } from '../swagger/api-path-parameters';
 
 const ENDPOINT_ID_PARAM = ApiIdParam('endpoint_id', 'we', 'Webhook endpoint', ['POST /v1/webhook-endpoints', 'GET /v1/webhook-endpoints']);
@@ -25,7 +26,10 @@ const ENDPOINT_ID_PARAM = ApiIdParam('endpoint_id', 'we', 'Webhook endpoint', ['
 @ApiTags('webhooks')
 @Controller('v1/webhook-endpoints')
 export class WebhookEndpointsController {
-  constructor(private readonly endpoints: WebhookEndpointsService) {}
+  constructor(
+    private readonly endpoints: WebhookEndpointsService,
+    private readonly testSends: WebhookTestSends,
+  ) {}
 
   @Post()
   @RequireScopes('webhooks:manage')
@@ -92,6 +96,24 @@ export class WebhookEndpointsController {
   @ApiErrorResponses(ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND)
   rotateSecret(@CurrentOperation() operation: Operation, @Param('endpoint_id') endpointId: string): Promise<WebhookEndpointWithSecretResponseDto> {
     return this.endpoints.rotateSecret(operation, endpointId);
+  }
+
+  @Post(':endpoint_id/test')
+  @HttpCode(200)
+  @RequireScopes('webhooks:manage')
+  @ApiOperation({
+    summary: 'Send a test event',
+    description:
+      'Sends one event of type `webhook_endpoint.test` (its `data.object` is the endpoint) to this endpoint only, now, enabled or ' +
+      'disabled, signed and checked like every delivery, and answers with the attempt: `succeeded`, `status_code`, `error`, ' +
+      '`duration_ms`, `response_body`. The attempt is listed with the endpoint\'s deliveries. It is not retried, and the event is not ' +
+      'in the event log. Accepts `Idempotency-Key` (a replay answers the first attempt without sending again).',
+  })
+  @ENDPOINT_ID_PARAM
+  @ApiEnvelopeResponse(WebhookDeliveryResponseDto, { description: 'The attempt (a failed send is a 200 too: see succeeded and error)' })
+  @ApiErrorResponses(ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND)
+  test(@CurrentOperation() operation: Operation, @Param('endpoint_id') endpointId: string): Promise<WebhookDeliveryResponseDto> {
+    return this.testSends.send(operation, endpointId);
   }
 
   @Get(':endpoint_id/deliveries')

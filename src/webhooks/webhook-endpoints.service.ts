@@ -122,7 +122,15 @@ export class WebhookEndpointsService {
   async listDeliveries(tenant: Tenant, endpointId: string, query: PaginationQueryDto): Promise<PageResult<WebhookDeliveryResponseDto>> {
     await this.require(this.unitOfWork.pool, tenant, endpointId);
     const page = toPageRequest(query);
-    const { rows, total } = await this.deliveries.listAttempts(tenant, endpointId, page);
+    const { rows, total } = await this.deliveries.listAttempts(tenant, { endpointId }, page);
+    return toPageResult(rows, page, (row) => row.attempted_at, toWebhookDeliveryResponse, total);
+  }
+
+  /** GET /v1/events/{id}/deliveries: every attempt to send the event, to any endpoint, newest first. */
+  async listEventDeliveries(tenant: Tenant, eventId: string, query: PaginationQueryDto): Promise<PageResult<WebhookDeliveryResponseDto>> {
+    await this.events.require(this.unitOfWork.pool, tenant, eventId);
+    const page = toPageRequest(query);
+    const { rows, total } = await this.deliveries.listAttempts(tenant, { eventId }, page);
     return toPageResult(rows, page, (row) => row.attempted_at, toWebhookDeliveryResponse, total);
   }
 
@@ -141,7 +149,8 @@ export class WebhookEndpointsService {
   }
 
   /** The endpoint of this tenant and mode, or 404 WEBHOOK_ENDPOINT_NOT_FOUND (also for malformed ids). */
-  private async require(db: Reader, tenant: Tenant, endpointId: string): Promise<WebhookEndpointEntity> {
+  /** The tenant's endpoint, or 404 WEBHOOK_ENDPOINT_NOT_FOUND (also for malformed ids). */
+  async require(db: Reader, tenant: Tenant, endpointId: string): Promise<WebhookEndpointEntity> {
     const endpoint = isValidId('we', endpointId) ? await this.endpoints.findById(db, tenant, endpointId) : null;
     if (!endpoint) throw notFound(endpointId);
     return endpoint;

@@ -2,7 +2,9 @@ import { lookup as dnsLookup } from 'node:dns';
 import { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
-import { addressRefusal } from './webhook-url-guard';
+import type { ApiMode } from '../database/tenant';
+import { webhookHeaders } from './webhook-signature';
+import { addressRefusal, checkWebhookUrlSyntax, UnsafeWebhookUrlError } from './webhook-url-guard';
 
 export const SEND_TIMEOUT_MILLISECONDS = 10_000;
 const RESPONSE_BODY_LIMIT_BYTES = 1024;
@@ -13,6 +15,18 @@ export interface SendOutcome {
   durationMilliseconds: number;
   responseBody: string | null;
 }
+
+/** What signing and sending to an endpoint needs of it. */
+export interface SigningEndpoint {
+  url: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+  private_urls_allowed: boolean;
+}
+
+/** 2xx is success (Standard Webhooks); redirects are not followed. */
+export const isSuccessStatus = (statusCode: number | null): boolean => statusCode !== null && statusCode >= 200 && statusCode < 300;
 
 /**
  * Resolves every address of the host and refuses the connection if any is forbidden; the
@@ -91,6 +105,25 @@ export class WebhookSender {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * Signs the message with the endpoint's secrets (the previous one too while its rotation overlap
+   * lasts) and sends it, after the registration-time URL check again (IP literals, localhost,
+   * scheme; names are checked as they resolve), under the endpoint's stored decision on private
+   * URLs, not this instance's, so every instance treats its deliveries alike.
+   */
+  async sendSigned(endpoint: SigningEndpoint, mode: ApiMode, messageId: string, body: string, at: Date): Promise<SendOutcome> {
+    const secrets = [endpoint.secret];
+    if (endpoint.previous_secret && endpoint.previous_secret_expires_at && endpoint.previous_secret_expires_at > at) secrets.push(endpoint.previous_secret);
+    const headers = webhookHeaders(secrets, messageId, Math.floor(at.getTime() / 1000), body);
+    try {
+      checkWebhookUrlSyntax(endpoint.url, mode, endpoint.private_urls_allowed);
+    } catch (error) {
+      if (!(error instanceof UnsafeWebhookUrlError)) throw error;
+      return { statusCode: null, error: error.message, durationMilliseconds: 0, responseBody: null };
+    }
+    return this.send(endpoint.url, headers, body, endpoint.private_urls_allowed);
   }
 
   async close(): Promise<void> {

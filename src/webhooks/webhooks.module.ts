@@ -11,6 +11,7 @@ import { WebhookDispatcher } from './webhook-dispatcher.service';
 import { WebhookEndpointsController } from './webhook-endpoints.controller';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
+import { WebhookTestSends } from './webhook-test-sends.service';
 
 @Module({
   controllers: [EventsController, WebhookEndpointsController],
@@ -20,6 +21,7 @@ import { WebhookEndpointsService } from './webhook-endpoints.service';
     WebhookEndpointsRepository,
     WebhookDeliveriesRepository,
     WebhookEndpointsService,
+    WebhookTestSends,
     OutboxListener,
     OutboxRepository,
     WebhookDispatcher,

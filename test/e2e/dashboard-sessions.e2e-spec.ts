@@ -56,8 +56,14 @@ describe('dashboard users and sessions', () => {
     const session = await signIn(email.toUpperCase());
     expect(session.merchantId).toBe(tenant.merchantId);
     const described = await testApp.http.get('/dashboard/api/session').set('Cookie', session.cookie).expect(200);
-    expect(described.body.data).toMatchObject({ email: email.toLowerCase(), mode: 'test', csrf_token: session.csrf });
-    await testApp.http.get('/v1/products').set('Cookie', session.cookie).expect(200);
+    expect(described.body.data).toEqual({
+      user_id: expect.stringMatching(/^user_/),
+      email: email.toLowerCase(),
+      merchant_id: tenant.merchantId,
+      merchant_name: expect.stringMatching(/^Test merchant /),
+      csrf_token: session.csrf,
+    });
+    await testApp.http.get('/v1/products').set('Cookie', session.cookie).set('Eh-Mode', 'test').expect(200);
   });
 
   it('refuses a setup link after 24 hours', async () => {
@@ -73,7 +79,7 @@ describe('dashboard users and sessions', () => {
     }
   });
 
-  it('grants with source manual, in the mode of the switch, and records the event', async () => {
+  it('grants with source manual, in the mode the request names, and records the event', async () => {
     const tenant = await testApp.createTenant();
     const session = await signIn(await userWithPassword(tenant.merchantId));
     const product = await testApp.http.post('/v1/products').set(bearer(tenant.testKey)).send({ name: 'Book', entitlement_type: 'permanent' }).expect(201);
@@ -81,17 +87,73 @@ describe('dashboard users and sessions', () => {
       .post('/v1/entitlements')
       .set('Cookie', session.cookie)
       .set('X-CSRF-Token', session.csrf)
+      .set('Eh-Mode', 'test')
       .send({ store_customer_id: 'cust-1', product_id: product.body.data.id })
       .expect(201);
     expect(granted.body.data.source).toBe('manual');
     const events = await testApp.http.get('/v1/events').query({ type: 'entitlement.created' }).set(bearer(tenant.testKey)).expect(200);
     expect(events.body.data.map((event: { data: { object: { id: string } } }) => event.data.object.id)).toContain(granted.body.data.id);
+    // The same session naming live sees none of the test records.
+    await testApp.http.get(`/v1/entitlements/${granted.body.data.id}`).set('Cookie', session.cookie).set('Eh-Mode', 'live').expect(404);
+    await testApp.http.get(`/v1/entitlements/${granted.body.data.id}`).set('Cookie', session.cookie).set('Eh-Mode', 'test').expect(200);
+  });
 
-    // The switch: live mode sees none of the test records.
-    await testApp.http.post('/dashboard/api/session/mode').set('Cookie', session.cookie).set('X-CSRF-Token', session.csrf).send({ mode: 'live' }).expect(200);
-    await testApp.http.get(`/v1/entitlements/${granted.body.data.id}`).set('Cookie', session.cookie).expect(404);
-    const live = await testApp.http.get('/dashboard/api/session').set('Cookie', session.cookie).expect(200);
-    expect(live.body.data.mode).toBe('live');
+  it('acts in the mode each request names: two tabs of one session never see each other\'s records', async () => {
+    const tenant = await testApp.createTenant();
+    const session = await signIn(await userWithPassword(tenant.merchantId));
+    const tab = (mode: 'test' | 'live') => ({ Cookie: session.cookie, 'X-CSRF-Token': session.csrf, 'Eh-Mode': mode });
+    // Interleaved, as two tabs would send them.
+    const testProduct = await testApp.http.post('/v1/products').set(tab('test')).send({ name: 'Test tab product', entitlement_type: 'permanent' }).expect(201);
+    const liveProduct = await testApp.http.post('/v1/products').set(tab('live')).send({ name: 'Live tab product', entitlement_type: 'permanent' }).expect(201);
+    const testGrant = await testApp.http.post('/v1/entitlements').set(tab('test')).send({ store_customer_id: 'tab-customer', product_id: testProduct.body.data.id }).expect(201);
+    const liveGrant = await testApp.http.post('/v1/entitlements').set(tab('live')).send({ store_customer_id: 'tab-customer', product_id: liveProduct.body.data.id }).expect(201);
+
+    const listed = async (mode: 'test' | 'live') => (await testApp.http.get('/v1/products').set(tab(mode)).expect(200)).body.data.map((product: { id: string }) => product.id);
+    expect(await listed('test')).toEqual([testProduct.body.data.id]);
+    expect(await listed('live')).toEqual([liveProduct.body.data.id]);
+    // Each tab's ids are 404 in the other; the other mode's product can't be granted either.
+    await testApp.http.get(`/v1/products/${liveProduct.body.data.id}`).set(tab('test')).expect(404);
+    await testApp.http.get(`/v1/entitlements/${testGrant.body.data.id}`).set(tab('live')).expect(404);
+    await testApp.http.post('/v1/entitlements').set(tab('test')).send({ store_customer_id: 'tab-customer', product_id: liveProduct.body.data.id }).expect(404);
+    // The keys see the same split: what the live tab made is live.
+    await testApp.http.get(`/v1/entitlements/${liveGrant.body.data.id}`).set(bearer(tenant.liveKey)).expect(200);
+    await testApp.http.get(`/v1/entitlements/${liveGrant.body.data.id}`).set(bearer(tenant.testKey)).expect(404);
+    // The Overview names its mode too.
+    await testApp.http.get('/dashboard/api/overview').set(tab('live')).expect(200);
+  });
+
+  it('needs Eh-Mode on every /v1 request of a session, and ignores it for keys', async () => {
+    const tenant = await testApp.createTenant();
+    const session = await signIn(await userWithPassword(tenant.merchantId));
+    const missing = await testApp.http.get('/v1/products').set('Cookie', session.cookie).expect(400);
+    expect(missing.body.error).toMatchObject({ code: 'MISSING_REQUIRED_FIELD', param: 'Eh-Mode', type: 'invalid_request_error' });
+    expect(missing.body.error.message).toContain('Eh-Mode');
+    for (const bad of ['TEST', 'production', '', 'test,live']) {
+      const refused = await testApp.http.get('/v1/products').set('Cookie', session.cookie).set('Eh-Mode', bad).expect(400);
+      expect(refused.body.error).toMatchObject({ code: 'INVALID_PARAMETER', param: 'Eh-Mode' });
+    }
+    // A write: the CSRF token is checked first, then the mode; nothing is created without one.
+    await testApp.http.post('/v1/products').set('Cookie', session.cookie).set('Eh-Mode', 'test').send({ name: 'No token', entitlement_type: 'permanent' }).expect(403);
+    const noMode = await testApp.http.post('/v1/products').set('Cookie', session.cookie).set('X-CSRF-Token', session.csrf).send({ name: 'No mode', entitlement_type: 'permanent' }).expect(400);
+    expect(noMode.body.error.param).toBe('Eh-Mode');
+    // An ended session is a 401 whatever the header says.
+    await testApp.http.get('/v1/products').set('Cookie', 'eh_session=unknown').set('Eh-Mode', 'nonsense').expect(401);
+    // The mode-specific dashboard route needs it; the merchant-wide ones don't.
+    const overview = await testApp.http.get('/dashboard/api/overview').set('Cookie', session.cookie).expect(400);
+    expect(overview.body.error).toMatchObject({ code: 'MISSING_REQUIRED_FIELD', param: 'Eh-Mode' });
+    await testApp.http.get('/dashboard/api/overview').set('Cookie', session.cookie).set('Eh-Mode', 'both').expect(400);
+    await testApp.http.get('/dashboard/api/api-keys').set('Cookie', session.cookie).expect(200);
+    await testApp.http.get('/dashboard/api/session').set('Cookie', session.cookie).expect(200);
+    // A key's mode is the key's: the header changes nothing, whatever its value.
+    const made = await testApp.http.post('/v1/products').set(bearer(tenant.testKey)).set('Eh-Mode', 'live').send({ name: 'Keyed', entitlement_type: 'permanent' }).expect(201);
+    await testApp.http.get(`/v1/products/${made.body.data.id}`).set(bearer(tenant.testKey)).set('Eh-Mode', 'nonsense').expect(200);
+    await testApp.http.get(`/v1/products/${made.body.data.id}`).set(bearer(tenant.liveKey)).set('Eh-Mode', 'test').expect(404);
+  });
+
+  it('has no mode switch any more', async () => {
+    const tenant = await testApp.createTenant();
+    const session = await signIn(await userWithPassword(tenant.merchantId));
+    await testApp.http.post('/dashboard/api/session/mode').set('Cookie', session.cookie).set('X-CSRF-Token', session.csrf).send({ mode: 'live' }).expect(404);
   });
 
   it('refuses a state-changing request without the CSRF token', async () => {
@@ -101,7 +163,7 @@ describe('dashboard users and sessions', () => {
     expect(refused.body.error.code).toBe('CSRF_TOKEN_INVALID');
     await testApp.http.post('/v1/products').set('Cookie', session.cookie).set('X-CSRF-Token', 'wrong').send({ name: 'Nope' }).expect(403);
     await testApp.http.post('/dashboard/api/api-keys').set('Cookie', session.cookie).send({ mode: 'test', scopes: ['*'] }).expect(403);
-    const products = await testApp.http.get('/v1/products').set('Cookie', session.cookie).expect(200);
+    const products = await testApp.http.get('/v1/products').set('Cookie', session.cookie).set('Eh-Mode', 'test').expect(200);
     expect(products.body.data).toEqual([]);
   });
 
@@ -111,7 +173,7 @@ describe('dashboard users and sessions', () => {
     const first = await signIn(email);
     const signedOut = await testApp.http.post('/dashboard/api/sign-out').set('Cookie', first.cookie).set('X-CSRF-Token', first.csrf).expect(200);
     expect(([] as string[]).concat(signedOut.headers['set-cookie'] ?? [])[0]).toContain('Max-Age=0');
-    const ended = await testApp.http.get('/v1/products').set('Cookie', first.cookie).expect(401);
+    const ended = await testApp.http.get('/v1/products').set('Cookie', first.cookie).set('Eh-Mode', 'test').expect(401);
     expect(ended.body.error.code).toBe('INVALID_SESSION');
     await testApp.http.get('/dashboard/api/session').set('Cookie', first.cookie).expect(401);
 
@@ -119,12 +181,12 @@ describe('dashboard users and sessions', () => {
     try {
       const second = await signIn(email);
       clock.advance(11 * HOUR);
-      await testApp.http.get('/v1/products').set('Cookie', second.cookie).expect(200);
+      await testApp.http.get('/v1/products').set('Cookie', second.cookie).set('Eh-Mode', 'test').expect(200);
       // Activity moved the idle window: 11 more hours are still within it.
       clock.advance(11 * HOUR);
-      await testApp.http.get('/v1/products').set('Cookie', second.cookie).expect(200);
+      await testApp.http.get('/v1/products').set('Cookie', second.cookie).set('Eh-Mode', 'live').expect(200);
       clock.advance(12 * HOUR + 1000);
-      await testApp.http.get('/v1/products').set('Cookie', second.cookie).expect(401);
+      await testApp.http.get('/v1/products').set('Cookie', second.cookie).set('Eh-Mode', 'test').expect(401);
     } finally {
       clock.release();
     }
@@ -135,7 +197,7 @@ describe('dashboard users and sessions', () => {
     const second = await testApp.createTenant();
     const session = await signIn(await userWithPassword(first.merchantId));
     const otherProduct = await testApp.http.post('/v1/products').set(bearer(second.testKey)).send({ name: 'Theirs', entitlement_type: 'permanent' }).expect(201);
-    await testApp.http.get(`/v1/products/${otherProduct.body.data.id}`).set('Cookie', session.cookie).expect(404);
+    await testApp.http.get(`/v1/products/${otherProduct.body.data.id}`).set('Cookie', session.cookie).set('Eh-Mode', 'test').expect(404);
 
     const keys = await testApp.http.get('/dashboard/api/api-keys').set('Cookie', session.cookie).expect(200);
     expect(keys.body.data.length).toBeGreaterThan(0);
@@ -163,7 +225,7 @@ describe('dashboard users and sessions', () => {
   it('shows the Overview numbers: plan, usage and 30 days of downloads', async () => {
     const tenant = await testApp.createTenant();
     const session = await signIn(await userWithPassword(tenant.merchantId));
-    const overview = await testApp.http.get('/dashboard/api/overview').set('Cookie', session.cookie).expect(200);
+    const overview = await testApp.http.get('/dashboard/api/overview').set('Cookie', session.cookie).set('Eh-Mode', 'test').expect(200);
     expect(overview.body.data.usage.plan).toBe('free');
     expect(overview.body.data.daily).toHaveLength(30);
     expect(overview.body.data.daily[29]).toEqual({ day: new Date().toISOString().slice(0, 10), downloads: 0, bytes: 0 });

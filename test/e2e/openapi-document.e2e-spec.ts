@@ -2,7 +2,8 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 import { ERROR_CATALOGUE } from '../../src/errors/error-code.enum';
 import { IDEMPOTENCY_KEY_HEADER } from '../../src/swagger/idempotency-openapi';
 import { API_TAGS } from '../../src/swagger/api-tags';
-import { buildOpenApiDocument } from '../../src/swagger/openapi';
+import { buildDashboardOpenApiDocument, buildOpenApiDocument } from '../../src/swagger/openapi';
+import { registeredRoutes } from '../support/routes';
 import { createTestApp, TestApp } from '../support/test-app';
 import { type JsonSchema, resolveSchema } from '../support/openapi-operations';
 
@@ -141,5 +142,58 @@ describe('the OpenAPI document', () => {
     expect(parameter('source')?.enum).toEqual(expect.arrayContaining(['api', 'API']));
     const redeliver = document.paths['/v1/events/{event_id}/redeliver'].post as unknown as Operation;
     expect(redeliver.requestBody?.required).toBe(false);
+  });
+});
+
+describe("the dashboard's OpenAPI document", () => {
+  let testApp: TestApp;
+  let dashboard: OpenAPIObject;
+
+  beforeAll(async () => {
+    testApp = await createTestApp();
+    dashboard = buildDashboardOpenApiDocument(testApp.app);
+  });
+  afterAll(() => testApp.close());
+
+  const operationsOf = (document: OpenAPIObject) =>
+    Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item as Record<string, Operation>).map(([method, operation]) => ({ method, path, key: `${method.toUpperCase()} ${path}`, operation })),
+    );
+
+  it('holds exactly the dashboard routes, which the public document leaves out', () => {
+    const dashboardRoutes = registeredRoutes(testApp.app)
+      .filter((route) => route.isDashboard)
+      .map((route) => `${route.method} ${route.path.replace(/:([a-z_]+)/g, '{$1}')}`)
+      .sort();
+    expect(operationsOf(dashboard).map(({ key }) => key).sort()).toEqual(dashboardRoutes);
+    expect(Object.keys(buildOpenApiDocument(testApp.app).paths).filter((path) => path.startsWith('/dashboard/'))).toEqual([]);
+  });
+
+  it('documents the session cookie, the CSRF header of every write and the mode header of mode-specific routes', () => {
+    expect(dashboard.components?.securitySchemes?.dashboard_session).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'eh_session' });
+    const open = ['POST /dashboard/api/sign-in', 'POST /dashboard/api/setup'];
+    for (const { method, key, operation } of operationsOf(dashboard)) {
+      expect({ key, described: Boolean(operation.description?.trim()) }).toEqual({ key, described: true });
+      const headers = (operation.parameters ?? []).filter((parameter) => parameter.in === 'header').map((parameter) => parameter.name);
+      if (open.includes(key)) {
+        expect({ key, security: operation.security }).toEqual({ key, security: [] });
+        continue;
+      }
+      expect({ key, security: operation.security }).toEqual({ key, security: [{ dashboard_session: [] }] });
+      expect({ key, csrf: headers.includes('X-CSRF-Token') }).toEqual({ key, csrf: method !== 'get' });
+      expect(operation.responses['401']).toBeDefined();
+    }
+    const overview = dashboard.paths['/dashboard/api/overview'].get as unknown as Operation;
+    expect(overview.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ in: 'header', name: 'Eh-Mode', required: true })]));
+  });
+
+  it('is served with its Swagger UI at /docs/dashboard', async () => {
+    const json = await testApp.http.get('/docs/dashboard/openapi.json').expect(200);
+    expect(json.body.paths['/dashboard/api/session']).toBeDefined();
+    const page = await testApp.http.get('/docs/dashboard').redirects(1).expect(200);
+    expect(page.text).toContain('swagger-ui');
+    // The public UI is still the public document.
+    const publicJson = await testApp.http.get('/docs/openapi.json').expect(200);
+    expect(publicJson.body.paths['/dashboard/api/session']).toBeUndefined();
   });
 });

@@ -41,7 +41,21 @@ describe('products (write side)', () => {
   afterAll(() => testApp.close());
 
   describe('create', () => {
-    it('creates each entitlement type with its field, in the full shape, and records product.created', async () => {
+    it('refuses a blank name on create and update, and stores names trimmed', async () => {
+    for (const name of ['', ' ', '  \t\n ']) {
+      const refused = await post(tenant.testKey, { name, entitlement_type: 'permanent' }).expect(400);
+      expect(refused.body.error).toMatchObject({ code: 'INVALID_PARAMETER', param: 'name' });
+      expect(refused.body.error.message).toContain('must not be blank');
+    }
+    const created = await post(tenant.testKey, { name: '  The Field Guide  ', entitlement_type: 'permanent' }).expect(201);
+    expect(created.body.data.name).toBe('The Field Guide');
+    const patched = (value: string) => testApp.http.patch(`/v1/products/${created.body.data.id}`).set(bearer(tenant.testKey)).send({ name: value });
+    expect((await patched('   ').expect(400)).body.error).toMatchObject({ code: 'INVALID_PARAMETER', param: 'name' });
+    expect((await patched(' Second edition ').expect(200)).body.data.name).toBe('Second edition');
+    expect((await testApp.http.get(`/v1/products/${created.body.data.id}`).set(bearer(tenant.testKey)).expect(200)).body.data.name).toBe('Second edition');
+  });
+
+  it('creates each entitlement type with its field, in the full shape, and records product.created', async () => {
       const cases = [
         { entitlement_type: 'permanent', access_duration_days: null, usage_limit: null },
         { entitlement_type: 'time_limited', access_duration_days: 30, usage_limit: null },

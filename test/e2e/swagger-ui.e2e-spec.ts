@@ -60,6 +60,8 @@ interface Walk {
   answers: Answers;
   /** Executes a read in Swagger UI with these query values (typed in, or chosen in a select) and returns its data. */
   list: (path: string, query: Record<string, string>) => Promise<Data[]>;
+  /** A request beside the browser, with the demo key (for what no example can do), answering 2xx. */
+  beside: (method: string, path: string, body: unknown) => Promise<void>;
 }
 
 interface IdFromAnEarlierAnswer {
@@ -115,6 +117,16 @@ const NEEDS_AN_ID_FROM_AN_EARLIER_ANSWER: Record<string, IdFromAnEarlierAnswer> 
   },
   'PATCH /v1/webhook-endpoints/{endpoint_id}': fromAnswer('POST /v1/webhook-endpoints', 'endpoint_id', 'the endpoint the POST /v1/webhook-endpoints example registered'),
   'POST /v1/webhook-endpoints/{endpoint_id}/rotate-secret': fromAnswer('POST /v1/webhook-endpoints', 'endpoint_id', 'the endpoint the POST /v1/webhook-endpoints example registered'),
+  'POST /v1/webhook-endpoints/{endpoint_id}/test': {
+    why:
+      'the endpoint the POST /v1/webhook-endpoints example registered; a test send really sends, so beside the browser its URL is first ' +
+      'pointed at loopback port 9, where nothing listens (nothing leaves the machine; a failed send is a 200 with the attempt)',
+    ids: async ({ answers, beside }) => {
+      const endpointId = String(answerOf(answers, 'POST /v1/webhook-endpoints').id);
+      await beside('PATCH', `/v1/webhook-endpoints/${endpointId}`, { url: 'http://127.0.0.1:9/swagger-walk' });
+      return { endpoint_id: endpointId };
+    },
+  },
   'PATCH /admin/v1/merchants/{merchant_id}': fromAnswer('POST /admin/v1/merchants', 'merchant_id', 'the merchant the POST /admin/v1/merchants example created'),
   'POST /admin/v1/merchants/{merchant_id}/api-keys': fromAnswer('POST /admin/v1/merchants', 'merchant_id', 'the merchant the POST /admin/v1/merchants example created'),
   'POST /admin/v1/merchants/{merchant_id}/users': fromAnswer('POST /admin/v1/merchants', 'merchant_id', 'the merchant the POST /admin/v1/merchants example created'),
@@ -141,7 +153,8 @@ describeNeeding(['chromium'], 'Swagger UI on a freshly seeded demo service', () 
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
     // Signed local-storage URLs point at PUBLIC_BASE_URL: this service, so the upload step can PUT.
-    service = startService(directory, port, { ADMIN_TOKEN, PUBLIC_BASE_URL: baseUrl, HTTP_ADAPTER: testHttpAdapter(), LOG_LEVEL: 'warn' });
+    // Private webhook URLs: the test send goes to loopback (see its step).
+    service = startService(directory, port, { ADMIN_TOKEN, PUBLIC_BASE_URL: baseUrl, HTTP_ADAPTER: testHttpAdapter(), LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
     await waitUntilListening(service);
     demoKey = demoCredentials(service.output()).key;
     userDataDirectory = mkdtempSync(path.join(tmpdir(), 'eh-chromium-'));
@@ -239,6 +252,10 @@ describeNeeding(['chromium'], 'Swagger UI on a freshly seeded demo service', () 
         expect({ operation: `GET ${listPath}`, status: listedAnswer.status }).toEqual({ operation: `GET ${listPath}`, status: 200 });
         return listedAnswer.body.data as Data[];
       },
+      beside: async (method, besidePath, body) => {
+        const answered = await fetch(`${baseUrl}${besidePath}`, { method, headers: { Authorization: `Bearer ${demoKey}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+        expect({ request: `${method} ${besidePath}`, status: answered.status }).toEqual({ request: `${method} ${besidePath}`, status: 200 });
+      },
     };
     const results: Array<{ operation: string; status: number; error?: unknown }> = [];
     for (const operation of writes) {
@@ -256,7 +273,7 @@ describeNeeding(['chromium'], 'Swagger UI on a freshly seeded demo service', () 
 
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: path.join(ARTIFACTS, 'swagger-ui-try-it-out.png'), fullPage: false });
-    // Every write operation ran (26 on 2026-11-26), and each answered 2xx; a failure shows the error the shipped body caused.
+    // Every write operation ran (27 on 2026-11-26, the webhook test send included), and each answered 2xx; a failure shows the error the shipped body caused.
     expect(results.map((result) => result.operation)).toEqual(writes.map((operation) => operation.key));
     expect(results.filter((result) => result.status < 200 || result.status >= 300)).toEqual([]);
   }, 300_000);

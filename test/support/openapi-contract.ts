@@ -8,7 +8,7 @@ import type OpenAPIResponseValidator from 'openapi-response-validator';
 import type { OpenAPIV3 } from 'openapi-types';
 import type { Response } from 'supertest';
 import { ERROR_CATALOGUE } from '../../src/errors/error-code.enum';
-import { buildOpenApiDocument } from '../../src/swagger/openapi';
+import { buildDashboardOpenApiDocument, buildOpenApiDocument } from '../../src/swagger/openapi';
 
 /**
  * Both directions of the contract, on every request a suite sends through the test app:
@@ -17,7 +17,8 @@ import { buildOpenApiDocument } from '../../src/swagger/openapi';
  * - every request the service accepted (a 2xx or 3xx) must satisfy that document too: path and
  *   query parameters, headers and body. A client generated from the document must be able to
  *   send whatever the service accepts.
- * Routes outside the document (the local storage server, unknown paths, /docs) are not checked.
+ * The dashboard's own routes are checked against their document (openapi.dashboard.json) alike.
+ * Routes outside both (the local storage server, unknown paths, /docs) are not checked.
  */
 let installedFor: OpenAPIObject | null = null;
 
@@ -86,10 +87,29 @@ function compileResponseValidatorsOnce(): void {
   exported.compilesOnce = true;
 }
 
+/**
+ * The public and the dashboard documents as one, for checking: the dashboard's own routes are held
+ * to their document (openapi.dashboard.json) the same way. Both are built from one set of classes,
+ * so a schema name shared by the two is the same schema.
+ */
+function bothDocuments(app: INestApplication): OpenAPIObject {
+  const publicDocument = buildOpenApiDocument(app);
+  const dashboard = buildDashboardOpenApiDocument(app);
+  return {
+    ...publicDocument,
+    paths: { ...publicDocument.paths, ...dashboard.paths },
+    components: {
+      ...publicDocument.components,
+      schemas: { ...dashboard.components?.schemas, ...publicDocument.components?.schemas },
+      securitySchemes: { ...dashboard.components?.securitySchemes, ...publicDocument.components?.securitySchemes },
+    },
+  };
+}
+
 export function installContract(app: INestApplication): void {
   if (installedFor) return;
   compileResponseValidatorsOnce();
-  installedFor = buildOpenApiDocument(app);
+  installedFor = bothDocuments(app);
   jestOpenAPI(withDefaultsSpelledOut(installedFor) as unknown as Parameters<typeof jestOpenAPI>[0]);
   templates = Object.entries(installedFor.paths).map(([template, pathItem]) => ({
     pattern: pathPattern(template),

@@ -42,6 +42,9 @@ const EXPECTED_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.CSRF_TOKEN_INVALID]: 403,
   [ErrorCode.SETUP_LINK_INVALID]: 404,
   [ErrorCode.DASHBOARD_USER_EXISTS]: 409,
+  [ErrorCode.FILE_IN_USE]: 409,
+  [ErrorCode.DASHBOARD_USER_NOT_FOUND]: 404,
+  [ErrorCode.LAST_DASHBOARD_USER]: 409,
   [ErrorCode.INTERNAL_ERROR]: 500,
   [ErrorCode.SERVICE_UNAVAILABLE]: 503,
 };

@@ -41,6 +41,9 @@ export const OPERATIONS = {
   'orders.refund': { group: 'orders', name: 'refund', method: 'POST', path: '/v1/orders/{order_id}/refund', pathParameters: ['order_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'orders.getByStoreId': { group: 'orders', name: 'getByStoreId', method: 'GET', path: '/v1/orders/store/{store_order_id}', pathParameters: ['store_order_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'orders.get': { group: 'orders', name: 'get', method: 'GET', path: '/v1/orders/{order_id}', pathParameters: ['order_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
+  'customers.list': { group: 'customers', name: 'list', method: 'GET', path: '/v1/customers', pathParameters: [], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
+  'customers.getByStoreId': { group: 'customers', name: 'getByStoreId', method: 'GET', path: '/v1/customers/store/{store_customer_id}', pathParameters: ['store_customer_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
+  'customers.get': { group: 'customers', name: 'get', method: 'GET', path: '/v1/customers/{customer_id}', pathParameters: ['customer_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'customers.listEntitlementsByStoreId': { group: 'customers', name: 'listEntitlementsByStoreId', method: 'GET', path: '/v1/customers/store/{store_customer_id}/entitlements', pathParameters: ['store_customer_id'], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
   'customers.listEntitlements': { group: 'customers', name: 'listEntitlements', method: 'GET', path: '/v1/customers/{customer_id}/entitlements', pathParameters: ['customer_id'], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
   'customers.listDownloads': { group: 'customers', name: 'listDownloads', method: 'GET', path: '/v1/customers/{customer_id}/downloads', pathParameters: ['customer_id'], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
@@ -48,9 +51,11 @@ export const OPERATIONS = {
   'files.confirm': { group: 'files', name: 'confirm', method: 'POST', path: '/v1/files/{file_id}/confirm', pathParameters: ['file_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'files.download': { group: 'files', name: 'download', method: 'GET', path: '/v1/files/{file_id}/download', pathParameters: ['file_id'], input: 'query', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'files.get': { group: 'files', name: 'get', method: 'GET', path: '/v1/files/{file_id}', pathParameters: ['file_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
+  'files.delete': { group: 'files', name: 'delete', method: 'DELETE', path: '/v1/files/{file_id}', pathParameters: ['file_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'files.list': { group: 'files', name: 'list', method: 'GET', path: '/v1/files', pathParameters: [], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
   'events.list': { group: 'events', name: 'list', method: 'GET', path: '/v1/events', pathParameters: [], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
   'events.get': { group: 'events', name: 'get', method: 'GET', path: '/v1/events/{event_id}', pathParameters: ['event_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
+  'events.listDeliveries': { group: 'events', name: 'listDeliveries', method: 'GET', path: '/v1/events/{event_id}/deliveries', pathParameters: ['event_id'], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
   'events.redeliver': { group: 'events', name: 'redeliver', method: 'POST', path: '/v1/events/{event_id}/redeliver', pathParameters: ['event_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'webhookEndpoints.list': { group: 'webhookEndpoints', name: 'list', method: 'GET', path: '/v1/webhook-endpoints', pathParameters: [], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
   'webhookEndpoints.create': { group: 'webhookEndpoints', name: 'create', method: 'POST', path: '/v1/webhook-endpoints', pathParameters: [], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'header' },
@@ -58,6 +63,7 @@ export const OPERATIONS = {
   'webhookEndpoints.delete': { group: 'webhookEndpoints', name: 'delete', method: 'DELETE', path: '/v1/webhook-endpoints/{endpoint_id}', pathParameters: ['endpoint_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'webhookEndpoints.update': { group: 'webhookEndpoints', name: 'update', method: 'PATCH', path: '/v1/webhook-endpoints/{endpoint_id}', pathParameters: ['endpoint_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'webhookEndpoints.rotateSecret': { group: 'webhookEndpoints', name: 'rotateSecret', method: 'POST', path: '/v1/webhook-endpoints/{endpoint_id}/rotate-secret', pathParameters: ['endpoint_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'header' },
+  'webhookEndpoints.test': { group: 'webhookEndpoints', name: 'test', method: 'POST', path: '/v1/webhook-endpoints/{endpoint_id}/test', pathParameters: ['endpoint_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'webhookEndpoints.listDeliveries': { group: 'webhookEndpoints', name: 'listDeliveries', method: 'GET', path: '/v1/webhook-endpoints/{endpoint_id}/deliveries', pathParameters: ['endpoint_id'], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
   'subscriptions.getByStoreId': { group: 'subscriptions', name: 'getByStoreId', method: 'GET', path: '/v1/subscriptions/store/{store_subscription_id}', pathParameters: ['store_subscription_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'subscriptions.upsert': { group: 'subscriptions', name: 'upsert', method: 'PUT', path: '/v1/subscriptions/store/{store_subscription_id}', pathParameters: ['store_subscription_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'none' },
@@ -295,7 +301,7 @@ export interface OperationTypes {
     body: never;
     response: operations['orders.list']['responses'][200]['content']['application/json'];
     item: (operations['orders.list']['responses'][200]['content']['application/json'])['data'][number];
-    errorCode: 'FILTER_REQUIRED' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_PARAMETER' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
+    errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_PARAMETER' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
   };
   'orders.upsert': {
     query: never;
@@ -324,6 +330,27 @@ export interface OperationTypes {
     response: operations['orders.get']['responses'][200]['content']['application/json'];
     item: never;
     errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'ORDER_NOT_FOUND' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
+  };
+  'customers.list': {
+    query: NonNullable<operations['customers.list']['parameters']['query']>;
+    body: never;
+    response: operations['customers.list']['responses'][200]['content']['application/json'];
+    item: (operations['customers.list']['responses'][200]['content']['application/json'])['data'][number];
+    errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_PARAMETER' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
+  };
+  'customers.getByStoreId': {
+    query: never;
+    body: never;
+    response: operations['customers.getByStoreId']['responses'][200]['content']['application/json'];
+    item: never;
+    errorCode: 'CUSTOMER_NOT_FOUND' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
+  };
+  'customers.get': {
+    query: never;
+    body: never;
+    response: operations['customers.get']['responses'][200]['content']['application/json'];
+    item: never;
+    errorCode: 'CUSTOMER_NOT_FOUND' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
   };
   'customers.listEntitlementsByStoreId': {
     query: NonNullable<operations['customers.listEntitlementsByStoreId']['parameters']['query']>;
@@ -374,6 +401,13 @@ export interface OperationTypes {
     item: never;
     errorCode: 'FILE_NOT_FOUND' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
   };
+  'files.delete': {
+    query: never;
+    body: never;
+    response: operations['files.delete']['responses'][200]['content']['application/json'];
+    item: never;
+    errorCode: 'FILE_IN_USE' | 'FILE_NOT_FOUND' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
+  };
   'files.list': {
     query: NonNullable<operations['files.list']['parameters']['query']>;
     body: never;
@@ -394,6 +428,13 @@ export interface OperationTypes {
     response: operations['events.get']['responses'][200]['content']['application/json'];
     item: never;
     errorCode: 'EVENT_NOT_FOUND' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
+  };
+  'events.listDeliveries': {
+    query: NonNullable<operations['events.listDeliveries']['parameters']['query']>;
+    body: never;
+    response: operations['events.listDeliveries']['responses'][200]['content']['application/json'];
+    item: (operations['events.listDeliveries']['responses'][200]['content']['application/json'])['data'][number];
+    errorCode: 'EVENT_NOT_FOUND' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_PARAMETER' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
   };
   'events.redeliver': {
     query: never;
@@ -444,6 +485,13 @@ export interface OperationTypes {
     item: never;
     errorCode: 'IDEMPOTENCY_KEY_CONFLICT' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'WEBHOOK_ENDPOINT_NOT_FOUND';
   };
+  'webhookEndpoints.test': {
+    query: never;
+    body: never;
+    response: operations['webhookEndpoints.test']['responses'][200]['content']['application/json'];
+    item: never;
+    errorCode: 'IDEMPOTENCY_KEY_CONFLICT' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'WEBHOOK_ENDPOINT_NOT_FOUND';
+  };
   'webhookEndpoints.listDeliveries': {
     query: NonNullable<operations['webhookEndpoints.listDeliveries']['parameters']['query']>;
     body: never;
@@ -477,7 +525,7 @@ export interface OperationTypes {
     body: never;
     response: operations['subscriptions.list']['responses'][200]['content']['application/json'];
     item: (operations['subscriptions.list']['responses'][200]['content']['application/json'])['data'][number];
-    errorCode: 'FILTER_REQUIRED' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_PARAMETER' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
+    errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_PARAMETER' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
   };
   'imports.list': {
     query: NonNullable<operations['imports.list']['parameters']['query']>;
@@ -632,7 +680,7 @@ export interface ProductsOperations {
   /**
    * List products
    *
-   * Newest first, cursor-paginated.
+   * Newest first, cursor-paginated with total. `search` matches an exact product id, an exact store product id, or a part of the name (case-insensitive); `status` keeps active or archived products only; `ids` (comma-separated) reads up to 100 named products at once.
    *
    * `GET /v1/products` · API key with scope `products:read` · operationId `products.list`
    *
@@ -891,15 +939,15 @@ export interface EntitlementsOperations {
  */
 export interface OrdersOperations {
   /**
-   * List a customer’s orders
+   * List orders
    *
-   * customer_id or store_customer_id is required (400 FILTER_REQUIRED). Newest first, cursor-paginated with total.
+   * Newest first, cursor-paginated with total. Optional filters: a customer (customer_id or store_customer_id; both must name the same customer, and an unknown one has no orders) and `search`, an exact order id or store order id.
    *
    * `GET /v1/orders` · API key with scope `entitlements:read` · operationId `orders.list`
    *
    * Await it for one page, or `for await` over it (or `.toArray({ limit })`) for every item across pages.
    *
-   * @throws {ApiError} FILTER_REQUIRED, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_PARAMETER, RATE_LIMITED, SERVICE_UNAVAILABLE
+   * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_PARAMETER, RATE_LIMITED, SERVICE_UNAVAILABLE
    */
   list(query?: Query<'orders.list'>, options?: RequestOptions): PagePromise<'orders.list'>;
 
@@ -952,6 +1000,41 @@ export interface OrdersOperations {
  * `client.customers`: A customer's entitlements and downloadable files, by customer id or store customer id.
  */
 export interface CustomersOperations {
+  /**
+   * List customers
+   *
+   * Newest first, cursor-paginated with total. `search` matches an exact customer id or the start of a store customer id (case-sensitive); `created_after` and `created_before` are exclusive bounds.
+   *
+   * `GET /v1/customers` · API key with scope `customers:read` · operationId `customers.list`
+   *
+   * Await it for one page, or `for await` over it (or `.toArray({ limit })`) for every item across pages.
+   *
+   * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_PARAMETER, RATE_LIMITED, SERVICE_UNAVAILABLE
+   */
+  list(query?: Query<'customers.list'>, options?: RequestOptions): PagePromise<'customers.list'>;
+
+  /**
+   * Get a customer by store customer id
+   *
+   * The customer record: id, store customer id, creation time.
+   *
+   * `GET /v1/customers/store/{store_customer_id}` · API key with scope `customers:read` · operationId `customers.getByStoreId`
+   *
+   * @throws {ApiError} CUSTOMER_NOT_FOUND, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, RATE_LIMITED, SERVICE_UNAVAILABLE
+   */
+  getByStoreId(storeCustomerId: string, options?: RequestOptions): Promise<ApiResult<'customers.getByStoreId'>>;
+
+  /**
+   * Get a customer
+   *
+   * The customer record: id, store customer id, creation time.
+   *
+   * `GET /v1/customers/{customer_id}` · API key with scope `customers:read` · operationId `customers.get`
+   *
+   * @throws {ApiError} CUSTOMER_NOT_FOUND, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, RATE_LIMITED, SERVICE_UNAVAILABLE
+   */
+  get(customerId: string, options?: RequestOptions): Promise<ApiResult<'customers.get'>>;
+
   /**
    * List a customer's entitlements by store customer id
    *
@@ -1041,9 +1124,20 @@ export interface FilesOperations {
   get(fileId: string, options?: RequestOptions): Promise<ApiResult<'files.get'>>;
 
   /**
+   * Delete a file
+   *
+   * A PENDING file is deleted with its storage reservation, its product links (each product publishes `product.updated`) and any bytes already uploaded; its upload URL stops working. A CONFIRMED file linked to a product is refused with 409 `FILE_IN_USE` (remove it from the products' `fulfillment_config.file_ids` first); an unlinked one is deleted and its bytes leave used storage. Download records of the file stay (they are the meter).
+   *
+   * `DELETE /v1/files/{file_id}` · API key with scope `files:write` · operationId `files.delete`
+   *
+   * @throws {ApiError} FILE_IN_USE, FILE_NOT_FOUND, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, RATE_LIMITED, SERVICE_UNAVAILABLE
+   */
+  delete(fileId: string, options?: RequestOptions): Promise<ApiResult<'files.delete'>>;
+
+  /**
    * List files
    *
-   * Newest first, cursor-paginated, PENDING and CONFIRMED.
+   * Newest first, cursor-paginated with total, PENDING and CONFIRMED; filter by the product they are linked to and by upload status.
    *
    * `GET /v1/files` · API key with scope `files:read` · operationId `files.list`
    *
@@ -1061,7 +1155,7 @@ export interface EventsOperations {
   /**
    * List events
    *
-   * The event log of this mode, newest first, cursor-paginated; filter by type and creation time (exclusive bounds).
+   * The event log of this mode, newest first, cursor-paginated; filter by type, by the changed object (`object_id`: events whose `data.object.id` is this id) and creation time (exclusive bounds).
    *
    * `GET /v1/events` · API key with scope `events:read` · operationId `events.list`
    *
@@ -1081,6 +1175,19 @@ export interface EventsOperations {
    * @throws {ApiError} EVENT_NOT_FOUND, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, RATE_LIMITED, SERVICE_UNAVAILABLE
    */
   get(eventId: string, options?: RequestOptions): Promise<ApiResult<'events.get'>>;
+
+  /**
+   * List an event's delivery attempts
+   *
+   * Every attempt to send this event, to any webhook endpoint (each names its endpoint_id), newest first, cursor-paginated with total.
+   *
+   * `GET /v1/events/{event_id}/deliveries` · API key with scope `events:read` · operationId `events.listDeliveries`
+   *
+   * Await it for one page, or `for await` over it (or `.toArray({ limit })`) for every item across pages.
+   *
+   * @throws {ApiError} EVENT_NOT_FOUND, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_PARAMETER, RATE_LIMITED, SERVICE_UNAVAILABLE
+   */
+  listDeliveries(eventId: string, query?: Query<'events.listDeliveries'>, options?: RequestOptions): PagePromise<'events.listDeliveries'>;
 
   /**
    * Redeliver an event
@@ -1167,6 +1274,17 @@ export interface WebhookEndpointsOperations {
   rotateSecret(endpointId: string, options?: RequestOptions): Promise<ApiResult<'webhookEndpoints.rotateSecret'>>;
 
   /**
+   * Send a test event
+   *
+   * Sends one event of type `webhook_endpoint.test` (its `data.object` is the endpoint) to this endpoint only, now, enabled or disabled, signed and checked like every delivery, and answers with the attempt: `succeeded`, `status_code`, `error`, `duration_ms`, `response_body`. The attempt is listed with the endpoint's deliveries. It is not retried, and the event is not in the event log. Accepts `Idempotency-Key` (a replay answers the first attempt without sending again).
+   *
+   * `POST /v1/webhook-endpoints/{endpoint_id}/test` · API key with scope `webhooks:manage` · operationId `webhookEndpoints.test`
+   *
+   * @throws {ApiError} IDEMPOTENCY_KEY_CONFLICT, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, RATE_LIMITED, SERVICE_UNAVAILABLE, WEBHOOK_ENDPOINT_NOT_FOUND
+   */
+  test(endpointId: string, options?: RequestOptions): Promise<ApiResult<'webhookEndpoints.test'>>;
+
+  /**
    * List delivery attempts
    *
    * Every attempt to this endpoint, newest first, cursor-paginated.
@@ -1218,15 +1336,15 @@ export interface SubscriptionsOperations {
   get(subscriptionId: string, options?: RequestOptions): Promise<ApiResult<'subscriptions.get'>>;
 
   /**
-   * List a customer's subscriptions
+   * List subscriptions
    *
-   * Needs customer_id or store_customer_id (400 FILTER_REQUIRED otherwise). Newest first, cursor-paginated with total.
+   * Newest first, cursor-paginated with total. Optional filters: one of customer_id / store_customer_id (an unknown customer has none), `status` (the store status), `search` (an exact subscription id or store subscription id).
    *
    * `GET /v1/subscriptions` · API key with scope `entitlements:read` · operationId `subscriptions.list`
    *
    * Await it for one page, or `for await` over it (or `.toArray({ limit })`) for every item across pages.
    *
-   * @throws {ApiError} FILTER_REQUIRED, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_PARAMETER, RATE_LIMITED, SERVICE_UNAVAILABLE
+   * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_PARAMETER, RATE_LIMITED, SERVICE_UNAVAILABLE
    */
   list(query?: Query<'subscriptions.list'>, options?: RequestOptions): PagePromise<'subscriptions.list'>;
 }

@@ -1,13 +1,16 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ENTITLEMENT_SOURCES, ENTITLEMENT_STATUSES } from '../../entitlements/entitlement.entity';
 
-/** The reference's customer entitlement list item. */
+/** The reference's customer entitlement list item, with the product's name (one read per page). */
 export class CustomerEntitlementListItemDto {
   @ApiProperty({ description: 'Entitlement id', example: 'ent_01jd8x3k2m4n5p6q7r8s9t0v1w' })
   id: string;
 
   @ApiProperty({ description: 'Product id', example: 'prod_01jd8x3k2m4n5p6q7r8s9t0v1w' })
   product_id: string;
+
+  @ApiProperty({ description: "The product's name, as it is now", example: 'The Field Guide (ebook)' })
+  product_name: string;
 
   @ApiProperty({ description: 'Effective status (time/usage expiry applied at read time)', enum: ENTITLEMENT_STATUSES, example: 'active' })
   status: string;

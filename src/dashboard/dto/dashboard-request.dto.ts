@@ -1,6 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsDefined, IsIn, IsString, MaxLength, MinLength } from 'class-validator';
-import { API_MODES, ApiMode } from '../../database/tenant';
+import { IsDefined, IsString, MaxLength, MinLength } from 'class-validator';
 
 export class CreateDashboardUserDto {
   @ApiProperty({ description: 'Email the user signs in with (case-insensitive)', example: 'ada@example.com', maxLength: 254 })
@@ -25,7 +24,7 @@ export class SignInDto {
 }
 
 export class CompleteSetupDto {
-  @ApiProperty({ description: 'The token of the setup link (after #token=)', example: 'mZ2x…', maxLength: 128 })
+  @ApiProperty({ description: 'The token of the setup link (after #token=)', example: 'mZ2xq1Hk8cV0yJ3pT5rW7uA9sD1fG3hK5lZ7xC9vB1n', maxLength: 128 })
   @IsDefined()
   @IsString()
   @MinLength(1)
@@ -37,11 +36,4 @@ export class CompleteSetupDto {
   @IsString()
   @MaxLength(1024)
   password: string;
-}
-
-export class SwitchModeDto {
-  @ApiProperty({ description: 'The mode every /v1 call of this session acts in', enum: API_MODES, example: 'live' })
-  @IsDefined()
-  @IsIn(API_MODES)
-  mode: ApiMode;
 }

@@ -1,5 +1,4 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { API_MODES } from '../../database/tenant';
 import { MerchantUsageResponseDto } from '../../billing/dto/merchant-usage-response.dto';
 
 /** POST /admin/v1/merchants/{id}/users and the CLI's users:create. */
@@ -23,19 +22,32 @@ export class DashboardUserCreatedResponseDto {
   created_at: string;
 }
 
-/** The signed-in session, as the dashboard app reads it. */
+/** The signed-in session, as the dashboard app reads it. It holds no mode: each page names its own (Eh-Mode). */
 export class DashboardSessionResponseDto {
+  @ApiProperty({ description: 'Dashboard user id', example: 'user_01jd8x3k2m4n5p6q7r8s9t0v1w' })
+  user_id: string;
+
   @ApiProperty({ description: 'Email of the signed-in user', example: 'ada@example.com' })
   email: string;
 
   @ApiProperty({ description: 'Merchant id', example: 'mer_01jd8x3k2m4n5p6q7r8s9t0v1w' })
   merchant_id: string;
 
-  @ApiProperty({ description: "Mode of the test/live switch: every /v1 call of the session acts in it", enum: API_MODES, example: 'test' })
-  mode: string;
+  @ApiProperty({ description: "The merchant's name", example: 'Field Guides Ltd' })
+  merchant_name: string;
 
-  @ApiProperty({ description: 'Send as X-CSRF-Token on every state-changing request', example: 'Zk3…' })
+  @ApiProperty({ description: 'Send as X-CSRF-Token on every state-changing request', example: 'Zk3pQ9xT2vB7nL4mR8sW1yC6dF0gH5jK3aE9uI2oP7q' })
   csrf_token: string;
+}
+
+export class SignedOutResponseDto {
+  @ApiProperty({ description: 'Always true', example: true })
+  signed_out: boolean;
+}
+
+export class CompletedSetupResponseDto {
+  @ApiProperty({ description: 'Email of the user whose password was set; sign in with it', example: 'ada@example.com' })
+  email: string;
 }
 
 export class DailyDownloadsResponseDto {

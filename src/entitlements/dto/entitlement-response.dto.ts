@@ -3,8 +3,8 @@ import { ENTITLEMENT_SOURCES, ENTITLEMENT_STATUSES } from '../entitlement.entity
 
 const EXAMPLE_METADATA = { order_note: 'gift' };
 
-/** The list shape of the reference's Entitlement table. */
-export class EntitlementListItemDto {
+/** The reference's Entitlement table: the fields of both the list and the single-read shapes. */
+export class EntitlementFieldsDto {
   @ApiProperty({ description: 'Entitlement id', example: 'ent_01jd8x3k2m4n5p6q7r8s9t0v1w' })
   id: string;
 
@@ -58,8 +58,17 @@ export class EntitlementListItemDto {
   updated_at: string;
 }
 
+/**
+ * The list shape (GET /v1/entitlements): the reference's fields and the product's name, read once
+ * per page, so a list names its products without a call per row.
+ */
+export class EntitlementListItemDto extends EntitlementFieldsDto {
+  @ApiProperty({ description: "The product's name, as it is now", example: 'The Field Guide (ebook)' })
+  product_name: string;
+}
+
 /** The single-read shape, also returned by create and every operation and carried by events. */
-export class EntitlementResponseDto extends EntitlementListItemDto {
+export class EntitlementResponseDto extends EntitlementFieldsDto {
   @ApiProperty({ description: 'Order line item id in the e-commerce platform', type: String, nullable: true, example: 'line_9001' })
   store_line_item_id: string | null;
 

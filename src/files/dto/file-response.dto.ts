@@ -64,3 +64,12 @@ export class UploadUrlResponseDto {
   })
   upload_headers: Record<string, string>;
 }
+
+/** DELETE /v1/files/{id}. */
+export class DeletedFileResponseDto {
+  @ApiProperty({ description: 'The deleted file', example: 'file_01jd8x3k2m4n5p6q7r8s9t0v1w' })
+  id: string;
+
+  @ApiProperty({ description: 'Always true', example: true })
+  deleted: boolean;
+}

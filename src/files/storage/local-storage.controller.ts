@@ -116,7 +116,7 @@ export class LocalStorageController {
 
   /** The file is CONFIRMED: its upload URL no longer takes bytes, so what is delivered can't change. */
   private refuseConfirmed(response: ServerResponse): void {
-    reply(response, 409, 'The file is already confirmed: its upload URL no longer accepts bytes', { closeConnection: true });
+    reply(response, 409, 'The file is confirmed or deleted: its upload URL no longer accepts bytes', { closeConnection: true });
   }
 
   private uploadDeadline(maxBytes: number): number {

@@ -1,8 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { PaginationQueryDto } from '../../pagination/pagination-query.dto';
 
-/** GET /v1/orders: one of customer_id and store_customer_id is required. */
+/** GET /v1/orders: every filter optional; both customer filters must name the same customer. */
 export class ListOrdersQueryDto extends PaginationQueryDto {
   @ApiPropertyOptional({ description: 'Orders of this customer', example: 'cus_01jd8x3k2m4n5p6q7r8s9t0v1w' })
   @IsOptional()
@@ -15,4 +15,11 @@ export class ListOrdersQueryDto extends PaginationQueryDto {
   @IsString()
   @MaxLength(255)
   store_customer_id?: string;
+
+  @ApiPropertyOptional({ description: 'An exact order id or an exact store order id, e.g. order_1001', minLength: 1, maxLength: 255 })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(255)
+  search?: string;
 }

@@ -9,6 +9,9 @@ export class OrderLineItemResponseDto {
   @ApiProperty({ description: 'The product it matched; null when unmatched', type: String, nullable: true, example: 'prod_01jd8x3k2m4n5p6q7r8s9t0v1w' })
   product_id: string | null;
 
+  @ApiProperty({ description: "The product's name, as it is now; null when unmatched", type: String, nullable: true, example: 'The Field Guide (ebook)' })
+  product_name: string | null;
+
   @ApiProperty({ description: 'Units bought', example: 1 })
   quantity: number;
 

@@ -1,5 +1,5 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath, PartialType } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayUnique,
@@ -134,10 +134,12 @@ const FULFILLMENT_CONFIG_UNION = {
 /** Body of POST /v1/products. */
 @ApiExtraModels(FileFulfillmentConfigDto, UrlFulfillmentConfigDto, InstructionsFulfillmentConfigDto)
 export class CreateProductDto {
-  @ApiProperty({ description: 'Product name', minLength: 1, maxLength: 255, example: 'The Field Guide (ebook)' })
+  @ApiProperty({ description: 'Product name; leading and trailing spaces are dropped, and it may not be blank', minLength: 1, maxLength: 255, example: 'The Field Guide (ebook)' })
   @IsDefined()
+  // Stored trimmed: "  " is no name, and " Guide " is "Guide".
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value))
   @IsString()
-  @MinLength(1)
+  @MinLength(1, { message: 'name must not be blank' })
   @MaxLength(255)
   name: string;
 

@@ -19,6 +19,9 @@ export class SubscriptionResponseDto {
   @ApiProperty({ description: 'Product id (a subscription_linked product)', example: 'prod_01jd8x3k2m4n5p6q7r8s9t0v1w' })
   product_id: string;
 
+  @ApiProperty({ description: "The product's name, as it is now", example: 'Pro (monthly)' })
+  product_name: string;
+
   @ApiProperty({ description: "The store's status as last applied", enum: SUBSCRIPTION_STATUSES, example: 'active' })
   status: string;
 

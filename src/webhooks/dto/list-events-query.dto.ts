@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional } from 'class-validator';
+import { IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { EVENT_TYPES } from '../../database/domain-event';
 import { PaginationQueryDto } from '../../pagination/pagination-query.dto';
 import { IsIsoTimestamp } from '../../validation/iso-timestamp';
@@ -10,6 +10,17 @@ export class ListEventsQueryDto extends PaginationQueryDto {
   @IsOptional()
   @IsIn(EVENT_TYPES, { message: `type must be one of ${EVENT_TYPES.join(', ')}` })
   type?: string;
+
+  @ApiPropertyOptional({
+    description: 'Only events about this object: those whose data.object.id is this id (an entitlement, product, order, file…), e.g. ent_01jd8x3k2m4n5p6q7r8s9t0v1w',
+    minLength: 1,
+    maxLength: 255,
+  })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(255)
+  object_id?: string;
 
   @ApiPropertyOptional({ description: 'Only events created strictly after this time (ISO 8601), e.g. 2026-11-22T00:00:00Z' })
   @IsOptional()

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { DISABLED_REASONS } from '../webhook-endpoint.entity';
 import { ENABLED_EVENT_CHOICES } from './webhook-endpoint-request.dto';
-import { EVENT_TYPES } from '../../database/domain-event';
+import { DELIVERED_EVENT_TYPES } from '../test-event-type';
 
 /** An endpoint as listed and read: never its secret. */
 export class WebhookEndpointResponseDto {
@@ -55,10 +55,13 @@ export class WebhookDeliveryResponseDto {
   @ApiProperty({ description: 'Attempt id', example: 'wd_01jd8x3k2m4n5p6q7r8s9t0v1w' })
   id: string;
 
+  @ApiProperty({ description: 'The endpoint it was sent to', example: 'we_01jd8x3k2m4n5p6q7r8s9t0v1w' })
+  endpoint_id: string;
+
   @ApiProperty({ description: 'The event sent', example: 'evt_01jd8x3k2m4n5p6q7r8s9t0v1w' })
   event_id: string;
 
-  @ApiProperty({ description: 'Its type', enum: EVENT_TYPES, example: 'entitlement.revoked' })
+  @ApiProperty({ description: 'Its type (`webhook_endpoint.test` for a test send)', enum: DELIVERED_EVENT_TYPES, example: 'entitlement.revoked' })
   event_type: string;
 
   @ApiProperty({ description: '1 for the first attempt of this delivery', example: 1 })

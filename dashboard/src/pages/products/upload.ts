@@ -5,11 +5,11 @@ type MimeType = Schemas['CreateUploadUrlDto']['mime_type'];
 export class UploadUnreachable extends Error {}
 
 /** PUTs the bytes with XMLHttpRequest, the one browser API that reports upload progress. */
-function put(url: string, headers: Record<string, string>, file: File, onProgress: (fraction: number) => void): Promise<number> {
+function put(url: string, headers: Partial<Record<string, string>> | undefined, file: File, onProgress: (fraction: number) => void): Promise<number> {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
     request.open('PUT', url);
-    for (const [name, value] of Object.entries(headers)) request.setRequestHeader(name, value);
+    for (const [name, value] of Object.entries(headers ?? {})) if (value !== undefined) request.setRequestHeader(name, value);
     request.upload.onprogress = (event) => {
       if (event.lengthComputable) onProgress(event.loaded / event.total);
     };
