@@ -2,11 +2,11 @@ import type { Reference } from '../entitlements/entitlement-check.query';
 import { ErrorCode } from '../errors/error-code.enum';
 import { instantOf } from '../validation/iso-timestamp';
 import { METADATA_MAX_BYTES } from '../validation/metadata-object';
+import { STORE_ID_MAX_LENGTH } from '../validation/input-bounds';
 
 /** The columns (CSV header) or keys (JSON rows) an import row may have (DESIGN §10). */
 export const IMPORT_COLUMNS = ['customer_id', 'store_customer_id', 'product_id', 'store_product_id', 'expires_at', 'usage_limit', 'store_order_id', 'metadata'] as const;
 
-const MAX_ID_LENGTH = 255;
 const MAX_USAGE_LIMIT = 2_000_000_000;
 
 /** A row that can be granted, once its customer and product are found. */
@@ -49,7 +49,7 @@ function text(row: Record<string, unknown>, column: string): string | undefined 
 
 function identifier(row: Record<string, unknown>, column: string): string | undefined {
   const value = text(row, column);
-  if (value !== undefined && value.length > MAX_ID_LENGTH) throw invalid(`'${column}' must be at most ${MAX_ID_LENGTH} characters`);
+  if (value !== undefined && value.length > STORE_ID_MAX_LENGTH) throw invalid(`'${column}' must be at most ${STORE_ID_MAX_LENGTH} characters`);
   return value;
 }
 

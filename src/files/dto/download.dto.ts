@@ -1,17 +1,20 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsDefined, IsString, MinLength } from 'class-validator';
+import { IsDefined, IsString, MaxLength, MinLength } from 'class-validator';
+import { ID_MAX_LENGTH } from '../../validation/input-bounds';
 
 export class DownloadQueryDto {
   @ApiProperty({ description: "Entitlement giving access (must belong to the customer and include the file's product)", example: 'ent_01jd8x3k2m4n5p6q7r8s9t0v1w' })
   @IsDefined()
   @IsString()
   @MinLength(1)
+  @MaxLength(ID_MAX_LENGTH)
   entitlement_id: string;
 
   @ApiProperty({ description: 'Customer downloading', example: 'cus_01jd8x3k2m4n5p6q7r8s9t0v1w' })
   @IsDefined()
   @IsString()
   @MinLength(1)
+  @MaxLength(ID_MAX_LENGTH)
   customer_id: string;
 }
 
