@@ -4,6 +4,7 @@ import type { ApiMode } from '../database/tenant';
 import { generateId } from '../ids/id';
 import { DashboardSessionEntity } from './dashboard-session.entity';
 import { DashboardUserEntity } from './dashboard-user.entity';
+import type { Transaction } from '../database/transaction';
 
 export type SessionWithUser = DashboardSessionEntity & { user: DashboardUserEntity };
 
@@ -50,6 +51,11 @@ export class DashboardSessionsRepository {
 
   async end(sessionId: string, now: Date): Promise<void> {
     await this.dataSource.manager.update(DashboardSessionEntity, { id: sessionId, ended_at: IsNull() }, { ended_at: now });
+  }
+
+  /** Ends every open session of the user (a new password signs the user out everywhere). */
+  async endAllOfUser(tx: Transaction, userId: string, now: Date): Promise<void> {
+    await tx.manager.update(DashboardSessionEntity, { user_id: userId, ended_at: IsNull() }, { ended_at: now });
   }
 
   async setMode(sessionId: string, mode: ApiMode): Promise<void> {

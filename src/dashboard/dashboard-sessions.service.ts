@@ -12,6 +12,7 @@ import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
 import { DashboardCookie } from './dashboard-cookie';
 import { DashboardSessionsRepository, SessionWithUser } from './dashboard-sessions.repository';
+import type { Transaction } from '../database/transaction';
 
 /** DESIGN §11: a session ends after 12 hours without a request. */
 export const SESSION_IDLE_MILLISECONDS = 12 * 60 * 60 * 1000;
@@ -105,6 +106,11 @@ export class DashboardSessionsService implements DashboardSessionLookup, OnModul
     }
     if (idle > TOUCH_INTERVAL_MILLISECONDS) await this.sessions.touch(session.id, now);
     return toResolved(session);
+  }
+
+  /** Ends every session of the user, in the caller's transaction (a password set by a setup link). */
+  endAllOfUser(tx: Transaction, userId: string): Promise<void> {
+    return this.sessions.endAllOfUser(tx, userId, this.clock.now());
   }
 
   end(sessionId: string): Promise<void> {
