@@ -8,7 +8,7 @@ const LAYERS = [
     name: 'domain',
     folders: ['customer-records', 'entitlements', 'products', 'customers', 'files', 'billing', 'webhooks', 'orders', 'subscriptions', 'imports', 'grant-rules'],
   },
-  { name: 'faces', folders: ['admin', 'dashboard', 'cli', 'health'] },
+  { name: 'faces', folders: ['admin', 'dashboard', 'cli', 'health', 'demo'] },
 ];
 
 const pathOf = (folders) => `^src/(${folders.join('|')})/`;

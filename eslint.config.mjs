@@ -1,4 +1,5 @@
 import eslint from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -16,8 +17,14 @@ export default tseslint.config(
     },
   },
   {
-    // jest loads global setup/teardown through their default export.
-    files: ['test/support/global-*.ts'],
+    // The dashboard's components: the rules of hooks (a hook called conditionally breaks state).
+    files: ['dashboard/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
+  },
+  {
+    // jest loads global setup/teardown through their default export; Vite its config's.
+    files: ['test/support/global-*.ts', 'dashboard/vite.config.mts'],
     rules: { 'no-restricted-syntax': 'off' },
   },
 );

@@ -15,6 +15,12 @@ export const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
 export const CURSOR_SECRET = 'bench-cursor-secret-0123456789abcdef';
 const REPOSITORY = path.join(__dirname, '..');
 
+/**
+ * WEBHOOK_ENDPOINT_CONCURRENCY of the benchmark's servers: 500 deliveries/s to a receiver 50 ms
+ * away need ≥ 25 in flight (Little's law), more than the default 10 allows (≤ 200/s).
+ */
+export const BENCH_WEBHOOK_CONCURRENCY = '50';
+
 /** Both HTTP adapters, measured side by side in one run on the same data; targets are the default's (express). */
 export type Adapter = 'express' | 'fastify';
 
@@ -95,6 +101,49 @@ export function runScript(main: () => Promise<void>): void {
   });
 }
 
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** User + system CPU time a process has used so far, in milliseconds (/proc/<pid>/stat); 0 once it is gone. */
+export function cpuMilliseconds(pid: number): number {
+  try {
+    // Fields after the command name (which may hold spaces) start at state; utime and stime are 14th and 15th overall.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU used by a server and by the PostgreSQL backends connected to its database, between start() and stop(). */
+export interface CpuUse {
+  serverMilliseconds: number;
+  databaseMilliseconds: number;
+}
+
+/**
+ * Measures the CPU a scenario costs on this machine, whatever else runs on it: the server's own
+ * and that of the PostgreSQL backends serving `database` (same machine: /proc). A backend that
+ * connects meanwhile counts from zero.
+ */
+export async function startCpuProbe(serverPid: number, admin: Client, database: string): Promise<{ stop(): Promise<CpuUse> }> {
+  const backends = async () =>
+    (await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [database])).rows.map((row) => row.pid);
+  const serverBefore = cpuMilliseconds(serverPid);
+  const databaseBefore = new Map((await backends()).map((pid) => [pid, cpuMilliseconds(pid)]));
+  return {
+    async stop() {
+      const serverMilliseconds = cpuMilliseconds(serverPid) - serverBefore;
+      let databaseMilliseconds = 0;
+      for (const pid of new Set([...databaseBefore.keys(), ...(await backends())])) {
+        const now = cpuMilliseconds(pid);
+        // A backend that left meanwhile reads 0: its share is lost rather than negative.
+        if (now > 0) databaseMilliseconds += now - (databaseBefore.get(pid) ?? 0);
+      }
+      return { serverMilliseconds, databaseMilliseconds };
+    },
+  };
+}
+
 export function residentMegabytes(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -134,11 +183,23 @@ export class Server {
     readonly baseUrl: string,
   ) {}
 
-  static async start(databaseUrl: string, adapter: Adapter): Promise<Server> {
+  static start(databaseUrl: string, adapter: Adapter, environment: Record<string, string> = {}): Promise<Server> {
+    return Server.spawn([path.join(REPOSITORY, 'dist', 'main.js')], databaseUrl, { HTTP_ADAPTER: adapter, ...environment });
+  }
+
+  /**
+   * The machine's limit for the check (bench/raw-check-server.ts): `node:http` and `pg` with the
+   * service's SQL and nothing else, answering for one merchant's live mode.
+   */
+  static startRawCheck(databaseUrl: string, merchantId: string): Promise<Server> {
+    return Server.spawn(['-r', 'ts-node/register/transpile-only', path.join(REPOSITORY, 'bench', 'raw-check-server.ts')], databaseUrl, { MERCHANT_ID: merchantId });
+  }
+
+  private static async spawn(script: string[], databaseUrl: string, environment: Record<string, string>): Promise<Server> {
     const port = await freePort();
     // BENCH_NODE_OPTIONS: flags for the server only (e.g. --cpu-prof --cpu-prof-dir=/tmp/profiles).
     const nodeFlags = (process.env.BENCH_NODE_OPTIONS ?? '').split(' ').filter((flag) => flag.length > 0);
-    const command = [process.execPath, ...nodeFlags, path.join(REPOSITORY, 'dist', 'main.js')];
+    const command = [process.execPath, ...nodeFlags, ...script];
     if (pinning) command.unshift('taskset', '--cpu-list', pinning.server);
     const child = spawn(command[0], command.slice(1), {
       cwd: REPOSITORY,
@@ -153,10 +214,10 @@ export class Server {
         RATE_LIMIT_WRITE_PER_MINUTE: '100000000',
         LOG_LEVEL: 'warn',
         DATA_DIR: path.join(REPOSITORY, 'data', 'bench'),
-        HTTP_ADAPTER: adapter,
         // The write scenarios' webhook endpoint is a loopback receiver of the benchmark's own.
         WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
         NODE_EXTRA_CA_CERTS: loopbackCertificate().certificatePath,
+        ...environment,
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     });

@@ -17,22 +17,37 @@ export interface ScenarioContext {
   key: string;
 }
 
+/** What a webhook sink received: each delivery's arrival time (ms, monotonic) and body. */
+export interface WebhookSink {
+  url: string;
+  received: Array<{ at: number; body: string }>;
+  close(): Promise<void>;
+}
+
 /**
  * A loopback webhook endpoint for the write scenarios: an https receiver (live mode accepts only
- * https) with a certificate the servers trust, answering 204 to every delivery, as a healthy
- * merchant's endpoint would. Every event costs its outbox and delivery rows, the dispatcher's
- * claim, the signed POST and the attempt's record: what a subscribed endpoint adds to a write.
+ * https) with a certificate the servers trust, answering 204 to every delivery after
+ * `delayMilliseconds`, as a healthy merchant's endpoint would. Every event costs its outbox and
+ * delivery rows, the dispatcher's claim, the signed POST and the attempt's record: what a
+ * subscribed endpoint adds to a write. With `record`, it keeps every delivery it received.
  */
-export async function startWebhookSink(): Promise<{ url: string; close: () => Promise<void> }> {
+export async function startWebhookSink(options: { delayMilliseconds?: number; record?: boolean } = {}): Promise<WebhookSink> {
   const { keyPath, certificatePath } = loopbackCertificate();
+  const received: WebhookSink['received'] = [];
   const server = createServer({ key: readFileSync(keyPath), cert: readFileSync(certificatePath) }, (request, response) => {
-    request.resume();
-    request.on('end', () => response.writeHead(204).end());
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => options.record && chunks.push(chunk));
+    request.on('end', () => {
+      if (options.record) received.push({ at: performance.now(), body: Buffer.concat(chunks).toString('utf8') });
+      if (options.delayMilliseconds) setTimeout(() => response.writeHead(204).end(), options.delayMilliseconds);
+      else response.writeHead(204).end();
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `https://127.0.0.1:${port}/webhooks`,
+    received,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -213,7 +213,7 @@ function runtimeEntryOf(operation: Described): string {
   return `  ${quote(operation.id)}: { ${fields.join(', ')} },`;
 }
 
-export function renderOperations(document: OpenApiDocument): string {
+function describeAll(document: OpenApiDocument): { described: Described[]; groups: Map<string, Described[]> } {
   const described: Described[] = [];
   for (const [path, pathItem] of Object.entries(document.paths)) {
     for (const method of HTTP_METHODS) {
@@ -223,6 +223,28 @@ export function renderOperations(document: OpenApiDocument): string {
   }
   const groups = new Map<string, Described[]>();
   for (const operation of described) groups.set(operation.group, [...(groups.get(operation.group) ?? []), operation]);
+  return { described, groups };
+}
+
+/** The README's list of every method, grouped as the client exposes them (between its markers). */
+export function renderOperationList(document: OpenApiDocument): string {
+  const { described, groups } = describeAll(document);
+  const lines = [`${described.length} operations in ${groups.size} groups, generated from openapi.json by \`npm run sdk:generate\`.`, ''];
+  for (const [group, operations] of groups) {
+    lines.push(`- **\`client.${group}\`**: ${operations.map((operation) => `\`${operation.name}\``).join(', ')}`);
+  }
+  lines.push('', '| method | route | what it does |', '|---|---|---|');
+  for (const operation of described) {
+    const args = [...operation.pathParameters.map(camelCase), ...(operation.query.present ? ['query'] : []), ...(operation.body.present ? ['body'] : [])];
+    const summary = (operation.operation.summary ?? '').replace(/\|/g, '\\|');
+    lines.push(`| \`${operation.group}.${operation.name}(${args.join(', ')})\`${operation.paginated ? ' ↻' : ''} | \`${operation.method} ${operation.path}\` | ${summary} |`);
+  }
+  lines.push('', '↻ a paginated list: `for await` over it, or `.toArray({ limit })`.');
+  return lines.join('\n');
+}
+
+export function renderOperations(document: OpenApiDocument): string {
+  const { described, groups } = describeAll(document);
   const tagDescriptions = new Map((document.tags ?? []).map((tag) => [tag.name, tag.description ?? tag.name]));
 
   const groupInterfaces = [...groups].map(([group, operations]) => {

@@ -1,11 +1,14 @@
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module';
+import { AccessGuard } from './auth/access.guard';
 import { RequestAuthenticator } from './auth/request-authenticator';
 import { AppConfig } from './config/app-config';
 import { validateEnvironment } from './config/config.schema';
-import { AllExceptionsFilter } from './http/all-exceptions.filter';
+import { CHECK_DIRECT_ROUTE } from './entitlements/check-direct.route';
 import { ClientAddressResolver } from './exchange/client-address';
+import type { DirectRouteDefinition } from './exchange/direct-route';
+import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { DashboardAssets } from './http/dashboard-assets';
 import { createHttpPlatform } from './http/create-http-platform';
 import type { HttpPlatform } from './http/http-platform';
@@ -21,6 +24,9 @@ export interface ApiApplication {
   platform: HttpPlatform;
 }
 
+/** Handlers answered before the framework's router (src/http/direct-router.ts): the access check. */
+const DIRECT_ROUTES: DirectRouteDefinition[] = [CHECK_DIRECT_ROUTE as DirectRouteDefinition];
+
 /** Everything main.ts and the tests share, so tests exercise the real HTTP stack. */
 export function configureApp(app: INestApplication, platform: HttpPlatform): void {
   app.useLogger(app.get(PinoNestLogger));
@@ -29,6 +35,8 @@ export function configureApp(app: INestApplication, platform: HttpPlatform): voi
   const config = app.get(AppConfig);
   platform.install(app, {
     gate: new RequestGate(app.get(RequestAuthenticator), config.httpTimeouts, config.dashboardEnabled, new ClientAddressResolver(config.trustProxy)),
+    guard: app.get(AccessGuard),
+    directRoutes: DIRECT_ROUTES.map((definition) => ({ definition, instance: app.get(definition.controller) })),
     logger: app.get(RootLogger).pino,
     dashboard: config.dashboardEnabled ? new DashboardAssets() : null,
   });

@@ -11,6 +11,7 @@ import { CustomerRecordsModule } from './customer-records/customer-records.modul
 import { CustomersModule } from './customers/customers.module';
 import { DashboardModule } from './dashboard/dashboard.module';
 import { DatabaseModule } from './database/database.module';
+import { DemoModule } from './demo/demo.module';
 import { EntitlementsModule } from './entitlements/entitlements.module';
 import { EnvelopeInterceptor } from './envelope/envelope.interceptor';
 import { ResponseInterceptor } from './idempotency/response.interceptor';
@@ -57,10 +58,13 @@ export class AppModule {
         SubscriptionsModule,
         ImportsModule,
         DashboardModule,
+        DemoModule,
       ],
       providers: [
         // Authentication, scope and rate limit, in that order, in one guard.
-        { provide: APP_GUARD, useClass: AccessGuard },
+        // One instance: the direct routes (src/http/direct-router.ts) ask the same guard.
+        AccessGuard,
+        { provide: APP_GUARD, useExisting: AccessGuard },
         // Idempotency around the envelope, in one interceptor: it stores and replays the enveloped body.
         EnvelopeInterceptor,
         { provide: APP_INTERCEPTOR, useClass: ResponseInterceptor },

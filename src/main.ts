@@ -6,6 +6,7 @@ import { createApp } from './app-setup';
 import { DemoMerchantSeeder } from './auth/demo-merchant.seeder';
 import { AppConfig } from './config/app-config';
 import { validateEnvironment } from './config/config.schema';
+import { DemoCatalogueSeeder } from './demo/demo-catalogue.seeder';
 import { DASHBOARD_PATH, startupSummary } from './logging/startup-summary';
 
 /** The dashboard's path when a module provides DASHBOARD_PATH, else null (no dashboard in this build). */
@@ -14,6 +15,19 @@ function dashboardPath(app: Awaited<ReturnType<typeof createApp>>): string | nul
   try {
     return app.get(ModuleRef).get<string>(DASHBOARD_PATH, { strict: false });
   } catch {
+    return null;
+  }
+}
+
+/**
+ * The demo merchant's catalogue, which the docs' examples name. A failure here must not lose the
+ * key, which is shown only once: it is reported and the start goes on.
+ */
+async function seedDemoCatalogue(app: Awaited<ReturnType<typeof createApp>>, merchantId: string): Promise<string[] | null> {
+  try {
+    return await app.get(DemoCatalogueSeeder).seed({ merchantId, mode: 'test' });
+  } catch (error) {
+    process.stderr.write(`The demo catalogue was not created: ${error instanceof Error ? error.message : String(error)}\n`);
     return null;
   }
 }
@@ -29,7 +43,8 @@ async function bootstrap(): Promise<void> {
   await app.listen(config.port, config.host);
   // Only once the port is ours: a start that fails on a busy port leaves the demo merchant to the next one, key and all.
   const demo = await app.get(DemoMerchantSeeder).seed();
-  process.stdout.write(startupSummary(config, { dashboardPath: dashboardPath(app), demo }));
+  const catalogue = demo ? await seedDemoCatalogue(app, demo.merchantId) : null;
+  process.stdout.write(startupSummary(config, { dashboardPath: dashboardPath(app), demo, catalogue }));
 }
 
 bootstrap().catch((error: unknown) => {

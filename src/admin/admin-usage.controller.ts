@@ -1,11 +1,12 @@
 import { Controller, Get, Param } from '@nestjs/common';
-import { ApiOperation, ApiParam } from '@nestjs/swagger';
+import { ApiOperation } from '@nestjs/swagger';
 import { AdminRoute } from '../auth/route-access.decorators';
 import { ErrorCode } from '../errors/error-code.enum';
 import { ApiEnvelopeResponse } from '../swagger/api-envelope-response.decorator';
 import { ApiErrorResponses } from '../swagger/api-error-responses.decorator';
 import { BillingService } from '../billing/billing.service';
 import { MerchantUsageResponseDto } from '../billing/dto/merchant-usage-response.dto';
+import { ApiIdParam } from '../swagger/api-path-parameters';
 
 /** The admin API's usage route: the billing module's meters, read for an operator. */
 @AdminRoute()
@@ -19,7 +20,7 @@ export class AdminUsageController {
     description:
       'Storage used (CONFIRMED files), storage reserved (PENDING uploads with a valid URL), and this calendar month (UTC) of bandwidth and overage, in bytes, per mode.',
   })
-  @ApiParam({ name: 'merchant_id', description: 'Merchant id', example: 'mer_01jd8x3k2m4n5p6q7r8s9t0v1w' })
+  @ApiIdParam('merchant_id', 'mer', 'Merchant', ['POST /admin/v1/merchants'])
   @ApiEnvelopeResponse(MerchantUsageResponseDto, { description: 'Limits and usage' })
   @ApiErrorResponses(ErrorCode.MERCHANT_NOT_FOUND)
   usage(@Param('merchant_id') merchantId: string): Promise<MerchantUsageResponseDto> {

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiOperation, ApiParam } from '@nestjs/swagger';
+import { ApiOperation } from '@nestjs/swagger';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { ApiKeyResponseDto, CreatedApiKeyResponseDto, MerchantResponseDto } from '../auth/dto/admin-response.dto';
 import { MerchantsService } from '../auth/merchants.service';
@@ -9,8 +9,9 @@ import { ApiEnvelopeResponse } from '../swagger/api-envelope-response.decorator'
 import { ApiErrorResponses } from '../swagger/api-error-responses.decorator';
 import { CreateApiKeyDto } from '../auth/dto/api-key-request.dto';
 import { CreateMerchantDto, UpdateMerchantDto } from './dto/admin-request.dto';
+import { ApiIdParam } from '../swagger/api-path-parameters';
 
-const MERCHANT_ID = { name: 'merchant_id', description: 'Merchant id', example: 'mer_01jd8x3k2m4n5p6q7r8s9t0v1w' };
+const MERCHANT_ID = ApiIdParam('merchant_id', 'mer', 'Merchant', ['POST /admin/v1/merchants']);
 
 /** Admin API (DESIGN §3): on only when ADMIN_TOKEN is set. */
 @AdminRoute()
@@ -31,7 +32,7 @@ export class AdminController {
 
   @Get('merchants/:merchant_id')
   @ApiOperation({ summary: 'Get a merchant' })
-  @ApiParam(MERCHANT_ID)
+  @MERCHANT_ID
   @ApiEnvelopeResponse(MerchantResponseDto, { description: 'The merchant' })
   @ApiErrorResponses(ErrorCode.MERCHANT_NOT_FOUND)
   getMerchant(@Param('merchant_id') merchantId: string): Promise<MerchantResponseDto> {
@@ -40,7 +41,7 @@ export class AdminController {
 
   @Patch('merchants/:merchant_id')
   @ApiOperation({ summary: 'Rename a merchant or change its plan' })
-  @ApiParam(MERCHANT_ID)
+  @MERCHANT_ID
   @ApiEnvelopeResponse(MerchantResponseDto, { description: 'The merchant after the change' })
   @ApiErrorResponses(ErrorCode.INVALID_PARAMETER, ErrorCode.MERCHANT_NOT_FOUND)
   updateMerchant(@Param('merchant_id') merchantId: string, @Body() body: UpdateMerchantDto): Promise<MerchantResponseDto> {
@@ -49,7 +50,7 @@ export class AdminController {
 
   @Post('merchants/:merchant_id/api-keys')
   @ApiOperation({ summary: 'Create an API key', description: 'The secret `key` appears only in this response.' })
-  @ApiParam(MERCHANT_ID)
+  @MERCHANT_ID
   @ApiEnvelopeResponse(CreatedApiKeyResponseDto, { status: 201, description: 'The key, with its secret' })
   @ApiErrorResponses(ErrorCode.MISSING_REQUIRED_FIELD, ErrorCode.INVALID_PARAMETER, ErrorCode.MERCHANT_NOT_FOUND)
   createApiKey(@Param('merchant_id') merchantId: string, @Body() body: CreateApiKeyDto): Promise<CreatedApiKeyResponseDto> {
@@ -58,7 +59,7 @@ export class AdminController {
 
   @Get('merchants/:merchant_id/api-keys')
   @ApiOperation({ summary: "List a merchant's API keys", description: 'Without secrets; revoked keys included.' })
-  @ApiParam(MERCHANT_ID)
+  @MERCHANT_ID
   @ApiEnvelopeResponse(ApiKeyResponseDto, { description: 'The keys, newest first', array: true })
   @ApiErrorResponses(ErrorCode.MERCHANT_NOT_FOUND)
   listApiKeys(@Param('merchant_id') merchantId: string): Promise<ApiKeyResponseDto[]> {
@@ -68,7 +69,7 @@ export class AdminController {
   @Delete('api-keys/:api_key_id')
   @HttpCode(200)
   @ApiOperation({ summary: 'Revoke an API key', description: 'Every instance refuses it within 5 seconds.' })
-  @ApiParam({ name: 'api_key_id', description: 'API key id', example: 'key_01jd8x3k2m4n5p6q7r8s9t0v1w' })
+  @ApiIdParam('api_key_id', 'key', 'API key', ['POST /admin/v1/merchants/{merchant_id}/api-keys', 'GET /admin/v1/merchants/{merchant_id}/api-keys'])
   @ApiEnvelopeResponse(ApiKeyResponseDto, { description: 'The revoked key' })
   @ApiErrorResponses(ErrorCode.API_KEY_NOT_FOUND)
   revokeApiKey(@Param('api_key_id') keyId: string): Promise<ApiKeyResponseDto> {

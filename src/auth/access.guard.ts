@@ -3,8 +3,8 @@ import { Reflector } from '@nestjs/core';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import type { HttpResponse } from '../exchange/http-exchange';
-import { RateLimiter } from '../rate-limiting/rate-limiter';
-import { AuthenticatedRequest, hasScope } from './auth-context';
+import { HeaderSink, RateLimiter } from '../rate-limiting/rate-limiter';
+import { AuthContext, AuthenticatedRequest, hasScope } from './auth-context';
 import { IS_ADMIN_ROUTE, IS_DASHBOARD_ROUTE, IS_PUBLIC, REQUIRED_SCOPES } from './route-access.decorators';
 import type { Scope } from './scopes';
 
@@ -31,10 +31,18 @@ export class AccessGuard implements CanActivate {
   ) {}
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
-    const access = this.accessOf(context);
     const http = context.switchToHttp();
     const request = http.getRequest<AuthenticatedRequest>();
-    const auth = request.auth;
+    const response = http.getResponse<HttpResponse>();
+    return this.admit(this.accessOf(context), request.auth, request.method, (name, value) => response.header(name, value));
+  }
+
+  /**
+   * The guard's decision for one request, given the route's access: throws the refusal, else
+   * resolves once the request is counted against its credential's budget (headers to `setHeader`).
+   * Direct routes (src/http/direct-router.ts) ask it too, so both paths decide alike.
+   */
+  admit(access: RouteAccess, auth: AuthContext | undefined, method: string, setHeader: HeaderSink): true | Promise<true> {
     if (access.kind === 'api-key') {
       // The request gate authenticated the key before the body was read (RequestAuthenticator).
       if (!auth) throw new ApiError(ErrorCode.INVALID_API_KEY, 'No API key: send it as Authorization: Bearer <API_KEY>');
@@ -46,15 +54,18 @@ export class AccessGuard implements CanActivate {
     }
     // Whatever authenticated the request (a key, a dashboard session) counts against its budget.
     if (!auth) return true;
-    return this.rateLimiter.count(auth, request.method, http.getResponse<HttpResponse>()).then(() => true);
+    return this.rateLimiter.count(auth, method, setHeader).then(() => true);
   }
 
   /** The route's access, from its decorators (handler over class), read once per handler. */
   accessOf(context: ExecutionContext): RouteAccess {
-    const handler = context.getHandler();
+    return this.accessOfHandler(context.getHandler(), context.getClass());
+  }
+
+  accessOfHandler(handler: object, controller: object): RouteAccess {
     const known = this.routes.get(handler);
     if (known) return known;
-    const targets = [handler, context.getClass()];
+    const targets = [handler, controller] as Array<() => unknown>;
     const open =
       this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) ||
       this.reflector.getAllAndOverride<boolean>(IS_ADMIN_ROUTE, targets) ||

@@ -1,8 +1,8 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import { TIMESTAMP } from '../database/columns';
+import type { Plan } from './plan';
 
-export const PLANS = ['free', 'growth', 'pro', 'enterprise'] as const;
-export type Plan = (typeof PLANS)[number];
+export { PLANS, type Plan } from './plan';
 
 @Entity('merchants')
 export class MerchantEntity {

@@ -1,25 +1,23 @@
 import { INestApplicationContext, Type } from '@nestjs/common';
 import { ApiKeysService } from '../auth/api-keys.service';
-import { Plan, PLANS } from '../auth/merchant.entity';
+import type { Plan } from '../auth/plan';
 import { MerchantsService } from '../auth/merchants.service';
-import { API_MODES, ApiMode } from '../database/tenant';
+import type { ApiMode } from '../database/tenant';
 import { BillingService } from '../billing/billing.service';
 import { AppConfig } from '../config/app-config';
 import { DashboardUsersService } from '../dashboard/dashboard-users.service';
 import { EntitlementSigningKeys } from '../entitlements/tokens/entitlement-signing-keys';
 
-import { CliOptions, CliUsageError } from './cli-usage';
+import type { CliOptions } from './cli-usage';
 
-function required(options: CliOptions, name: string): string {
-  const value = options[name];
-  if (value === undefined || value === '') throw new CliUsageError(`--${name} is required`);
-  return value;
-}
-
-function oneOf<T extends string>(options: CliOptions, name: string, allowed: readonly T[]): T {
-  const value = required(options, name);
-  if (!(allowed as readonly string[]).includes(value)) throw new CliUsageError(`--${name} must be one of ${allowed.join(', ')}`);
-  return value as T;
+/**
+ * An option's value. main.ts has already checked the command line against CLI_USAGE (required
+ * options present, values within their choices, files readable), so what is read here is valid.
+ */
+function value(options: CliOptions, name: string): string {
+  const given = options[name];
+  if (given === undefined) throw new Error(`--${name} is missing: the command line was not checked against CLI_USAGE`);
+  return given;
 }
 
 /** A command that drives the services (and so opens the database); its usage is in cli-usage.ts. */
@@ -37,29 +35,29 @@ export interface ConfigurationCliCommand {
 /** Every CLI command (DESIGN §3); each calls the same service as the admin API. */
 export const CLI_COMMANDS: Record<string, CliCommand> = {
   'users:create': {
-    run: (context, options) => context.get(DashboardUsersService).create(required(options, 'merchant'), required(options, 'email')),
+    run: (context, options) => context.get(DashboardUsersService).create(value(options, 'merchant'), value(options, 'email')),
   },
   'merchants:create': {
     run: (context, options) =>
-      context.get(MerchantsService).create(required(options, 'name'), (options.plan ? oneOf(options, 'plan', PLANS) : 'free') as Plan),
+      context.get(MerchantsService).create(value(options, 'name'), (options.plan ?? 'free') as Plan),
   },
   'merchants:set-plan': {
     run: (context, options) =>
-      context.get(MerchantsService).update(required(options, 'merchant'), { plan: oneOf(options, 'plan', PLANS) }),
+      context.get(MerchantsService).update(value(options, 'merchant'), { plan: value(options, 'plan') as Plan }),
   },
   'api-keys:create': {
     run: (context, options) =>
-      context.get(ApiKeysService).create(required(options, 'merchant'), {
-        mode: oneOf(options, 'mode', API_MODES) as ApiMode,
+      context.get(ApiKeysService).create(value(options, 'merchant'), {
+        mode: value(options, 'mode') as ApiMode,
         scopes: (options.scopes ?? '*').split(',').map((scope) => scope.trim()).filter(Boolean),
         name: options.name ?? null,
       }),
   },
   'api-keys:list': {
-    run: (context, options) => context.get(ApiKeysService).list(required(options, 'merchant')),
+    run: (context, options) => context.get(ApiKeysService).list(value(options, 'merchant')),
   },
   usage: {
-    run: (context, options) => context.get(BillingService).usage(required(options, 'merchant')),
+    run: (context, options) => context.get(BillingService).usage(value(options, 'merchant')),
   },
   import: {
     // The imports worker runs in this process; the webhooks module records the events (the outbox).
@@ -71,14 +69,14 @@ export const CLI_COMMANDS: Record<string, CliCommand> = {
     ],
     run: async (context, options) =>
       (await import('./import-command')).runImportCommand(context, {
-        merchantId: required(options, 'merchant'),
-        mode: oneOf(options, 'mode', API_MODES) as ApiMode,
-        file: required(options, 'file'),
+        merchantId: value(options, 'merchant'),
+        mode: value(options, 'mode') as ApiMode,
+        file: value(options, 'file'),
         progress: process.stderr,
       }),
   },
   'api-keys:revoke': {
-    run: (context, options) => context.get(ApiKeysService).revoke(required(options, 'key')),
+    run: (context, options) => context.get(ApiKeysService).revoke(value(options, 'key')),
   },
 };
 

@@ -7,6 +7,7 @@ import { DashboardAccountsModule } from '../dashboard/dashboard-accounts.module'
 import { DatabaseModule } from '../database/database.module';
 import type { EntityList } from '../database/data-source-options';
 import { RateLimitingModule } from '../rate-limiting/rate-limiting.module';
+import { CLI_CONNECT_TIMEOUT_MILLISECONDS } from './database-probe';
 
 /** The services the CLI drives: the same ones behind the admin API, without HTTP. */
 @Module({})
@@ -16,9 +17,11 @@ export class CliModule {
       module: CliModule,
       // The CLI must print only its JSON: no demo seeding on this connection.
       imports: [
-        ConfigModule.forRoot({ SKIP_DEMO_SEED: 'true' }),
+        // Connections wait as long as the probe did (DATABASE_ACQUIRE_TIMEOUT's default is 5 s), with no retry: a database
+        // gone between the probe and the boot is a clear error too.
+        ConfigModule.forRoot({ SKIP_DEMO_SEED: 'true', DATABASE_ACQUIRE_TIMEOUT: `${CLI_CONNECT_TIMEOUT_MILLISECONDS}ms` }),
         EventEmitterModule.forRoot(),
-        DatabaseModule.forRoot(entities),
+        DatabaseModule.forRoot(entities, { startupRetries: 0 }),
         // AuthModule's request authenticator needs the failure limiter, though the CLI serves no HTTP.
         RateLimitingModule,
         AuthModule,

@@ -1,31 +1,20 @@
 import { parseArgs } from 'node:util';
-import { CLI_USAGE, CliOptions, CliUsageError } from './cli-usage';
+import { checkOptions, CLI_USAGE, CliCommandUsage, CliOptions, CliUsageError } from './cli-usage';
 
-// Only node:util and the usage table load up front: `help`, unknown commands and usage errors answer
-// in milliseconds, and a command requires Nest, TypeORM and the database only once it runs.
+// Only node:util, node:fs and the usage table load up front: `help`, unknown commands and every
+// usage error answer in milliseconds, and a command requires Nest, TypeORM and the database only
+// once its command line has passed every check.
 
 function help(): string {
   const lines = Object.entries(CLI_USAGE).map(([name, command]) => `  ${name.padEnd(20)} ${command.summary}\n  ${' '.repeat(20)} ${command.usage}`);
   return ['Usage: npm run cli -- <command> [options]   (prints JSON on stdout; errors as one JSON object on stderr)', '', ...lines, ''].join('\n');
 }
 
-function parseOptions(args: string[]): CliOptions {
+/** The command's own options only: an unknown flag, a positional argument or a flag without its value is a usage error. */
+function parseOptions(command: CliCommandUsage, args: string[]): CliOptions {
   try {
-    const { values } = parseArgs({
-      args,
-      options: {
-        name: { type: 'string' },
-        plan: { type: 'string' },
-        merchant: { type: 'string' },
-        mode: { type: 'string' },
-        scopes: { type: 'string' },
-        key: { type: 'string' },
-        file: { type: 'string' },
-        email: { type: 'string' },
-      },
-      strict: true,
-    });
-    return values;
+    const options = Object.fromEntries(Object.keys(command.options).map((name) => [name, { type: 'string' as const }]));
+    return parseArgs({ args, options, strict: true, allowPositionals: false }).values as CliOptions;
   } catch (error: unknown) {
     throw new CliUsageError(error instanceof Error ? error.message : String(error));
   }
@@ -35,11 +24,19 @@ function printError(code: string, message: string, extra: Record<string, unknown
   process.stderr.write(`${JSON.stringify({ error: { code, message, ...extra } })}\n`);
 }
 
-/** The error's catalogue code when it is an ApiError or carries its own (`DATABASE_IN_USE`). */
-async function errorCode(error: unknown): Promise<string | null> {
-  const { ApiError } = await import('../errors/api-error');
-  if (error instanceof ApiError) return error.renderedCode;
-  if (error instanceof Error && 'code' in error && error.code === 'DATABASE_IN_USE') return error.code;
+/** The code and message to print for a refusal, or null for a failure of our own (INTERNAL_ERROR). */
+async function describeError(error: unknown): Promise<{ code: string; message: string } | null> {
+  const [{ ApiError }, { isDatabaseUnavailable }] = await Promise.all([import('../errors/api-error'), import('../errors/database-unavailable')]);
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof ApiError) return { code: error.renderedCode, message };
+  const code = error instanceof Error && 'code' in error ? error.code : undefined;
+  // The embedded database held by another process, or the probe's verdict (database-probe.ts).
+  if (code === 'DATABASE_IN_USE' || code === 'DATABASE_UNREACHABLE') return { code, message };
+  // The database went away after the probe (a restart while the command ran).
+  if (isDatabaseUnavailable(error)) {
+    const { databaseUnreachable } = await import('./database-probe');
+    return { code: 'DATABASE_UNREACHABLE', message: databaseUnreachable(process.env.DATABASE_URL ?? '', error).message };
+  }
   return null;
 }
 
@@ -53,6 +50,8 @@ async function run(commandName: string, options: CliOptions): Promise<unknown> {
     ]);
     return CONFIGURATION_COMMANDS[commandName]?.run(new AppConfig(validateEnvironment(process.env)), options);
   }
+  const databaseUrl = process.env.DATABASE_URL?.trim();
+  if (databaseUrl) await (await import('./database-probe')).probeDatabase(databaseUrl);
   const [{ NestFactory }, { CLI_COMMANDS }, { CliModule }, { ENTITIES }] = await Promise.all([
     import('@nestjs/core'),
     import('./cli-commands'),
@@ -82,9 +81,8 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   try {
-    const options = parseOptions(rest);
-    const missing = command.requiredOptions.find((name) => options[name] === undefined || options[name] === '');
-    if (missing) throw new CliUsageError(`--${missing} is required`);
+    const options = parseOptions(command, rest);
+    checkOptions(command, options);
     const result = await run(commandName, options);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
@@ -93,9 +91,9 @@ async function main(argv: string[]): Promise<number> {
       printError('USAGE', error.message, { usage: `${commandName} ${command.usage}` });
       return 2;
     }
-    const code = await errorCode(error);
-    if (code) {
-      printError(code, error instanceof Error ? error.message : String(error));
+    const refusal = await describeError(error);
+    if (refusal) {
+      printError(refusal.code, refusal.message);
       return 1;
     }
     throw error;

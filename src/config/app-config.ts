@@ -130,6 +130,10 @@ export class AppConfig {
   get webhookAllowPrivateUrls(): boolean {
     return this.environment.WEBHOOK_ALLOW_PRIVATE_URLS;
   }
+  /** Deliveries in flight to one endpoint at once, across instances (DESIGN §8). */
+  get webhookEndpointConcurrency(): number {
+    return this.environment.WEBHOOK_ENDPOINT_CONCURRENCY;
+  }
   get expirySweepIntervalMilliseconds(): number {
     return this.environment.EXPIRY_SWEEP_INTERVAL;
   }

@@ -102,6 +102,7 @@ export const configSchema = z.object({
   EVENT_RETENTION: durationOrZero.default(90 * 86_400_000),
   WEBHOOK_RETRY_SCHEDULE: durationList.default([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]),
   WEBHOOK_ALLOW_PRIVATE_URLS: booleanString.default(false),
+  WEBHOOK_ENDPOINT_CONCURRENCY: positiveInteger.max(1_000).default(10),
   EXPIRY_SWEEP_INTERVAL: duration.default(30_000),
   ENTITLEMENT_TOKEN_TTL: duration.default(3_600_000),
   ENTITLEMENT_SIGNING_KEY: optionalString.superRefine((value, context) => {

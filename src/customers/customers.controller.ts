@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../auth/current-tenant.decorator';
 import { RequireScopes } from '../auth/route-access.decorators';
 import type { Tenant } from '../database/tenant';
@@ -11,6 +11,7 @@ import { ApiErrorResponses } from '../swagger/api-error-responses.decorator';
 import { CustomersService } from './customers.service';
 import { CustomerDownloadGroupDto } from './dto/customer-download.dto';
 import { CustomerEntitlementListItemDto } from './dto/customer-entitlement-list-item.dto';
+import { ApiIdParam, ApiStoreIdParam } from '../swagger/api-path-parameters';
 
 /** A customer's entitlements and downloadable files. */
 @ApiTags('customers')
@@ -24,7 +25,7 @@ export class CustomersController {
     summary: "List a customer's entitlements by store customer id",
     description: 'Every status, newest first, cursor-paginated with total. Status is effective (time/usage expiry applied).',
   })
-  @ApiParam({ name: 'store_customer_id', description: 'Customer id in the e-commerce platform', example: 'store_cust_1001' })
+  @ApiStoreIdParam('store_customer_id', 'Customer id in the e-commerce platform, as granted with `store_customer_id`', 'store_cust_1001')
   @ApiEnvelopeResponse(CustomerEntitlementListItemDto, { description: "A page of the customer's entitlements", list: 'total' })
   @ApiErrorResponses(ErrorCode.CUSTOMER_NOT_FOUND, ErrorCode.INVALID_PARAMETER)
   listByStoreId(
@@ -41,7 +42,7 @@ export class CustomersController {
     summary: "List a customer's entitlements",
     description: 'Every status, newest first, cursor-paginated with total. Status is effective (time/usage expiry applied).',
   })
-  @ApiParam({ name: 'customer_id', description: 'Customer id', example: 'cus_01jd8x3k2m4n5p6q7r8s9t0v1w' })
+  @ApiIdParam('customer_id', 'cus', 'Customer', [['POST /v1/entitlements', 'customer_id'], ['GET /v1/entitlements', 'customer_id']])
   @ApiEnvelopeResponse(CustomerEntitlementListItemDto, { description: "A page of the customer's entitlements", list: 'total' })
   @ApiErrorResponses(ErrorCode.CUSTOMER_NOT_FOUND, ErrorCode.INVALID_PARAMETER)
   list(
@@ -59,7 +60,7 @@ export class CustomersController {
     description:
       'One group per active entitlement (not revoked, suspended, time- or usage-expired) whose product delivers by FILE and has at least one CONFIRMED file. Newest entitlement first; paginated without total. Get a URL for one file from GET /v1/files/{file_id}/download.',
   })
-  @ApiParam({ name: 'customer_id', description: 'Customer id', example: 'cus_01jd8x3k2m4n5p6q7r8s9t0v1w' })
+  @ApiIdParam('customer_id', 'cus', 'Customer', [['POST /v1/entitlements', 'customer_id'], ['GET /v1/entitlements', 'customer_id']])
   @ApiEnvelopeResponse(CustomerDownloadGroupDto, { description: 'A page of download groups', list: 'no-total' })
   @ApiErrorResponses(ErrorCode.CUSTOMER_NOT_FOUND, ErrorCode.INVALID_PARAMETER)
   downloads(

@@ -1,6 +1,8 @@
 import { Global, Module } from '@nestjs/common';
 import { DASHBOARD_SESSION_LOOKUP, DASHBOARD_USER_INVITER } from '../auth/dashboard-session-lookup';
 import { ClockModule } from '../clock/clock.module';
+import { DashboardPruning } from './dashboard-pruning';
+import { DashboardPruningRepository } from './dashboard-pruning.repository';
 import { DashboardSessionsRepository } from './dashboard-sessions.repository';
 import { DashboardSessionsService } from './dashboard-sessions.service';
 import { DashboardUsersRepository } from './dashboard-users.repository';
@@ -18,6 +20,8 @@ import { DashboardUsersService } from './dashboard-users.service';
     DashboardSessionsRepository,
     DashboardSessionsService,
     DashboardUsersService,
+    DashboardPruningRepository,
+    DashboardPruning,
     { provide: DASHBOARD_SESSION_LOOKUP, useExisting: DashboardSessionsService },
     { provide: DASHBOARD_USER_INVITER, useExisting: DashboardUsersService },
   ],

@@ -9,6 +9,9 @@ import { DashboardUserEntity } from './dashboard-user.entity';
  */
 @Entity('dashboard_sessions')
 @Index('dashboard_sessions_user_idx', ['user_id'])
+// The Pruner deletes signed-out and idle sessions by these (dashboard-pruning.repository.ts).
+@Index('dashboard_sessions_ended_idx', ['ended_at'], { where: 'ended_at IS NOT NULL' })
+@Index('dashboard_sessions_last_seen_idx', ['last_seen_at'])
 // Open sessions made without a checksum, reloaded every minute by each instance (LegacyCredentialFilter).
 @Index('dashboard_sessions_legacy_idx', ['token_hash'], { where: 'checksummed = false AND ended_at IS NULL' })
 export class DashboardSessionEntity {

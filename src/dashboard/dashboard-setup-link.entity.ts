@@ -5,6 +5,9 @@ import { DashboardUserEntity } from './dashboard-user.entity';
 /** A one-time link where a dashboard user sets a password; only the token's SHA-256 is stored. */
 @Entity('dashboard_setup_links')
 @Index('dashboard_setup_links_user_idx', ['user_id'])
+// The Pruner deletes used and expired links by these (dashboard-pruning.repository.ts).
+@Index('dashboard_setup_links_used_idx', ['used_at'], { where: 'used_at IS NOT NULL' })
+@Index('dashboard_setup_links_expires_idx', ['expires_at'])
 export class DashboardSetupLinkEntity {
   @PrimaryColumn({ type: 'text' })
   token_hash: string;

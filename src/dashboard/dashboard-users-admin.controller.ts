@@ -1,5 +1,5 @@
 import { Body, Controller, Param, Post } from '@nestjs/common';
-import { ApiOperation, ApiParam } from '@nestjs/swagger';
+import { ApiOperation } from '@nestjs/swagger';
 import { AdminRoute } from '../auth/route-access.decorators';
 import { ErrorCode } from '../errors/error-code.enum';
 import { ApiEnvelopeResponse } from '../swagger/api-envelope-response.decorator';
@@ -7,6 +7,7 @@ import { ApiErrorResponses } from '../swagger/api-error-responses.decorator';
 import { DashboardUsersService } from './dashboard-users.service';
 import { CreateDashboardUserDto } from './dto/dashboard-request.dto';
 import { DashboardUserCreatedResponseDto } from './dto/dashboard-response.dto';
+import { ApiIdParam } from '../swagger/api-path-parameters';
 
 /** Admin API: dashboard users of a merchant (DESIGN §11). */
 @AdminRoute()
@@ -21,7 +22,7 @@ export class DashboardUsersAdminController {
       'Creates a dashboard user of the merchant and returns a one-time `setup_url` (valid 24 hours) where the user sets a password ' +
       'of at least 12 characters. For an existing user of the same merchant it returns a new link, which resets the password.',
   })
-  @ApiParam({ name: 'merchant_id', description: 'Merchant id', example: 'mer_01jd8x3k2m4n5p6q7r8s9t0v1w' })
+  @ApiIdParam('merchant_id', 'mer', 'Merchant', ['POST /admin/v1/merchants'])
   @ApiEnvelopeResponse(DashboardUserCreatedResponseDto, { status: 201, description: 'The user and its setup link' })
   @ApiErrorResponses(ErrorCode.MISSING_REQUIRED_FIELD, ErrorCode.INVALID_PARAMETER, ErrorCode.MERCHANT_NOT_FOUND, ErrorCode.DASHBOARD_USER_EXISTS)
   createUser(@Param('merchant_id') merchantId: string, @Body() body: CreateDashboardUserDto): Promise<DashboardUserCreatedResponseDto> {

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { buildDataSourceOptions, EntityList } from './data-source-options';
 import { DatabaseConnection } from './database-connection';
+import { Pruner } from './pruner';
 import { ReadPool } from './read-pool';
 import { runMigrations } from './run-migrations';
 import { TenantTransactionLimiter } from './tenant-transaction-limiter';
@@ -33,11 +34,19 @@ class DatabaseShutdown implements OnApplicationShutdown {
   }
 }
 
+export interface DatabaseModuleOptions {
+  /**
+   * Further attempts at the first connection, 3 s apart, when it fails (default: @nestjs/typeorm's
+   * 9, for a server started before its database). The CLI gives 0: a person waits for it.
+   */
+  startupRetries?: number;
+}
+
 /** The database, its pools and the unit of work, for the entities the application lists (app-entities.ts). */
 @Global()
 @Module({})
 export class DatabaseModule {
-  static forRoot(entities: EntityList): DynamicModule {
+  static forRoot(entities: EntityList, options: DatabaseModuleOptions = {}): DynamicModule {
     return {
       module: DatabaseModule,
       imports: [
@@ -45,8 +54,10 @@ export class DatabaseModule {
         TypeOrmModule.forRootAsync({
           imports: [DatabaseConnectionModule],
           inject: [DatabaseConnection, AppConfig],
-          useFactory: (connection: DatabaseConnection, config: AppConfig) =>
-            buildDataSourceOptions(connection.url, connection.embedded !== null, entities, config.database),
+          useFactory: (connection: DatabaseConnection, config: AppConfig) => ({
+            ...buildDataSourceOptions(connection.url, connection.embedded !== null, entities, config.database),
+            ...(options.startupRetries !== undefined ? { retryAttempts: options.startupRetries } : {}),
+          }),
           dataSourceFactory: async (options) => {
             if (!options) throw new Error('Database options are missing');
             const dataSource = await new DataSource(options).initialize();
@@ -57,6 +68,7 @@ export class DatabaseModule {
       ],
       providers: [
         UnitOfWork,
+        Pruner,
         DatabaseShutdown,
         {
           provide: ReadPool,
@@ -75,7 +87,7 @@ export class DatabaseModule {
             }),
         },
       ],
-      exports: [UnitOfWork, ReadPool, TenantTransactionLimiter, DatabaseConnectionModule],
+      exports: [UnitOfWork, Pruner, ReadPool, TenantTransactionLimiter, DatabaseConnectionModule],
     };
   }
 }

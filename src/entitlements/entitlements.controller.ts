@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../auth/current-tenant.decorator';
 import { RequireScopes } from '../auth/route-access.decorators';
 import type { Tenant } from '../database/tenant';
@@ -17,8 +17,9 @@ import { EntitlementCheckResponseDto, EntitlementListItemDto, EntitlementRespons
 import { UpdateEntitlementDto } from './dto/update-entitlement.dto';
 import { EntitlementsService } from './entitlements.service';
 import { CheckQueryPipe } from './check-query.pipe';
+import { ApiIdParam } from '../swagger/api-path-parameters';
 
-const ENTITLEMENT_ID_PARAM = { name: 'entitlement_id', description: 'Entitlement id', example: 'ent_01jd8x3k2m4n5p6q7r8s9t0v1w' };
+const ENTITLEMENT_ID_PARAM = ApiIdParam('entitlement_id', 'ent', 'Entitlement', ['POST /v1/entitlements', 'GET /v1/entitlements']);
 const TRANSITION_NOTE = 'Refused with 409 INVALID_STATUS_TRANSITION ("Cannot <operation> an entitlement that is <status>") where the lifecycle table forbids it.';
 
 @ApiTags('entitlements')
@@ -60,7 +61,7 @@ export class EntitlementsController {
   @Get(':entitlement_id')
   @RequireScopes('entitlements:read')
   @ApiOperation({ summary: 'Get an entitlement', description: 'The full entitlement, including store_line_item_id and parent_entitlement_id.' })
-  @ApiParam(ENTITLEMENT_ID_PARAM)
+  @ENTITLEMENT_ID_PARAM
   @ApiEnvelopeResponse(EntitlementResponseDto, { description: 'The entitlement' })
   @ApiErrorResponses(ErrorCode.ENTITLEMENT_NOT_FOUND)
   get(@CurrentTenant() tenant: Tenant, @Param('entitlement_id') entitlementId: string): Promise<EntitlementResponseDto> {
@@ -77,7 +78,7 @@ export class EntitlementsController {
       "Defaults from the product: time_limited → expires_at = now + access_duration_days; usage_limited → the product's " +
       'usage_limit. Publishes entitlement.created.',
   })
-  // Store ids: the product exists once POST /v1/products' example has run, the customer is created.
+  // Store ids: the demo catalogue has the product (src/demo/demo-catalogue.ts); the customer is created if new.
   @ApiJsonBody(CreateEntitlementDto, { store_customer_id: 'store_cust_1001', store_product_id: 'sku_ebook_42', store_order_id: 'order_5001', metadata: { order_note: 'gift' } })
   @ApiEnvelopeResponse(EntitlementResponseDto, { status: 201, description: 'The created entitlement' })
   @ApiErrorResponses(
@@ -100,7 +101,7 @@ export class EntitlementsController {
       'Only the fields present change: expires_at (future, or null), metadata (replaced), usage_limit (≥ usage_count, ' +
       'or null). Not on revoked entitlements. Publishes entitlement.updated. ' + TRANSITION_NOTE,
   })
-  @ApiParam(ENTITLEMENT_ID_PARAM)
+  @ENTITLEMENT_ID_PARAM
   @ApiBody({ type: UpdateEntitlementDto })
   @ApiEnvelopeResponse(EntitlementResponseDto, { description: 'The updated entitlement' })
   @ApiErrorResponses(ErrorCode.INVALID_PARAMETER, ErrorCode.ENTITLEMENT_NOT_FOUND, ErrorCode.INVALID_STATUS_TRANSITION)
@@ -112,27 +113,11 @@ export class EntitlementsController {
     return this.entitlements.update(operation, entitlementId, body);
   }
 
-  @Post(':entitlement_id/revoke')
-  @HttpCode(200)
-  @RequireScopes('entitlements:write')
-  @ApiOperation({ summary: 'Revoke an entitlement', description: 'active, suspended or pending → revoked (terminal). Publishes entitlement.revoked. ' + TRANSITION_NOTE })
-  @ApiParam(ENTITLEMENT_ID_PARAM)
-  @ApiBody({ type: EntitlementReasonDto, required: false })
-  @ApiEnvelopeResponse(EntitlementResponseDto, { description: 'The revoked entitlement' })
-  @ApiErrorResponses(ErrorCode.INVALID_PARAMETER, ErrorCode.ENTITLEMENT_NOT_FOUND, ErrorCode.INVALID_STATUS_TRANSITION)
-  revoke(
-    @CurrentOperation() operation: Operation,
-    @Param('entitlement_id') entitlementId: string,
-    @Body() body: EntitlementReasonDto,
-  ): Promise<EntitlementResponseDto> {
-    return this.entitlements.revoke(operation, entitlementId, body);
-  }
-
   @Post(':entitlement_id/suspend')
   @HttpCode(200)
   @RequireScopes('entitlements:write')
   @ApiOperation({ summary: 'Suspend an entitlement', description: 'active → suspended. Publishes entitlement.suspended. ' + TRANSITION_NOTE })
-  @ApiParam(ENTITLEMENT_ID_PARAM)
+  @ENTITLEMENT_ID_PARAM
   @ApiBody({ type: EntitlementReasonDto, required: false })
   @ApiEnvelopeResponse(EntitlementResponseDto, { description: 'The suspended entitlement' })
   @ApiErrorResponses(ErrorCode.INVALID_PARAMETER, ErrorCode.ENTITLEMENT_NOT_FOUND, ErrorCode.INVALID_STATUS_TRANSITION)
@@ -154,7 +139,7 @@ export class EntitlementsController {
       'would be expired at once, 409 INVALID_STATUS_TRANSITION naming the field to extend. Publishes entitlement.reactivated. ' +
       TRANSITION_NOTE,
   })
-  @ApiParam(ENTITLEMENT_ID_PARAM)
+  @ENTITLEMENT_ID_PARAM
   @ApiBody({ type: ReactivateEntitlementDto, required: false })
   @ApiEnvelopeResponse(EntitlementResponseDto, { description: 'The reactivated entitlement' })
   @ApiErrorResponses(ErrorCode.INVALID_PARAMETER, ErrorCode.ENTITLEMENT_NOT_FOUND, ErrorCode.INVALID_STATUS_TRANSITION)
@@ -170,7 +155,7 @@ export class EntitlementsController {
   @HttpCode(200)
   @RequireScopes('entitlements:write')
   @ApiOperation({ summary: 'Activate a pending entitlement', description: 'pending → active. Publishes entitlement.activated. ' + TRANSITION_NOTE })
-  @ApiParam(ENTITLEMENT_ID_PARAM)
+  @ENTITLEMENT_ID_PARAM
   @ApiEnvelopeResponse(EntitlementResponseDto, { description: 'The activated entitlement' })
   @ApiErrorResponses(ErrorCode.ENTITLEMENT_NOT_FOUND, ErrorCode.INVALID_STATUS_TRANSITION)
   activate(@CurrentOperation() operation: Operation, @Param('entitlement_id') entitlementId: string): Promise<EntitlementResponseDto> {
@@ -187,7 +172,7 @@ export class EntitlementsController {
       'usage_limit succeeds and the entitlement reads as expired from then on; further uses get 409 ' +
       'INVALID_STATUS_TRANSITION, as does a quantity larger than the uses left. Publishes entitlement.updated.',
   })
-  @ApiParam(ENTITLEMENT_ID_PARAM)
+  @ENTITLEMENT_ID_PARAM
   @ApiBody({ type: RecordUsageDto, required: false })
   @ApiEnvelopeResponse(EntitlementResponseDto, { description: 'The entitlement with the new usage_count' })
   @ApiErrorResponses(ErrorCode.INVALID_PARAMETER, ErrorCode.ENTITLEMENT_NOT_FOUND, ErrorCode.INVALID_STATUS_TRANSITION)
@@ -197,5 +182,22 @@ export class EntitlementsController {
     @Body() body: RecordUsageDto,
   ): Promise<EntitlementResponseDto> {
     return this.entitlements.recordUsage(operation, entitlementId, body);
+  }
+
+  // Last of the lifecycle routes: Swagger UI lists them in this order, and revoke is terminal.
+  @Post(':entitlement_id/revoke')
+  @HttpCode(200)
+  @RequireScopes('entitlements:write')
+  @ApiOperation({ summary: 'Revoke an entitlement', description: 'active, suspended or pending → revoked (terminal). Publishes entitlement.revoked. ' + TRANSITION_NOTE })
+  @ENTITLEMENT_ID_PARAM
+  @ApiBody({ type: EntitlementReasonDto, required: false })
+  @ApiEnvelopeResponse(EntitlementResponseDto, { description: 'The revoked entitlement' })
+  @ApiErrorResponses(ErrorCode.INVALID_PARAMETER, ErrorCode.ENTITLEMENT_NOT_FOUND, ErrorCode.INVALID_STATUS_TRANSITION)
+  revoke(
+    @CurrentOperation() operation: Operation,
+    @Param('entitlement_id') entitlementId: string,
+    @Body() body: EntitlementReasonDto,
+  ): Promise<EntitlementResponseDto> {
+    return this.entitlements.revoke(operation, entitlementId, body);
   }
 }

@@ -27,9 +27,13 @@ const NETWORK_ERROR_CODES = new Set([
 const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '57014', '25P03']);
 const UNAVAILABLE_SQLSTATE_CLASSES = ['08', '53'];
 
-/** node-postgres and pg-pool report a lost connection or a pool wait that timed out only by message. */
+/**
+ * node-postgres and pg-pool report a lost connection, a connect that timed out (a Client's
+ * "timeout expired") or a pool wait that timed out only by message.
+ */
 const UNAVAILABLE_MESSAGES = [
   'Connection terminated',
+  'timeout expired',
   'timeout exceeded when trying to connect',
   'is not queryable',
 ];

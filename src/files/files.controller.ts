@@ -1,6 +1,6 @@
 import { ClientAddress } from '../exchange/client-address.decorator';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../auth/current-tenant.decorator';
 import { RequireScopes } from '../auth/route-access.decorators';
 import type { Tenant } from '../database/tenant';
@@ -17,8 +17,9 @@ import { DownloadQueryDto, DownloadResponseDto } from './dto/download.dto';
 import { FileResponseDto, UploadUrlResponseDto } from './dto/file-response.dto';
 import { DownloadsService } from './downloads.service';
 import { FilesService } from './files.service';
+import { ApiIdParam } from '../swagger/api-path-parameters';
 
-const FILE_ID = { name: 'file_id', description: 'File id', example: 'file_01jd8x3k2m4n5p6q7r8s9t0v1w' };
+const FILE_ID = ApiIdParam('file_id', 'file', 'File', [['POST /v1/files/upload-url', 'file_id'], 'GET /v1/files']);
 
 @ApiTags('files')
 @Controller('v1/files')
@@ -57,7 +58,7 @@ export class FilesController {
     description:
       'Checks the object exists and its size is within 10% of the declared file_size; stores the actual size, moves it from reserved to used storage and publishes file.uploaded. Outside the tolerance the object is deleted and the file stays PENDING.',
   })
-  @ApiParam(FILE_ID)
+  @FILE_ID
   @ApiEnvelopeResponse(FileResponseDto, { description: 'The CONFIRMED file' })
   @ApiErrorResponses(ErrorCode.FILE_NOT_FOUND, ErrorCode.UPLOAD_NOT_CONFIRMED, ErrorCode.STORAGE_LIMIT_REACHED)
   confirm(@CurrentOperation() operation: Operation, @Param('file_id') fileId: string): Promise<FileResponseDto> {
@@ -71,7 +72,7 @@ export class FilesController {
     description:
       "Checks, in order: the entitlement exists and belongs to the customer; it is active; the file belongs to the entitled product; the upload is confirmed; the month's bandwidth allows it. Then records the download, counts one use of the entitlement and the bandwidth, publishes download.completed, and returns a URL valid 60 seconds.",
   })
-  @ApiParam(FILE_ID)
+  @FILE_ID
   @ApiEnvelopeResponse(DownloadResponseDto, { description: 'The signed URL and the download record' })
   @ApiErrorResponses(
     ErrorCode.MISSING_REQUIRED_FIELD,
@@ -92,7 +93,7 @@ export class FilesController {
   @Get(':file_id')
   @RequireScopes('files:read')
   @ApiOperation({ summary: 'Get a file' })
-  @ApiParam(FILE_ID)
+  @FILE_ID
   @ApiEnvelopeResponse(FileResponseDto, { description: 'The file' })
   @ApiErrorResponses(ErrorCode.FILE_NOT_FOUND)
   get(@CurrentTenant() tenant: Tenant, @Param('file_id') fileId: string): Promise<FileResponseDto> {

@@ -1,6 +1,6 @@
 import { ApiJsonBody } from '../swagger/api-json-body.decorator';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../auth/current-tenant.decorator';
 import { RequireScopes } from '../auth/route-access.decorators';
 import type { Tenant } from '../database/tenant';
@@ -14,8 +14,9 @@ import { ApiErrorResponses } from '../swagger/api-error-responses.decorator';
 import { CreateGrantRuleDto, UpdateGrantRuleDto } from './dto/grant-rule-request.dto';
 import { DeletedGrantRuleResponseDto, GrantRuleResponseDto } from './dto/grant-rule-response.dto';
 import { GrantRulesService } from './grant-rules.service';
+import { ApiIdParam } from '../swagger/api-path-parameters';
 
-const RULE_ID_PARAM = { name: 'rule_id', description: 'Grant rule id', example: 'rule_01jd8x3k2m4n5p6q7r8s9t0v1w' };
+const RULE_ID_PARAM = ApiIdParam('rule_id', 'rule', 'Grant rule', ['POST /v1/grant-rules', 'GET /v1/grant-rules']);
 
 @ApiTags('grant-rules')
 @Controller('v1/grant-rules')
@@ -32,7 +33,7 @@ export class GrantRulesController {
       'rule; expires_at from access_duration_days when set), unless the customer already holds an active entitlement for ' +
       'it. Rule grants never fire rules. An archived grant product is skipped.',
   })
-  @ApiJsonBody(CreateGrantRuleDto, { trigger_product_id: 'prod_01jd8x3k2m4n5p6q7r8s9t0v1w', grant_product_id: 'prod_01jd8x3k2m4n5p6q7r8s9t0v1x', access_duration_days: 30 })
+  @ApiJsonBody(CreateGrantRuleDto, { trigger_store_product_id: 'sku_ebook_42', grant_store_product_id: 'sku_api_credits_100', access_duration_days: 30 })
   @ApiEnvelopeResponse(GrantRuleResponseDto, { status: 201, description: 'The rule' })
   @ApiErrorResponses(ErrorCode.MISSING_REQUIRED_FIELD, ErrorCode.INVALID_PARAMETER, ErrorCode.PRODUCT_NOT_FOUND, ErrorCode.IDEMPOTENCY_KEY_CONFLICT)
   create(@CurrentOperation() operation: Operation, @Body() body: CreateGrantRuleDto): Promise<GrantRuleResponseDto> {
@@ -51,7 +52,7 @@ export class GrantRulesController {
   @Get(':rule_id')
   @RequireScopes('products:read')
   @ApiOperation({ summary: 'Get a grant rule' })
-  @ApiParam(RULE_ID_PARAM)
+  @RULE_ID_PARAM
   @ApiEnvelopeResponse(GrantRuleResponseDto, { description: 'The rule' })
   @ApiErrorResponses(ErrorCode.GRANT_RULE_NOT_FOUND)
   get(@CurrentTenant() tenant: Tenant, @Param('rule_id') ruleId: string): Promise<GrantRuleResponseDto> {
@@ -61,7 +62,7 @@ export class GrantRulesController {
   @Patch(':rule_id')
   @RequireScopes('products:write')
   @ApiOperation({ summary: 'Update a grant rule', description: 'enabled and access_duration_days; later grants only.' })
-  @ApiParam(RULE_ID_PARAM)
+  @RULE_ID_PARAM
   @ApiBody({ type: UpdateGrantRuleDto })
   @ApiEnvelopeResponse(GrantRuleResponseDto, { description: 'The updated rule' })
   @ApiErrorResponses(ErrorCode.INVALID_PARAMETER, ErrorCode.GRANT_RULE_NOT_FOUND)
@@ -73,7 +74,7 @@ export class GrantRulesController {
   @HttpCode(200)
   @RequireScopes('products:write')
   @ApiOperation({ summary: 'Delete a grant rule', description: 'The rule stops firing; the entitlements it granted stay.' })
-  @ApiParam(RULE_ID_PARAM)
+  @RULE_ID_PARAM
   @ApiEnvelopeResponse(DeletedGrantRuleResponseDto, { description: 'Deleted' })
   @ApiErrorResponses(ErrorCode.GRANT_RULE_NOT_FOUND)
   delete(@CurrentOperation() operation: Operation, @Param('rule_id') ruleId: string): Promise<DeletedGrantRuleResponseDto> {

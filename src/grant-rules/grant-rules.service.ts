@@ -9,6 +9,7 @@ import { ErrorCode } from '../errors/error-code.enum';
 import { generateId, isValidId } from '../ids/id';
 import { toPageRequest, toPageResult } from '../pagination/page';
 import { PaginationQueryDto } from '../pagination/pagination-query.dto';
+import { exactlyOne, OneOf } from '../validation/exactly-one';
 import { ProductsService } from '../products/products.service';
 import { CreateGrantRuleDto, UpdateGrantRuleDto } from './dto/grant-rule-request.dto';
 import { DeletedGrantRuleResponseDto, GrantRuleResponseDto } from './dto/grant-rule-response.dto';
@@ -36,19 +37,25 @@ export class GrantRulesService {
     private readonly unitOfWork: UnitOfWork,
   ) {}
 
-  /** Both products must be the tenant's (404 PRODUCT_NOT_FOUND naming the field) and differ. */
+  /**
+   * Each product named by id or store id (exactly one of each pair); both must be the tenant's
+   * (404 PRODUCT_NOT_FOUND naming the field) and differ.
+   */
   create(operation: Operation, input: CreateGrantRuleDto): Promise<GrantRuleResponseDto> {
     const { tenant } = operation;
-    if (input.trigger_product_id === input.grant_product_id) {
-      throw new ApiError(ErrorCode.INVALID_PARAMETER, `Invalid 'grant_product_id': a rule cannot grant its own trigger product`, 'grant_product_id');
-    }
+    const trigger = exactlyOne({ trigger_product_id: input.trigger_product_id, trigger_store_product_id: input.trigger_store_product_id });
+    const grant = exactlyOne({ grant_product_id: input.grant_product_id, grant_store_product_id: input.grant_store_product_id });
     return this.unitOfWork.run(operation, async (tx) => {
-      await this.requireProduct(tx, tenant, input.trigger_product_id, 'trigger_product_id');
-      await this.requireProduct(tx, tenant, input.grant_product_id, 'grant_product_id');
+      const grantField = grant.field;
+      const triggerProductId = await this.requireProduct(tx, tenant, trigger, 'trigger_product_id');
+      const grantProductId = await this.requireProduct(tx, tenant, grant, 'grant_product_id');
+      if (triggerProductId === grantProductId) {
+        throw new ApiError(ErrorCode.INVALID_PARAMETER, `Invalid '${grantField}': a rule cannot grant its own trigger product`, grantField);
+      }
       const rule = await this.rules.insert(tx, tenant, {
         id: generateId('rule'),
-        trigger_product_id: input.trigger_product_id,
-        grant_product_id: input.grant_product_id,
+        trigger_product_id: triggerProductId,
+        grant_product_id: grantProductId,
         access_duration_days: input.access_duration_days ?? null,
         enabled: true,
       });
@@ -94,9 +101,18 @@ export class GrantRulesService {
     return rules.map((rule) => ({ ruleId: rule.id, triggerProductId: rule.trigger_product_id, grantProductId: rule.grant_product_id, accessDurationDays: rule.access_duration_days }));
   }
 
-  private async requireProduct(tx: Transaction, tenant: Tenant, productId: string, field: string): Promise<void> {
-    const product = await this.products.findForGrant(tx, tenant, { id: productId });
-    if (!product) throw new ApiError(ErrorCode.PRODUCT_NOT_FOUND, `No product with id '${productId}'`, field);
+  /** The id of the tenant's product named by our id (`idField`) or by its store id (the other field). */
+  private async requireProduct(tx: Transaction, tenant: Tenant, named: OneOf<string>, idField: string): Promise<string> {
+    const reference = named.field === idField ? { id: named.value } : { storeId: named.value };
+    const product = await this.products.findForGrant(tx, tenant, reference);
+    if (!product) {
+      throw new ApiError(
+        ErrorCode.PRODUCT_NOT_FOUND,
+        named.field === idField ? `No product with id '${named.value}'` : `No product with store_product_id '${named.value}'`,
+        named.field,
+      );
+    }
+    return product.id;
   }
 
   private async require(db: Reader, tenant: Tenant, ruleId: string): Promise<GrantRuleEntity> {

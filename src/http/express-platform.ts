@@ -8,7 +8,8 @@ import { describeRequest, toApiError } from './all-exceptions.filter';
 import type { ApiError } from '../errors/api-error';
 import { errorReply, startExchange } from './exchange-start';
 import type { HttpPlatform, PlatformServices } from './http-platform';
-import { createNodeServer } from './node-server';
+import { DirectRouter } from './direct-router';
+import { createNodeServer, FrontHandler } from './node-server';
 import { RequestGate } from './request-gate';
 import { createSecurityHeaders } from './security-headers';
 
@@ -17,13 +18,14 @@ class TimedExpressAdapter extends ExpressAdapter {
   constructor(
     instance: Express,
     private readonly timeouts: HttpTimeouts,
+    private readonly front: FrontHandler,
   ) {
     super(instance);
   }
 
   override initHttpServer(options: NestApplicationOptions): void {
     if (options.httpsOptions) return super.initHttpServer(options);
-    this.httpServer = createNodeServer(this.getInstance<Express>(), this.timeouts);
+    this.httpServer = createNodeServer(this.getInstance<Express>(), this.timeouts, this.front);
   }
 }
 
@@ -36,6 +38,8 @@ export class ExpressPlatform implements HttpPlatform {
   readonly name = 'express' as const;
   readonly adapter: TimedExpressAdapter;
   private readonly errorLogger = new Logger('Errors');
+  /** Set by install(): the direct routes, answered before Express sees the request. */
+  private direct: DirectRouter | null = null;
 
   constructor(timeouts: HttpTimeouts) {
     const instance = express();
@@ -44,11 +48,12 @@ export class ExpressPlatform implements HttpPlatform {
     instance.set('query parser', (text: string) => parseQueryString(text));
     instance.set('etag', false);
     instance.disable('x-powered-by');
-    this.adapter = new TimedExpressAdapter(instance, timeouts);
+    this.adapter = new TimedExpressAdapter(instance, timeouts, (request, response) => this.direct?.handle(request, response) ?? false);
   }
 
-  install(_app: INestApplication, { gate, logger, dashboard }: PlatformServices): void {
+  install(_app: INestApplication, { gate, guard, logger, dashboard, directRoutes }: PlatformServices): void {
     const securityHeaders = createSecurityHeaders();
+    this.direct = new DirectRouter({ gate, guard, securityHeaders, logger, routes: directRoutes });
     // Registered before Nest adds any route (at init): the first middleware of every request.
     this.adapter.getInstance<Express>().use((request: Request, response: Response, next: NextFunction) => {
       const target = request as Request & AuthenticatedRequest;

@@ -10,6 +10,7 @@ import { describeRequest, toApiError } from './all-exceptions.filter';
 import type { ApiError } from '../errors/api-error';
 import { errorReply, startExchange } from './exchange-start';
 import type { HttpPlatform, PlatformServices } from './http-platform';
+import { DirectRouter } from './direct-router';
 import { createNodeServer } from './node-server';
 import { RequestGate } from './request-gate';
 import { createSecurityHeaders, SecurityHeaders } from './security-headers';
@@ -26,10 +27,12 @@ export class FastifyPlatform implements HttpPlatform {
   private readonly routes: string[] = [];
   /** Set by install(); router errors (below) are answered with the same headers as any request. */
   private started: { securityHeaders: SecurityHeaders; logger: PinoLogger; gate: RequestGate } | null = null;
+  /** Set by install(): the direct routes, answered before Fastify sees the request. */
+  private direct: DirectRouter | null = null;
 
   constructor(timeouts: HttpTimeouts) {
     this.adapter = new FastifyAdapter({
-      serverFactory: (handler: RequestListener) => createNodeServer(handler, timeouts),
+      serverFactory: (handler: RequestListener) => createNodeServer(handler, timeouts, (request, response) => this.direct?.handle(request, response) ?? false),
       routerOptions: {
         maxParamLength: MAX_PARAM_LENGTH,
         // `/v1/products/` is `/v1/products`, as under Express.
@@ -46,10 +49,11 @@ export class FastifyPlatform implements HttpPlatform {
     });
   }
 
-  install(_app: INestApplication, { gate, logger, dashboard }: PlatformServices): void {
+  install(_app: INestApplication, { gate, guard, logger, dashboard, directRoutes }: PlatformServices): void {
     const fastify = this.adapter.getInstance<FastifyInstance>();
     const securityHeaders = createSecurityHeaders();
     this.started = { securityHeaders, logger, gate };
+    this.direct = new DirectRouter({ gate, guard, securityHeaders, logger, routes: directRoutes });
     fastify.addHook('onRoute', (route) => {
       for (const method of [route.method].flat()) if (method !== 'HEAD') this.routes.push(`${method} ${route.url}`);
     });

@@ -3,6 +3,8 @@ import type { AbstractHttpAdapter } from '@nestjs/core';
 import type { Logger } from 'pino';
 import type { ErrorReplier } from './all-exceptions.filter';
 import type { DashboardAssets } from './dashboard-assets';
+import type { AccessGuard } from '../auth/access.guard';
+import type { DirectRouterServices } from './direct-router';
 import type { RequestGate } from './request-gate';
 
 export type HttpAdapterName = 'express' | 'fastify';
@@ -10,6 +12,10 @@ export type HttpAdapterName = 'express' | 'fastify';
 /** What the platform wires into the server's earliest hook. */
 export interface PlatformServices {
   gate: RequestGate;
+  /** The global guard's decision, asked by the direct routes too. */
+  guard: AccessGuard;
+  /** Handlers answered before the framework's router (direct-router.ts), with their controllers. */
+  directRoutes: DirectRouterServices['routes'];
   /** The request log's logger. */
   logger: Logger;
   /** The dashboard's built pages at /dashboard; null when DASHBOARD_ENABLED=false. */

@@ -75,9 +75,12 @@ export class IdempotencyKeysRepository {
     return rows.length === 1;
   }
 
-  /** Maintenance across all tenants: deletes keys created before the cutoff; returns how many. */
-  async deleteCreatedBeforeAcrossTenants(cutoff: Date): Promise<number> {
-    const [, affected]: [unknown, number] = await this.dataSource.query('DELETE FROM idempotency_keys WHERE created_at < $1', [cutoff]);
+  /** Maintenance across all tenants: deletes up to `limit` keys created before the cutoff, oldest first; returns how many. */
+  async deleteCreatedBefore(tx: Transaction, cutoff: Date, limit: number): Promise<number> {
+    const [, affected]: [unknown, number] = await tx.manager.query(`DELETE FROM idempotency_keys WHERE (merchant_id, mode, key) IN (${DUE_IDEMPOTENCY_KEYS})`, [cutoff, limit]);
     return affected ?? 0;
   }
 }
+
+/** Keys past the cutoff ($1), oldest first, at most $2, by idempotency_keys_created_idx; rows a request holds are skipped. */
+export const DUE_IDEMPOTENCY_KEYS = `SELECT merchant_id, mode, key FROM idempotency_keys WHERE created_at < $1 ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED`;

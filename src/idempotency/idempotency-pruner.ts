@@ -1,49 +1,24 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { IdempotencyService } from './idempotency.service';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { PruneTask, Pruner } from '../database/pruner';
+import type { Transaction } from '../database/transaction';
+import { IdempotencyKeysRepository } from './idempotency-keys.repository';
+import { IDEMPOTENCY_KEY_RETENTION_MILLISECONDS } from './idempotency.service';
 
-const PRUNE_INTERVAL_MILLISECONDS = 60 * 60 * 1000;
-/** The first prune waits a little, so short-lived processes (CLI, tests) never start one. */
-const FIRST_PRUNE_DELAY_MILLISECONDS = 60 * 1000;
-
-/**
- * Deletes idempotency keys past their 24 h retention, a minute after start and then hourly.
- * Safe on several instances: it is one idempotent DELETE.
- */
+/** Idempotency keys past their 24 h (DESIGN §4), deleted by the Pruner in batches. */
 @Injectable()
-export class IdempotencyPruner implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger(IdempotencyPruner.name);
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
+export class IdempotencyPruner implements PruneTask, OnModuleInit {
+  readonly name = 'idempotency_keys';
 
-  constructor(private readonly idempotency: IdempotencyService) {}
+  constructor(
+    private readonly keys: IdempotencyKeysRepository,
+    private readonly pruner: Pruner,
+  ) {}
 
-  onApplicationBootstrap(): void {
-    this.schedule(FIRST_PRUNE_DELAY_MILLISECONDS);
+  onModuleInit(): void {
+    this.pruner.register(this);
   }
 
-  /** Stops the schedule and lets a running prune finish before the database closes. */
-  async beforeApplicationShutdown(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running;
-  }
-
-  private schedule(delay: number): void {
-    this.timer = setTimeout(() => {
-      this.running = this.run().finally(() => {
-        this.running = null;
-        if (this.timer) this.schedule(PRUNE_INTERVAL_MILLISECONDS);
-      });
-    }, delay);
-    this.timer.unref();
-  }
-
-  private async run(): Promise<void> {
-    try {
-      const deleted = await this.idempotency.prune();
-      if (deleted > 0) this.logger.log(`Pruned ${deleted} expired idempotency keys`);
-    } catch (error) {
-      this.logger.error({ err: error }, 'Pruning idempotency keys failed');
-    }
+  pruneBatch(tx: Transaction, limit: number, now: Date): Promise<number> {
+    return this.keys.deleteCreatedBefore(tx, new Date(now.getTime() - IDEMPOTENCY_KEY_RETENTION_MILLISECONDS), limit);
   }
 }

@@ -71,8 +71,4 @@ export class IdempotencyService {
     return this.keys.insertCompleted(tenant, key, { requestHash, status, body }, now);
   }
 
-  /** Deletes keys older than the retention; returns how many. */
-  async prune(now: Date = new Date()): Promise<number> {
-    return this.keys.deleteCreatedBeforeAcrossTenants(new Date(now.getTime() - IDEMPOTENCY_KEY_RETENTION_MILLISECONDS));
-  }
 }

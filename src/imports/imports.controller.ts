@@ -1,6 +1,6 @@
 import { ApiJsonBody } from '../swagger/api-json-body.decorator';
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiConsumes, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiConsumes, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../auth/current-tenant.decorator';
 import { RequireScopes } from '../auth/route-access.decorators';
 import type { Tenant } from '../database/tenant';
@@ -16,6 +16,7 @@ import { CreateImportDto } from './dto/create-import.dto';
 import { ImportResponseDto } from './dto/import-response.dto';
 import { ImportRequestBody } from './import-request-body.decorator';
 import { ImportsService } from './imports.service';
+import { ApiIdParam } from '../swagger/api-path-parameters';
 
 @ApiTags('entitlement-imports')
 @Controller('v1/entitlement-imports')
@@ -59,7 +60,7 @@ export class ImportsController {
   @Get(':import_id')
   @RequireScopes('entitlements:read')
   @ApiOperation({ summary: 'Get an import', description: 'Its progress while it runs (processed_rows, granted, skipped, failed, errors), its report once completed.' })
-  @ApiParam({ name: 'import_id', description: 'Import id', example: 'imp_01jd8x3k2m4n5p6q7r8s9t0v1w' })
+  @ApiIdParam('import_id', 'imp', 'Import', ['POST /v1/entitlement-imports', 'GET /v1/entitlement-imports'])
   @ApiEnvelopeResponse(ImportResponseDto, { description: 'The import' })
   @ApiErrorResponses(ErrorCode.IMPORT_NOT_FOUND)
   get(@CurrentTenant() tenant: Tenant, @Param('import_id') importId: string): Promise<ImportResponseDto> {

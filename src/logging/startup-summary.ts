@@ -32,7 +32,10 @@ function describeStorage(config: AppConfig): string {
 }
 
 /** What the server prints once it listens: one readable block instead of Nest's route-mapping lines. */
-export function startupSummary(config: AppConfig, options: { dashboardPath: string | null; demo: DemoCredentials | null }): string {
+export function startupSummary(
+  config: AppConfig,
+  options: { dashboardPath: string | null; demo: DemoCredentials | null; catalogue?: string[] | null },
+): string {
   const base = config.publicBaseUrl;
   const rows: Array<[string, string]> = [
     ['database', describeDatabase(config)],
@@ -54,6 +57,7 @@ export function startupSummary(config: AppConfig, options: { dashboardPath: stri
       `  try: curl -f -H "Authorization: Bearer ${options.demo.key}" ${base}/v1/products`,
       `  more keys: npm run cli -- api-keys:create --merchant ${options.demo.merchantId} --mode test --scopes '*'`,
     );
+    if (options.catalogue) lines.push(`  demo catalogue (test mode; the /docs examples use it): ${options.catalogue.join(', ')}`);
     if (options.demo.dashboard) {
       lines.push(
         `  dashboard: set a password at ${options.demo.dashboard.setupUrl}`,

@@ -1,6 +1,6 @@
 import { ApiJsonBody } from '../swagger/api-json-body.decorator';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../auth/current-tenant.decorator';
 import { RequireScopes } from '../auth/route-access.decorators';
 import type { Tenant } from '../database/tenant';
@@ -15,8 +15,9 @@ import { ListOrdersQueryDto } from './dto/order-query.dto';
 import { CreateOrderDto, RefundOrderDto } from './dto/order-request.dto';
 import { OrderResponseDto } from './dto/order-response.dto';
 import { OrdersService } from './orders.service';
+import { ApiIdParam, ApiStoreIdParam } from '../swagger/api-path-parameters';
 
-const ORDER_ID_PARAM = { name: 'order_id', description: 'Order id', example: 'ord_01jd8x3k2m4n5p6q7r8s9t0v1w' };
+const ORDER_ID_PARAM = ApiIdParam('order_id', 'ord', 'Order', ['POST /v1/orders', 'GET /v1/orders']);
 
 @ApiTags('orders')
 @Controller('v1/orders')
@@ -39,7 +40,7 @@ export class OrdersController {
   })
   @ApiJsonBody(CreateOrderDto, {
     store_order_id: 'order_1001',
-    store_customer_id: 'cust_8841',
+    store_customer_id: 'store_cust_1001',
     line_items: [{ store_line_item_id: 'li_1001_1', store_product_id: 'sku_ebook_42', quantity: 1 }],
     placed_at: '2026-11-20T09:15:00Z',
     metadata: { channel: 'web' },
@@ -69,7 +70,7 @@ export class OrdersController {
       'partially_refunded or refunded and order.refunded is published. A refunded line item is left alone: a repeat is a ' +
       'no-op (200). Unmatched and skipped line items have nothing to refund.',
   })
-  @ApiParam(ORDER_ID_PARAM)
+  @ORDER_ID_PARAM
   @ApiBody({ type: RefundOrderDto, required: false })
   @ApiEnvelopeResponse(OrderResponseDto, { description: 'The order after the refund' })
   @ApiErrorResponses(ErrorCode.INVALID_PARAMETER, ErrorCode.ORDER_NOT_FOUND, ErrorCode.IDEMPOTENCY_KEY_CONFLICT)
@@ -89,7 +90,7 @@ export class OrdersController {
   @Get('store/:store_order_id')
   @RequireScopes('entitlements:read')
   @ApiOperation({ summary: 'Get an order by its store id' })
-  @ApiParam({ name: 'store_order_id', description: "The order's id in the store", example: 'order_1001' })
+  @ApiStoreIdParam('store_order_id', "The order's id in the store, as posted to `POST /v1/orders`", 'order_1001')
   @ApiEnvelopeResponse(OrderResponseDto, { description: 'The order' })
   @ApiErrorResponses(ErrorCode.ORDER_NOT_FOUND)
   getByStoreId(@CurrentTenant() tenant: Tenant, @Param('store_order_id') storeOrderId: string): Promise<OrderResponseDto> {
@@ -99,7 +100,7 @@ export class OrdersController {
   @Get(':order_id')
   @RequireScopes('entitlements:read')
   @ApiOperation({ summary: 'Get an order' })
-  @ApiParam(ORDER_ID_PARAM)
+  @ORDER_ID_PARAM
   @ApiEnvelopeResponse(OrderResponseDto, { description: 'The order' })
   @ApiErrorResponses(ErrorCode.ORDER_NOT_FOUND)
   get(@CurrentTenant() tenant: Tenant, @Param('order_id') orderId: string): Promise<OrderResponseDto> {

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../auth/current-tenant.decorator';
 import { RequireScopes } from '../auth/route-access.decorators';
 import type { Tenant } from '../database/tenant';
@@ -14,8 +14,9 @@ import { ApiErrorResponses } from '../swagger/api-error-responses.decorator';
 import { CreateProductDto, UpdateProductDto } from './dto/product-request.dto';
 import { ProductListItemDto, ProductResponseDto } from './dto/product-response.dto';
 import { ProductsService } from './products.service';
+import { ApiIdParam } from '../swagger/api-path-parameters';
 
-const PRODUCT_ID_PARAM = { name: 'product_id', description: 'Product id', example: 'prod_01jd8x3k2m4n5p6q7r8s9t0v1w' };
+const PRODUCT_ID_PARAM = ApiIdParam('product_id', 'prod', 'Product', ['POST /v1/products', 'GET /v1/products']);
 
 @ApiTags('products')
 @Controller('v1/products')
@@ -34,7 +35,7 @@ export class ProductsController {
   @Get(':product_id')
   @RequireScopes('products:read')
   @ApiOperation({ summary: 'Get a product', description: 'The full product, with fulfillment config.' })
-  @ApiParam(PRODUCT_ID_PARAM)
+  @PRODUCT_ID_PARAM
   @ApiEnvelopeResponse(ProductResponseDto, { description: 'The product' })
   @ApiErrorResponses(ErrorCode.PRODUCT_NOT_FOUND)
   get(@CurrentTenant() tenant: Tenant, @Param('product_id') productId: string): Promise<ProductResponseDto> {
@@ -51,12 +52,12 @@ export class ProductsController {
       '`store_product_id` is unique per merchant and mode. Publishes `product.created`. Accepts `Idempotency-Key`.',
   })
   @ApiJsonBody(CreateProductDto, {
-    name: 'The Field Guide (ebook)',
+    name: 'Field Sketching (video course)',
     entitlement_type: 'time_limited',
     access_duration_days: 365,
-    store_product_id: 'sku_ebook_42',
-    description: 'PDF and EPUB editions',
-    metadata: { isbn: '978-0-00-000000-0' },
+    store_product_id: 'sku_video_course',
+    description: 'Twelve lessons, a year of access',
+    metadata: { level: 'beginner' },
     fulfillment_config: { delivery_method: 'URL', access_url: 'https://course.example.com/enroll' },
   })
   @ApiEnvelopeResponse(ProductResponseDto, { status: 201, description: 'The created product' })
@@ -80,8 +81,8 @@ export class ProductsController {
       'Allowed on archived products (`status: "active"` un-archives). Changing `entitlement_type` affects future grants only. ' +
       'Publishes `product.updated` when something changed.',
   })
-  @ApiParam(PRODUCT_ID_PARAM)
-  @ApiJsonBody(UpdateProductDto, { name: 'The Field Guide, 2nd edition (ebook)', access_duration_days: 730, metadata: { isbn: '978-0-00-000000-1' } })
+  @PRODUCT_ID_PARAM
+  @ApiJsonBody(UpdateProductDto, { name: 'Field Sketching (video course, 2nd edition)', access_duration_days: 730, metadata: { level: 'beginner', edition: 2 } })
   @ApiEnvelopeResponse(ProductResponseDto, { description: 'The updated product' })
   @ApiErrorResponses(
     ErrorCode.MISSING_REQUIRED_FIELD,
@@ -108,7 +109,7 @@ export class ProductsController {
       'Sets status `archived`: new grants are refused (409 PRODUCT_ARCHIVED), existing entitlements keep working. ' +
       'Nothing is deleted; archiving again is a no-op. Publishes `product.updated`.',
   })
-  @ApiParam(PRODUCT_ID_PARAM)
+  @PRODUCT_ID_PARAM
   @ApiEnvelopeResponse(ProductResponseDto, { description: 'The archived product' })
   @ApiErrorResponses(ErrorCode.PRODUCT_NOT_FOUND)
   archive(@CurrentOperation() operation: Operation, @Param('product_id') productId: string): Promise<ProductResponseDto> {

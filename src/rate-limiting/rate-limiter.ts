@@ -3,17 +3,20 @@ import { InjectThrottlerStorage, ThrottlerStorage } from '@nestjs/throttler';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
-import { HttpResponse, setResponseHeaders } from '../exchange/http-exchange';
 
 const READ_BUDGET = 'read';
 const WRITE_BUDGET = 'write';
 const READ_METHODS = new Set(['GET', 'HEAD']);
 const WINDOW_MILLISECONDS = 60_000;
 
+/** Where the X-RateLimit-* headers go: the adapter's response, or the Node response of a direct route. */
+export type HeaderSink = (name: string, value: string) => void;
+
 /**
  * One budget per credential for reads (GET/HEAD) and one for writes, shared across every route
  * and, with Redis, every instance. Sets X-RateLimit-* on every authenticated response and refuses
- * with 429 RATE_LIMITED and Retry-After in whole seconds. Called by the global AccessGuard.
+ * with 429 RATE_LIMITED and Retry-After in whole seconds. Called by the global AccessGuard (and
+ * so by direct routes too: src/http/direct-router.ts).
  *
  * It counts in @nestjs/throttler's storage (Redis or FixedWindowMemoryStorage) but not through
  * ThrottlerGuard, whose per-route overrides (six metadata lookups per throttler per request) this
@@ -33,7 +36,7 @@ export class RateLimiter {
   }
 
   /** Counts the request against its credential's budget; throws RATE_LIMITED once the budget is spent. */
-  async count(auth: { credentialId: string }, method: string, response: HttpResponse): Promise<void> {
+  async count(auth: { credentialId: string }, method: string, setHeader: HeaderSink): Promise<void> {
     const read = READ_METHODS.has(method);
     const budget = read ? READ_BUDGET : WRITE_BUDGET;
     const limit = read ? this.readLimit : this.writeLimit;
@@ -45,11 +48,9 @@ export class RateLimiter {
       budget,
     );
     const resetSeconds = Math.max(1, Math.ceil(isBlocked ? timeToBlockExpire : timeToExpire));
-    setResponseHeaders(response, {
-      'X-RateLimit-Limit': String(limit),
-      'X-RateLimit-Remaining': String(Math.max(0, limit - totalHits)),
-      'X-RateLimit-Reset': String(resetSeconds),
-    });
+    setHeader('X-RateLimit-Limit', String(limit));
+    setHeader('X-RateLimit-Remaining', String(Math.max(0, limit - totalHits)));
+    setHeader('X-RateLimit-Reset', String(resetSeconds));
     if (isBlocked) {
       throw new ApiError(
         ErrorCode.RATE_LIMITED,

@@ -1,6 +1,6 @@
 import { ApiJsonBody } from '../swagger/api-json-body.decorator';
 import { Body, Controller, Get, Param, Put, Query, Res } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../auth/current-tenant.decorator';
 import { RequireScopes } from '../auth/route-access.decorators';
 import type { Tenant } from '../database/tenant';
@@ -15,8 +15,9 @@ import { PutSubscriptionDto } from './dto/put-subscription.dto';
 import { ListSubscriptionsQueryDto } from './dto/subscription-query.dto';
 import { SubscriptionResponseDto } from './dto/subscription-response.dto';
 import { SubscriptionsService } from './subscriptions.service';
+import { ApiIdParam, ApiStoreIdParam } from '../swagger/api-path-parameters';
 
-const STORE_ID_PARAM = { name: 'store_subscription_id', description: 'Subscription id in the e-commerce platform (≤ 255 characters)', example: 'store_sub_3001' };
+const STORE_ID_PARAM = ApiStoreIdParam('store_subscription_id', 'Subscription id in the e-commerce platform: the first put creates the subscription', 'store_sub_1001');
 
 @ApiTags('subscriptions')
 @Controller('v1/subscriptions')
@@ -37,7 +38,7 @@ export class SubscriptionsController {
       'values. Puts of one subscription run one after the other. Publishes subscription.created / subscription.updated ' +
       'and the entitlement events.',
   })
-  @ApiParam(STORE_ID_PARAM)
+  @STORE_ID_PARAM
   @ApiJsonBody(PutSubscriptionDto, {
     store_customer_id: 'store_cust_1001',
     store_product_id: 'sku_pro_monthly',
@@ -70,7 +71,7 @@ export class SubscriptionsController {
   @Get('store/:store_subscription_id')
   @RequireScopes('entitlements:read')
   @ApiOperation({ summary: 'Get a subscription by its store id' })
-  @ApiParam(STORE_ID_PARAM)
+  @STORE_ID_PARAM
   @ApiEnvelopeResponse(SubscriptionResponseDto, { description: 'The subscription' })
   @ApiErrorResponses(ErrorCode.SUBSCRIPTION_NOT_FOUND)
   getByStoreId(@CurrentTenant() tenant: Tenant, @Param('store_subscription_id') storeSubscriptionId: string): Promise<SubscriptionResponseDto> {
@@ -80,7 +81,7 @@ export class SubscriptionsController {
   @Get(':subscription_id')
   @RequireScopes('entitlements:read')
   @ApiOperation({ summary: 'Get a subscription' })
-  @ApiParam({ name: 'subscription_id', description: 'Subscription id', example: 'sub_01jd8x3k2m4n5p6q7r8s9t0v1w' })
+  @ApiIdParam('subscription_id', 'sub', 'Subscription', ['PUT /v1/subscriptions/store/{store_subscription_id}', 'GET /v1/subscriptions'])
   @ApiEnvelopeResponse(SubscriptionResponseDto, { description: 'The subscription' })
   @ApiErrorResponses(ErrorCode.SUBSCRIPTION_NOT_FOUND)
   get(@CurrentTenant() tenant: Tenant, @Param('subscription_id') subscriptionId: string): Promise<SubscriptionResponseDto> {

@@ -22,9 +22,9 @@ import { ListSubscriptionsQueryDto } from './dto/subscription-query.dto';
 import { SubscriptionResponseDto } from './dto/subscription-response.dto';
 import { SubscriptionEntity, SubscriptionStatus } from './subscription.entity';
 import { SubscriptionsRepository } from './subscriptions.repository';
+import { STORE_ID_MAX_LENGTH } from '../validation/input-bounds';
 import { atMostOne, OneOf } from '../validation/exactly-one';
 import { EntitlementTarget, subscriptionStep } from './subscription-step';
-import { STORE_ID_MAX_LENGTH } from '../validation/input-bounds';
 
 /** What a put answers: the subscription, and whether this put created it (201) or not (200). */
 export interface PutResult {
@@ -72,8 +72,9 @@ export class SubscriptionsService {
   ) {}
 
   async put(operation: Operation, storeSubscriptionId: string, body: PutSubscriptionDto): Promise<PutResult> {
+    // The path names the subscription it creates: the bound every store id has (the document declares it).
     if (storeSubscriptionId.length > STORE_ID_MAX_LENGTH) {
-      throw new ApiError(ErrorCode.INVALID_PARAMETER, `Invalid 'store_subscription_id': a store id is at most ${STORE_ID_MAX_LENGTH} characters`, 'store_subscription_id');
+      throw new ApiError(ErrorCode.INVALID_PARAMETER, `Invalid 'store_subscription_id': it must be at most ${STORE_ID_MAX_LENGTH} characters`, 'store_subscription_id');
     }
     const customerName = customerNameOf(atMostOne({ customer_id: body.customer_id, store_customer_id: body.store_customer_id }));
     const namedProduct = atMostOne({ product_id: body.product_id, store_product_id: body.store_product_id, store_variant_id: body.store_variant_id });

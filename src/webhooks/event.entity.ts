@@ -6,6 +6,8 @@ import { TenantOwnedEntity } from '../database/tenant-owned.entity';
 @Entity('events')
 @Index('events_tenant_created_idx', ['merchant_id', 'mode', 'created_at', 'id'])
 @Index('events_tenant_type_created_idx', ['merchant_id', 'mode', 'type', 'created_at'])
+// EVENT_RETENTION deletes events by age across tenants (event-retention.repository.ts).
+@Index('events_created_idx', ['created_at'])
 export class EventEntity extends TenantOwnedEntity {
   @Column({ type: 'text' })
   type: string;

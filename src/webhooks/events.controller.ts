@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../auth/current-tenant.decorator';
 import { RequireScopes } from '../auth/route-access.decorators';
 import type { Tenant } from '../database/tenant';
@@ -15,8 +15,9 @@ import { ListEventsQueryDto } from './dto/list-events-query.dto';
 import { RedeliverEventDto } from './dto/redeliver-event.dto';
 import { EventsService } from './events.service';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
+import { ApiIdParam } from '../swagger/api-path-parameters';
 
-const EVENT_ID_PARAM = { name: 'event_id', description: 'Event id', example: 'evt_01jd8x3k2m4n5p6q7r8s9t0v1w' };
+const EVENT_ID_PARAM = ApiIdParam('event_id', 'evt', 'Event', ['GET /v1/events']);
 
 @ApiTags('events')
 @Controller('v1/events')
@@ -38,7 +39,7 @@ export class EventsController {
   @Get(':event_id')
   @RequireScopes('events:read')
   @ApiOperation({ summary: 'Get an event', description: 'The event exactly as delivered to webhook endpoints.' })
-  @ApiParam(EVENT_ID_PARAM)
+  @EVENT_ID_PARAM
   @ApiEnvelopeResponse(EventResponseDto, { description: 'The event' })
   @ApiErrorResponses(ErrorCode.EVENT_NOT_FOUND)
   get(@CurrentTenant() tenant: Tenant, @Param('event_id') eventId: string): Promise<EventResponseDto> {
@@ -52,7 +53,7 @@ export class EventsController {
     summary: 'Redeliver an event',
     description: 'Queues the event again (same webhook-id) for one endpoint, or for every enabled endpoint subscribed to its type.',
   })
-  @ApiParam(EVENT_ID_PARAM)
+  @EVENT_ID_PARAM
   // The body is optional (an empty POST redelivers to every subscribed endpoint), and so is its example's id.
   @ApiJsonBody(RedeliverEventDto, {}, { required: false, summary: 'To every enabled endpoint subscribed to the type' })
   @ApiEnvelopeResponse(RedeliveryResponseDto, { status: 202, description: 'Queued' })

@@ -16,16 +16,28 @@ WITH inserted AS (
   FROM unnest($3::text[], $4::text[], $5::jsonb[]) WITH ORDINALITY AS event(id, type, data, position)
   ORDER BY event.position
   RETURNING id, type
+), objects AS (
+  SELECT * FROM unnest($3::text[], $6::text[]) AS object(event_id, object_id)
 ), queued AS (
-  INSERT INTO webhook_deliveries (merchant_id, mode, endpoint_id, event_id, next_attempt_at)
-  SELECT $1, $2, endpoint.id, inserted.id, now()
+  INSERT INTO webhook_deliveries (merchant_id, mode, endpoint_id, event_id, object_id, next_attempt_at)
+  SELECT $1, $2, endpoint.id, inserted.id, objects.object_id, now()
   FROM inserted
+  JOIN objects ON objects.event_id = inserted.id
   CROSS JOIN webhook_endpoints endpoint
   WHERE endpoint.merchant_id = $1 AND endpoint.mode = $2 AND endpoint.disabled = false
     AND (inserted.type = ANY(endpoint.enabled_events) OR '*' = ANY(endpoint.enabled_events))
   RETURNING 1
 )
 SELECT (SELECT count(*) FROM inserted)::int AS events, (SELECT count(*) FROM queued)::int AS deliveries`;
+
+/**
+ * What a delivery is ordered by: its object's id (the entitlement, order, product...), or the
+ * event's own id for an object without one (then it waits for nothing). Every delivery is queued
+ * with it, here and on redelivery.
+ */
+export function deliveryObjectId(object: Record<string, unknown>, eventId: string): string {
+  return typeof object.id === 'string' ? object.id : eventId;
+}
 
 export interface OutboxEntry {
   type: string;
@@ -40,7 +52,8 @@ export class OutboxRepository {
     const ids = entries.map(() => generateId('evt'));
     const types = entries.map((entry) => entry.type);
     const data = entries.map((entry) => JSON.stringify({ object: entry.object }));
-    const rows = (await tx.manager.query(RECORD_SQL, [tenant.merchantId, tenant.mode, ids, types, data])) as Array<{ events: number; deliveries: number }>;
+    const objectIds = entries.map((entry, index) => deliveryObjectId(entry.object, ids[index]));
+    const rows = (await tx.manager.query(RECORD_SQL, [tenant.merchantId, tenant.mode, ids, types, data, objectIds])) as Array<{ events: number; deliveries: number }>;
     return rows[0];
   }
 }

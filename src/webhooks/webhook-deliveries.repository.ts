@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import type { Pool, PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { ApiMode, Tenant } from '../database/tenant';
 import { assertTenant, INSERT_CHUNK_ROWS, TenantTable } from '../database/tenant-table';
 import type { Reader, Transaction } from '../database/transaction';
@@ -8,7 +10,7 @@ import { fetchPageWithTotal } from '../pagination/keyset';
 import { PageRequest } from '../pagination/page';
 import type { EventEntity } from './event.entity';
 import { WebhookDeliveryAttemptEntity } from './webhook-delivery-attempt.entity';
-import { BLOCKING_DELIVERY, WAITING_RETRY, WebhookDeliveryEntity } from './webhook-delivery.entity';
+import { BLOCKING_DELIVERY, LEASED_DELIVERY, WAITING_RETRY, WebhookDeliveryEntity } from './webhook-delivery.entity';
 import type { WebhookEndpointEntity } from './webhook-endpoint.entity';
 
 /** What a send needs of the endpoint, read with the claim. */
@@ -54,94 +56,190 @@ interface ClaimedRow {
   event_created_at: Date;
 }
 
+/** How far the claim looks into an endpoint's queue: the first this many blocking deliveries. */
+export const CLAIM_WINDOW = 1_000;
+
+/** The claim's bounds: rows leased at most, lease length, in flight per endpoint, and the window. */
+export interface ClaimBounds {
+  limit: number;
+  leaseMilliseconds: number;
+  endpointConcurrency: number;
+  window: number;
+}
+
 /**
- * Claims due deliveries for one instance. Claimable are: the first blocking delivery of each
- * endpoint (its head, BLOCKING_DELIVERY), unless it is in flight; and each retry that is due and
- * comes before its endpoint's head. The heads are found by a skip scan over the blocking index
- * (one probe per endpoint), so a claim costs the same with a backlog of ten deliveries or of a
- * million: checking every due delivery against all earlier ones of its endpoint made a failing
- * endpoint's backlog cost quadratic time, a whole PostgreSQL core for minutes after a burst.
+ * Claims due deliveries for one instance (DESIGN §8). A pending delivery is claimable when it is
+ * due, not in flight, its endpoint is enabled, and no earlier delivery of the same object to the
+ * same endpoint is blocking (untried or leased: BLOCKING_DELIVERY); each endpoint gets at most
+ * its concurrency ($3) in flight (live leases), the oldest claimable first. The candidates of an
+ * endpoint are its first $4 (the window) blocking deliveries (its queue's head, one index range)
+ * and its due retries, so a claim costs the same with a backlog of ten deliveries or of a
+ * million; an event farther back than the window waits until the head drains, even when its
+ * object is free. Endpoints are found by a skip scan over the blocking index (one probe each).
+ * $1: rows leased at most; $2: the lease in milliseconds.
  *
- * SKIP LOCKED lets instances share the queue without taking the same row; the lease (locked_until)
- * outlives a send, so a crashed instance's rows come back when it expires. The endpoint and the
- * event come back with the claim: a send needs no further read. (A delivery whose event is gone
- * is leased but not returned; its lease lapses, as for a disabled endpoint.)
+ * SKIP LOCKED and the recheck on the locked row keep a claim off rows another one holds; the
+ * lease (locked_until) outlives a send, so a crashed instance's rows come back when it expires.
+ * The endpoint and the event come back with the claim: a send needs no further read. (A delivery
+ * whose event is gone is leased but not returned; its lease lapses, as for a disabled endpoint.)
  */
 export const CLAIM_SQL = `
-WITH RECURSIVE heads AS (
-  (SELECT endpoint_id, id FROM webhook_deliveries WHERE ${BLOCKING_DELIVERY} ORDER BY endpoint_id, id LIMIT 1)
+WITH RECURSIVE endpoints AS (
+  (SELECT endpoint_id FROM webhook_deliveries WHERE ${BLOCKING_DELIVERY} ORDER BY endpoint_id LIMIT 1)
   UNION ALL
-  SELECT following.endpoint_id, following.id
-  FROM heads CROSS JOIN LATERAL (
-    SELECT endpoint_id, id FROM webhook_deliveries
-    WHERE ${BLOCKING_DELIVERY} AND endpoint_id > heads.endpoint_id
-    ORDER BY endpoint_id, id LIMIT 1
+  SELECT following.endpoint_id
+  FROM endpoints CROSS JOIN LATERAL (
+    SELECT endpoint_id FROM webhook_deliveries
+    WHERE ${BLOCKING_DELIVERY} AND endpoint_id > endpoints.endpoint_id
+    ORDER BY endpoint_id LIMIT 1
   ) AS following
 ),
+due_retries AS (
+  SELECT id, endpoint_id, object_id FROM webhook_deliveries WHERE ${WAITING_RETRY} AND next_attempt_at <= now()
+),
+room AS (
+  SELECT active.endpoint_id,
+    $3 - (SELECT count(*) FROM webhook_deliveries AS leased
+      WHERE leased.endpoint_id = active.endpoint_id AND ${LEASED_DELIVERY} AND leased.locked_until >= now()) AS free
+  FROM (SELECT endpoint_id FROM endpoints UNION SELECT endpoint_id FROM due_retries) AS active
+  JOIN webhook_endpoints AS endpoint ON endpoint.id = active.endpoint_id AND endpoint.disabled = false
+),
 candidates AS (
-  SELECT id FROM heads
+  SELECT head.id, room.endpoint_id, room.free
+  FROM room CROSS JOIN LATERAL (
+    SELECT queued.id FROM (
+      SELECT id, object_id, locked_until, next_attempt_at FROM webhook_deliveries
+      WHERE ${BLOCKING_DELIVERY} AND endpoint_id = room.endpoint_id
+      ORDER BY id LIMIT $4
+    ) AS queued
+    WHERE (queued.locked_until IS NULL OR queued.locked_until < now()) AND queued.next_attempt_at <= now()
+      AND NOT EXISTS (
+        SELECT 1 FROM webhook_deliveries AS earlier
+        WHERE ${prefixed('earlier', BLOCKING_DELIVERY)} AND earlier.endpoint_id = room.endpoint_id
+          AND earlier.object_id = queued.object_id AND earlier.id < queued.id
+      )
+    ORDER BY queued.id LIMIT GREATEST(room.free, 0)
+  ) AS head
   UNION ALL
-  SELECT waiting.id
-  FROM (SELECT endpoint_id, id FROM webhook_deliveries WHERE ${WAITING_RETRY} AND next_attempt_at <= now()) AS waiting
-  LEFT JOIN heads ON heads.endpoint_id = waiting.endpoint_id
-  WHERE heads.id IS NULL OR waiting.id < heads.id
+  SELECT retry.id, room.endpoint_id, room.free
+  FROM room JOIN due_retries AS retry ON retry.endpoint_id = room.endpoint_id
+  WHERE room.free > 0 AND NOT EXISTS (
+    SELECT 1 FROM webhook_deliveries AS earlier
+    WHERE ${prefixed('earlier', BLOCKING_DELIVERY)} AND earlier.endpoint_id = retry.endpoint_id
+      AND earlier.object_id = retry.object_id AND earlier.id < retry.id
+  )
+),
+chosen AS (
+  SELECT id FROM (
+    SELECT id, free, row_number() OVER (PARTITION BY endpoint_id ORDER BY id) AS place FROM candidates
+  ) AS ranked
+  WHERE place <= free
 ),
 claimed AS (
   UPDATE webhook_deliveries AS delivery
   SET locked_until = now() + ($2 * interval '1 millisecond'), updated_at = now()
-  WHERE delivery.id IN (
+  -- Arrays, so the rows are found by their key: a join was planned as a walk of the primary key
+  -- from the table's start, through every delivery ever made.
+  WHERE delivery.id = ANY(ARRAY(
     SELECT candidate.id
     FROM webhook_deliveries AS candidate
-    JOIN webhook_endpoints AS endpoint ON endpoint.id = candidate.endpoint_id AND endpoint.disabled = false
     -- Checked again on the row as locked: another instance may have claimed it meanwhile.
-    WHERE candidate.id IN (SELECT id FROM candidates)
+    WHERE candidate.id = ANY(ARRAY(SELECT id FROM chosen))
       AND candidate.status = 'pending'
       AND candidate.next_attempt_at <= now()
       AND (candidate.locked_until IS NULL OR candidate.locked_until < now())
     ORDER BY candidate.id
     LIMIT $1
     FOR UPDATE OF candidate SKIP LOCKED
-  )
+  ))
   RETURNING delivery.id, delivery.merchant_id, delivery.mode, delivery.endpoint_id, delivery.event_id, delivery.attempt_count
 )
 SELECT claimed.*, endpoint.url, endpoint.secret, endpoint.previous_secret, endpoint.previous_secret_expires_at,
   endpoint.private_urls_allowed, event.type AS event_type, event.data AS event_data, event.created_at AS event_created_at
 FROM claimed
-JOIN webhook_endpoints AS endpoint
-  ON endpoint.id = claimed.endpoint_id AND endpoint.merchant_id = claimed.merchant_id AND endpoint.mode = claimed.mode
-JOIN events AS event
-  ON event.id = claimed.event_id AND event.merchant_id = claimed.merchant_id AND event.mode = claimed.mode`;
+-- By primary key: OFFSET 0 keeps the tenant's columns out of the lookup (given them, the planner
+-- chose the tenant's event index, every event of the merchant for each row); checked after it.
+CROSS JOIN LATERAL (
+  SELECT merchant_id, mode, url, secret, previous_secret, previous_secret_expires_at, private_urls_allowed
+  FROM webhook_endpoints WHERE id = claimed.endpoint_id OFFSET 0
+) AS endpoint
+CROSS JOIN LATERAL (SELECT merchant_id, mode, type, data, created_at FROM events WHERE id = claimed.event_id OFFSET 0) AS event
+WHERE endpoint.merchant_id = claimed.merchant_id AND endpoint.mode = claimed.mode
+  AND event.merchant_id = claimed.merchant_id AND event.mode = claimed.mode`;
 
 /**
- * The attempt and the delivery's new state in one statement (atomic on its own): the dispatcher
- * records an attempt with one round trip, outside any transaction, unless the endpoint is also
- * disabled (410 Gone), when it runs in that transaction.
+ * Claims of all instances take turns on this advisory lock. It is taken by a statement of its own
+ * before the claim, in the same round trip (a multi-statement simple query runs as one
+ * transaction, each statement with a fresh snapshot), so the claim sees every lease committed
+ * before it and the concurrency bound holds across instances. The claim itself is prepared once
+ * per connection (planning it cost more than running it).
  */
-const RECORD_ATTEMPT_SQL = `
-WITH attempt AS (
+const CLAIM_LOCK_KEY = 2_026_112_608;
+const CLAIM_STATEMENT = 'webhook_claim_deliveries';
+const PREPARE_CLAIM_SQL = `PREPARE ${CLAIM_STATEMENT} (int, int, int, int) AS ${CLAIM_SQL}`;
+
+/** The lock and the claim, one round trip; the bounds are inlined (a simple query takes no parameters), integers only. */
+function lockAndClaimSql({ limit, leaseMilliseconds, endpointConcurrency, window }: ClaimBounds): string {
+  for (const value of [limit, leaseMilliseconds, endpointConcurrency, window]) {
+    if (!Number.isSafeInteger(value) || value < 0) throw new Error(`claim bound ${value} is not a non-negative integer`);
+  }
+  return `SELECT pg_advisory_xact_lock(${CLAIM_LOCK_KEY}); EXECUTE ${CLAIM_STATEMENT} (${limit}, ${leaseMilliseconds}, ${endpointConcurrency}, ${window})`;
+}
+
+/** A predicate of delivery columns, with every column qualified by `alias`. */
+function prefixed(alias: string, predicate: string): string {
+  return predicate.replace(/\b(status|attempt_count|locked_until)\b/g, `${alias}.$1`);
+}
+
+/**
+ * Attempts and their deliveries' new states, many in one statement (atomic on its own): the
+ * dispatcher records every attempt that finished while the previous batch was being written
+ * together, outside any transaction, unless an endpoint is also disabled (410 Gone), when it
+ * runs in that transaction. The deliveries are found by key (= ANY), never by a join the planner
+ * might turn into a scan of the whole queue.
+ */
+export const RECORD_ATTEMPTS_SQL = `
+WITH input AS (
+  SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::boolean[],
+    $10::int[], $11::text[], $12::int[], $13::text[], $14::timestamptz[], $15::timestamptz[], $16::text[])
+  AS input(delivery_id, merchant_id, mode, attempt_id, endpoint_id, event_id, event_type, attempt, succeeded, status_code, error,
+    duration_ms, response_body, attempted_at, next_attempt_at, status)
+), attempts AS (
   INSERT INTO webhook_delivery_attempts
     (id, merchant_id, mode, endpoint_id, event_id, event_type, attempt, succeeded, status_code, error, duration_ms, response_body, attempted_at, next_attempt_at)
-  VALUES ($4, $2, $3, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+  SELECT attempt_id, merchant_id, mode, endpoint_id, event_id, event_type, attempt, succeeded, status_code, error, duration_ms, response_body, attempted_at, next_attempt_at
+  FROM input
 )
-UPDATE webhook_deliveries
-SET attempt_count = $8, status = $16, next_attempt_at = COALESCE($15, next_attempt_at), locked_until = NULL, updated_at = now()
-WHERE id = $1 AND merchant_id = $2 AND mode = $3`;
+UPDATE webhook_deliveries AS delivery
+SET attempt_count = input.attempt, status = input.status, next_attempt_at = COALESCE(input.next_attempt_at, delivery.next_attempt_at),
+  locked_until = NULL, updated_at = now()
+FROM input
+WHERE delivery.id = ANY($1::bigint[]) AND delivery.id = input.delivery_id AND delivery.merchant_id = input.merchant_id AND delivery.mode = input.mode`;
+
+/** One finished attempt of a claimed delivery. */
+export interface FinishedAttempt {
+  delivery: ClaimedDelivery;
+  attempt: AttemptRecord;
+}
 
 @Injectable()
 export class WebhookDeliveriesRepository {
   private readonly attempts = new TenantTable(WebhookDeliveryAttemptEntity, 'attempt');
+  /** The pool's connections on which the claim is prepared (a prepared statement lives as long as its connection). */
+  private readonly prepared = new WeakSet<PoolClient>();
 
   constructor(private readonly dataSource: DataSource) {}
 
-  /** One delivery per event and subscribed endpoint, in the publishing transaction. */
-  async enqueue(tx: Transaction, tenant: Tenant, eventIds: string[], endpointIds: string[]): Promise<void> {
+  /** One delivery per event and endpoint (a redelivery), in the caller's transaction; `objectId` as deliveryObjectId gives it. */
+  async enqueue(tx: Transaction, tenant: Tenant, events: ReadonlyArray<{ id: string; objectId: string }>, endpointIds: string[]): Promise<void> {
     assertTenant(tenant);
-    const deliveries = eventIds.flatMap((eventId) =>
+    const deliveries = events.flatMap((event) =>
       endpointIds.map((endpointId) => ({
         merchant_id: tenant.merchantId,
         mode: tenant.mode,
         endpoint_id: endpointId,
-        event_id: eventId,
+        event_id: event.id,
+        object_id: event.objectId,
         next_attempt_at: () => 'now()',
       })),
     );
@@ -151,11 +249,21 @@ export class WebhookDeliveriesRepository {
     }
   }
 
-  /** Leases due deliveries of every tenant (maintenance: the dispatcher serves them all). */
-  async claimDueAcrossTenants(limit: number, leaseMilliseconds: number): Promise<ClaimedDelivery[]> {
-    const result: unknown = await this.dataSource.query(CLAIM_SQL, [limit, leaseMilliseconds]);
-    // The pg driver answers an UPDATE … RETURNING with [rows, count].
-    const rows = (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as ClaimedRow[];
+  /** Leases due deliveries of every tenant (maintenance: the dispatcher serves them all); see CLAIM_SQL. */
+  async claimDueAcrossTenants(bounds: ClaimBounds): Promise<ClaimedDelivery[]> {
+    const client = await this.pool().connect();
+    let rows: ClaimedRow[];
+    try {
+      if (!this.prepared.has(client)) {
+        await client.query(PREPARE_CLAIM_SQL);
+        this.prepared.add(client);
+      }
+      // A multi-statement simple query: pg answers it with one result per statement, the claim's last.
+      const results = (await client.query(lockAndClaimSql(bounds))) as unknown as Array<{ rows: ClaimedRow[] }>;
+      rows = results[results.length - 1].rows;
+    } finally {
+      client.release();
+    }
     return rows
       .map((row) => ({
         id: String(row.id),
@@ -175,31 +283,38 @@ export class WebhookDeliveriesRepository {
       .sort((first, second) => Number(BigInt(first.id) - BigInt(second.id)));
   }
 
+  /** The main pool's pg Pool: TypeORM sends parameterless statements through the extended protocol too. */
+  private pool(): Pool {
+    return (this.dataSource.driver as PostgresDriver).master as Pool;
+  }
+
   /**
-   * Stores the attempt and settles the delivery: done, failed for good, or due again later. One
-   * statement, so `db` may be the pool (the usual case) or the transaction that also disables the
-   * endpoint (a Transaction is a Reader).
+   * Stores the attempts and settles their deliveries: done, failed for good, or due again later.
+   * One statement, so `db` may be the pool (the usual case) or the transaction that also disables
+   * an endpoint (a Transaction is a Reader).
    */
-  async recordAttempt(db: Reader, delivery: ClaimedDelivery, attempt: AttemptRecord): Promise<void> {
-    const nextAttemptAt = attempt.retryInMilliseconds === null ? null : new Date(attempt.attemptedAt.getTime() + attempt.retryInMilliseconds);
-    const status = attempt.succeeded ? 'succeeded' : nextAttemptAt === null ? 'failed' : 'pending';
-    await db.manager.query(RECORD_ATTEMPT_SQL, [
-      delivery.id,
-      delivery.merchantId,
-      delivery.mode,
-      generateId('wd'),
-      delivery.endpoint.id,
-      delivery.event.id,
-      delivery.event.type,
-      delivery.attemptCount + 1,
-      attempt.succeeded,
-      attempt.statusCode,
-      attempt.error,
-      Math.round(attempt.durationMilliseconds),
-      attempt.responseBody,
-      attempt.attemptedAt,
-      nextAttemptAt,
-      status,
+  async recordAttempts(db: Reader, finished: ReadonlyArray<FinishedAttempt>): Promise<void> {
+    if (finished.length === 0) return;
+    const column = <Value>(pick: (entry: FinishedAttempt) => Value) => finished.map(pick);
+    const nextAttemptAt = ({ attempt }: FinishedAttempt) =>
+      attempt.retryInMilliseconds === null ? null : new Date(attempt.attemptedAt.getTime() + attempt.retryInMilliseconds);
+    await db.manager.query(RECORD_ATTEMPTS_SQL, [
+      column(({ delivery }) => delivery.id),
+      column(({ delivery }) => delivery.merchantId),
+      column(({ delivery }) => delivery.mode),
+      column(() => generateId('wd')),
+      column(({ delivery }) => delivery.endpoint.id),
+      column(({ delivery }) => delivery.event.id),
+      column(({ delivery }) => delivery.event.type),
+      column(({ delivery }) => delivery.attemptCount + 1),
+      column(({ attempt }) => attempt.succeeded),
+      column(({ attempt }) => attempt.statusCode),
+      column(({ attempt }) => attempt.error),
+      column(({ attempt }) => Math.round(attempt.durationMilliseconds)),
+      column(({ attempt }) => attempt.responseBody),
+      column(({ attempt }) => attempt.attemptedAt),
+      column(nextAttemptAt),
+      column((entry) => (entry.attempt.succeeded ? 'succeeded' : nextAttemptAt(entry) === null ? 'failed' : 'pending')),
     ]);
   }
 

@@ -6,6 +6,8 @@ import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 /** One HTTP attempt of a delivery, as listed by GET /v1/webhook-endpoints/{id}/deliveries. */
 @Entity('webhook_delivery_attempts')
 @Index('webhook_delivery_attempts_endpoint_idx', ['endpoint_id', 'attempted_at', 'id'])
+// EVENT_RETENTION deletes attempts by age (event-retention.repository.ts).
+@Index('webhook_delivery_attempts_attempted_idx', ['attempted_at'])
 export class WebhookDeliveryAttemptEntity {
   @PrimaryColumn({ type: 'text' })
   id: string;

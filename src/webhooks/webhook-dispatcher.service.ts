@@ -4,7 +4,8 @@ import { AppConfig } from '../config/app-config';
 import { UnitOfWork } from '../database/unit-of-work';
 import { EVENTS_COMMITTED } from '../database/domain-event';
 import { toEventResponse } from './event.mapper';
-import { ClaimedDelivery, DeliveryEndpoint, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { AttemptBatcher } from './attempt-batcher';
+import { CLAIM_WINDOW, ClaimedDelivery, DeliveryEndpoint, FinishedAttempt, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookSender, SEND_TIMEOUT_MILLISECONDS } from './webhook-sender';
 import { webhookHeaders } from './webhook-signature';
@@ -13,19 +14,27 @@ import { checkWebhookUrlSyntax, UnsafeWebhookUrlError } from './webhook-url-guar
 const POLL_INTERVAL_MILLISECONDS = 1_000;
 /** Longer than a send, so a live instance never loses its lease mid-send. */
 const LEASE_MILLISECONDS = SEND_TIMEOUT_MILLISECONDS + 5_000;
-/** Sends in flight per instance; a slow endpoint holds one slot, never the others' deliveries. */
-const MAX_IN_FLIGHT = 20;
+/**
+ * Sends in flight per instance, at least this many; twice an endpoint's concurrency when that is
+ * more, so one busy endpoint never holds every slot.
+ */
+const MIN_INSTANCE_IN_FLIGHT = 100;
 /** Retries land within ±20 % of the schedule, so failing endpoints are not hit in lockstep. */
 const JITTER = 0.2;
 
 /**
  * Sends queued deliveries: woken after each commit that published events, and polling every
- * second for retries and for work left by other or crashed instances.
+ * second for retries and for work left by other or crashed instances. Up to
+ * WEBHOOK_ENDPOINT_CONCURRENCY deliveries are in flight to one endpoint, the events of one object
+ * one after the other (the claim decides: webhook-deliveries.repository.ts).
  */
 @Injectable()
 export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown {
   private readonly logger = new Logger(WebhookDispatcher.name);
   private readonly sender: WebhookSender;
+  private readonly maxInFlight: number;
+  /** Attempts are recorded in batches: one statement for every send that finished meanwhile. */
+  private readonly attempts: AttemptBatcher<FinishedAttempt>;
   private timer: NodeJS.Timeout | null = null;
   private claiming: Promise<void> | null = null;
   private readonly inFlight = new Set<Promise<void>>();
@@ -39,6 +48,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     private readonly unitOfWork: UnitOfWork,
   ) {
     this.sender = new WebhookSender();
+    this.maxInFlight = Math.max(MIN_INSTANCE_IN_FLIGHT, 2 * config.webhookEndpointConcurrency);
+    this.attempts = new AttemptBatcher((finished) => this.deliveries.recordAttempts(this.unitOfWork.pool, finished));
   }
 
   onApplicationBootstrap(): void {
@@ -86,9 +97,14 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
   /** Claims due deliveries while there is room and starts each; every finished send wakes the next claim. */
   private async claim(): Promise<void> {
     while (!this.stopped) {
-      const room = MAX_IN_FLIGHT - this.inFlight.size;
+      const room = this.maxInFlight - this.inFlight.size;
       if (room <= 0) return;
-      const claimed = await this.deliveries.claimDueAcrossTenants(room, LEASE_MILLISECONDS);
+      const claimed = await this.deliveries.claimDueAcrossTenants({
+        limit: room,
+        leaseMilliseconds: LEASE_MILLISECONDS,
+        endpointConcurrency: this.config.webhookEndpointConcurrency,
+        window: CLAIM_WINDOW,
+      });
       if (claimed.length === 0) return;
       for (const delivery of claimed) {
         const sending: Promise<void> = this.deliverSafely(delivery).finally(() => {
@@ -134,11 +150,11 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     if (gone) {
       await this.unitOfWork.run(async (tx) => {
         await this.endpoints.disableAsGone(tx, tenant, endpoint.id);
-        await this.deliveries.recordAttempt(tx, delivery, attempt);
+        await this.deliveries.recordAttempts(tx, [{ delivery, attempt }]);
       });
     } else {
-      // One statement: no transaction to open around it.
-      await this.deliveries.recordAttempt(this.unitOfWork.pool, delivery, attempt);
+      // With the others that finished meanwhile, in one statement: no transaction to open around it.
+      await this.attempts.add({ delivery, attempt });
     }
     // A retry due before the next poll gets a wake-up of its own.
     if (retryInMilliseconds !== null && retryInMilliseconds < POLL_INTERVAL_MILLISECONDS) {

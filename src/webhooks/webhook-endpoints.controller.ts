@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../auth/current-tenant.decorator';
 import { RequireScopes } from '../auth/route-access.decorators';
 import type { Tenant } from '../database/tenant';
@@ -18,8 +18,9 @@ import {
   WebhookEndpointWithSecretResponseDto,
 } from './dto/webhook-endpoint-response.dto';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
+import { ApiIdParam } from '../swagger/api-path-parameters';
 
-const ENDPOINT_ID_PARAM = { name: 'endpoint_id', description: 'Webhook endpoint id', example: 'we_01jd8x3k2m4n5p6q7r8s9t0v1w' };
+const ENDPOINT_ID_PARAM = ApiIdParam('endpoint_id', 'we', 'Webhook endpoint', ['POST /v1/webhook-endpoints', 'GET /v1/webhook-endpoints']);
 
 @ApiTags('webhooks')
 @Controller('v1/webhook-endpoints')
@@ -51,7 +52,7 @@ export class WebhookEndpointsController {
   @Get(':endpoint_id')
   @RequireScopes('webhooks:manage')
   @ApiOperation({ summary: 'Get a webhook endpoint', description: 'Without its secret.' })
-  @ApiParam(ENDPOINT_ID_PARAM)
+  @ENDPOINT_ID_PARAM
   @ApiEnvelopeResponse(WebhookEndpointResponseDto, { description: 'The endpoint' })
   @ApiErrorResponses(ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND)
   get(@CurrentTenant() tenant: Tenant, @Param('endpoint_id') endpointId: string): Promise<WebhookEndpointResponseDto> {
@@ -61,7 +62,7 @@ export class WebhookEndpointsController {
   @Patch(':endpoint_id')
   @RequireScopes('webhooks:manage')
   @ApiOperation({ summary: 'Update a webhook endpoint', description: 'Change url, enabled_events or description; disable it, or enable it again (queued deliveries resume).' })
-  @ApiParam(ENDPOINT_ID_PARAM)
+  @ENDPOINT_ID_PARAM
   @ApiEnvelopeResponse(WebhookEndpointResponseDto, { description: 'The updated endpoint' })
   @ApiErrorResponses(ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND, ErrorCode.INVALID_PARAMETER)
   update(@CurrentOperation() operation: Operation, @Param('endpoint_id') endpointId: string, @Body() body: UpdateWebhookEndpointDto): Promise<WebhookEndpointResponseDto> {
@@ -72,7 +73,7 @@ export class WebhookEndpointsController {
   @HttpCode(200)
   @RequireScopes('webhooks:manage')
   @ApiOperation({ summary: 'Delete a webhook endpoint', description: 'Its queued deliveries and attempt history go with it.' })
-  @ApiParam(ENDPOINT_ID_PARAM)
+  @ENDPOINT_ID_PARAM
   @ApiEnvelopeResponse(DeletedWebhookEndpointResponseDto, { description: 'Deleted' })
   @ApiErrorResponses(ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND)
   delete(@CurrentOperation() operation: Operation, @Param('endpoint_id') endpointId: string): Promise<DeletedWebhookEndpointResponseDto> {
@@ -86,7 +87,7 @@ export class WebhookEndpointsController {
     summary: 'Rotate the signing secret',
     description: 'Returns the new secret. For 24 h the old secret keeps signing too: webhook-signature then carries both signatures, space-separated.',
   })
-  @ApiParam(ENDPOINT_ID_PARAM)
+  @ENDPOINT_ID_PARAM
   @ApiEnvelopeResponse(WebhookEndpointWithSecretResponseDto, { description: 'The endpoint with its new secret' })
   @ApiErrorResponses(ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND)
   rotateSecret(@CurrentOperation() operation: Operation, @Param('endpoint_id') endpointId: string): Promise<WebhookEndpointWithSecretResponseDto> {
@@ -96,7 +97,7 @@ export class WebhookEndpointsController {
   @Get(':endpoint_id/deliveries')
   @RequireScopes('webhooks:manage')
   @ApiOperation({ summary: 'List delivery attempts', description: 'Every attempt to this endpoint, newest first, cursor-paginated.' })
-  @ApiParam(ENDPOINT_ID_PARAM)
+  @ENDPOINT_ID_PARAM
   @ApiEnvelopeResponse(WebhookDeliveryResponseDto, { description: 'A page of attempts', list: 'total' })
   @ApiErrorResponses(ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND, ErrorCode.INVALID_PARAMETER)
   deliveries(@CurrentTenant() tenant: Tenant, @Param('endpoint_id') endpointId: string, @Query() query: PaginationQueryDto): Promise<PageResult<WebhookDeliveryResponseDto>> {

@@ -22,6 +22,7 @@ import {
   WebhookEndpointWithSecretResponseDto,
 } from './dto/webhook-endpoint-response.dto';
 import { EventsService } from './events.service';
+import { deliveryObjectId } from './outbox.repository';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 import { toWebhookDeliveryResponse, toWebhookEndpointResponse, toWebhookEndpointWithSecret } from './webhook-endpoint.mapper';
@@ -132,7 +133,7 @@ export class WebhookEndpointsService {
       const event = await this.events.require(tx, tenant, eventId);
       const targets = input.endpoint_id ? [await this.require(tx, tenant, input.endpoint_id)] : await this.endpoints.findSubscribed(tx, tenant, event.type);
       const endpointIds = targets.map((endpoint) => endpoint.id);
-      await this.deliveries.enqueue(tx, tenant, [event.id], endpointIds);
+      await this.deliveries.enqueue(tx, tenant, [{ id: event.id, objectId: deliveryObjectId(event.data.object, event.id) }], endpointIds);
       return { event_id: event.id, endpoint_ids: endpointIds };
     });
     this.emitter.emit(EVENTS_COMMITTED);

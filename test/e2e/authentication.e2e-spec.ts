@@ -5,6 +5,7 @@ import { ProductEntity } from '../../src/products/product.entity';
 import { guessApiKey } from '../support/credential-guesses';
 import { eventually } from '../support/eventually';
 import { bearer, createTestApp, TEST_ADMIN_TOKEN, TestApp, TestTenant } from '../support/test-app';
+import { itNeeding } from '../support/requirements';
 
 const admin = bearer(TEST_ADMIN_TOKEN);
 
@@ -115,8 +116,7 @@ describe('authentication', () => {
       expectInvalidApiKey(await testApp.http.get('/v1/products').set(bearer(key)));
     });
 
-    const sharedDatabase = process.env.EH_TEST_DATABASE_URL ? it : it.skip;
-    sharedDatabase('reaches a second instance sharing the database within 5 s', async () => {
+    itNeeding(['postgresql'], 'reaches a second instance sharing the database within 5 s', async () => {
       const second = await createTestApp();
       try {
         const { id, key } = await createKeyThroughAdmin(tenant.merchantId);

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, Server, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { bearer, createTestApp, TestApp } from '../support/test-app';
@@ -20,6 +21,25 @@ interface CliResult {
   stderr: string;
 }
 
+/** Runs `src/cli/main.ts` in a child process with only the given environment (and PATH, HOME). */
+function runCli(environment: Record<string, string>, args: string[], preload: string[] = []): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['-r', 'ts-node/register/transpile-only', ...preload.flatMap((module) => ['-r', module]), path.join(REPOSITORY, 'src', 'cli', 'main.ts'), ...args],
+      {
+        cwd: REPOSITORY,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, TS_NODE_PROJECT: path.join(REPOSITORY, 'tsconfig.json'), ...environment },
+        timeout: 60_000,
+      },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
 describe('CLI', () => {
   const dataDirectory = mkdtempSync(path.join(tmpdir(), 'eh-cli-'));
   const databaseUrl = process.env.EH_TEST_DATABASE_URL;
@@ -32,21 +52,7 @@ describe('CLI', () => {
   }
 
   function cliWith(environment: Record<string, string>, ...args: string[]): Promise<CliResult> {
-    return new Promise((resolve) => {
-      execFile(
-        process.execPath,
-        ['-r', 'ts-node/register/transpile-only', path.join(REPOSITORY, 'src', 'cli', 'main.ts'), ...args],
-        {
-          cwd: REPOSITORY,
-          env: { PATH: process.env.PATH, HOME: process.env.HOME, TS_NODE_PROJECT: path.join(REPOSITORY, 'tsconfig.json'), ...environment },
-          timeout: 60_000,
-        },
-        (error, stdout, stderr) => {
-          const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-          resolve({ code, stdout, stderr });
-        },
-      );
-    });
+    return runCli(environment, args);
   }
 
   function json<T>(result: CliResult): T {
@@ -180,4 +186,91 @@ describe('CLI', () => {
     await app.http.post('/dashboard/api/setup').send({ token, password: 'a password from the cli' }).expect(200);
     await app.http.post('/dashboard/api/sign-in').send({ email: 'cli.user@example.com', password: 'a password from the cli' }).expect(200);
   }, CLI_SUITE_TIMEOUT);
+});
+
+/**
+ * The CLI when the database can't answer, and its usage errors, against a loopback server that
+ * accepts connections and never says a word (a hung PostgreSQL): whatever connects to it waits.
+ */
+describe('CLI without a database', () => {
+  const workDirectory = mkdtempSync(path.join(tmpdir(), 'eh-cli-nodb-'));
+  let silent: Server;
+  let connections = 0;
+  const sockets = new Set<Socket>();
+  let silentUrl = '';
+  let refusedUrl = '';
+
+  beforeAll(async () => {
+    silent = createServer((socket) => {
+      connections++;
+      sockets.add(socket);
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    silentUrl = `postgres://walker:secret@127.0.0.1:${(silent.address() as { port: number }).port}/entitlements`;
+    // A port nothing listens on: connections are refused at once.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    refusedUrl = `postgres://walker:secret@127.0.0.1:${(closed.address() as { port: number }).port}/entitlements`;
+    await new Promise((resolve) => closed.close(resolve));
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => silent.close(resolve));
+    rmSync(workDirectory, { recursive: true, force: true });
+  });
+
+  /** The CLI with DATABASE_URL set, and which heavy modules it had loaded when it exited. */
+  async function cliAgainst(databaseUrl: string, ...args: string[]): Promise<CliResult & { loaded: string[] }> {
+    const report = path.join(workDirectory, `loaded-${Math.random().toString(36).slice(2)}.json`);
+    const result = await runCli({ DATABASE_URL: databaseUrl, CLI_LOADED_MODULES_FILE: report }, args, [path.join(REPOSITORY, 'test', 'support', 'cli-loaded-modules.ts')]);
+    return { ...result, loaded: JSON.parse(readFileSync(report, 'utf8')) as string[] };
+  }
+
+  function singleError(result: CliResult): { code: string; message: string } {
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    return (JSON.parse(result.stderr) as { error: { code: string; message: string } }).error;
+  }
+
+  it('says the database is unreachable, where and why, after one attempt and before loading Nest or TypeORM', async () => {
+    connections = 0;
+    const hung = await cliAgainst(silentUrl, 'api-keys:list', '--merchant', 'mer_01jd8x3k2m4n5p6q7r8s9t0v1w');
+    expect(hung.code).toBe(1);
+    const error = singleError(hung);
+    expect(error).toEqual({ code: 'DATABASE_UNREACHABLE', message: expect.stringContaining(`127.0.0.1:${new URL(silentUrl).port}/entitlements: no answer within 3 s`) });
+    expect(error.message).not.toContain('secret');
+    // One connection attempt, bounded by the probe's 3 s timeout, and no retry (it used to be 10, over 25 s).
+    expect(connections).toBe(1);
+    expect(hung.loaded).toEqual(['pg']);
+
+    const refused = await cliAgainst(refusedUrl, 'usage', '--merchant', 'mer_01jd8x3k2m4n5p6q7r8s9t0v1w');
+    expect(refused.code).toBe(1);
+    expect(singleError(refused)).toEqual({ code: 'DATABASE_UNREACHABLE', message: expect.stringMatching(/: connection refused\. Is PostgreSQL running there/) });
+    expect(refused.loaded).toEqual(['pg']);
+  }, 60_000);
+
+  it('answers every usage error as JSON with exit code 2, before any connection or heavy module', async () => {
+    connections = 0;
+    const directory = path.join(workDirectory, 'a-directory.csv');
+    mkdirSync(directory);
+    const cases: Array<[string[], string, RegExp]> = [
+      [['merchants:delete'], 'UNKNOWN_COMMAND', /Unknown command 'merchants:delete'/],
+      [['usage', '--merchant', 'mer_1', '--verbose'], 'USAGE', /Unknown option '--verbose'/],
+      [['usage', '--merchant', 'mer_1', '--plan', 'pro'], 'USAGE', /Unknown option '--plan'/],
+      [['usage', '--merchant'], 'USAGE', /argument missing/],
+      [['usage', 'mer_1'], 'USAGE', /Unexpected argument 'mer_1'/],
+      [['api-keys:list'], 'USAGE', /^--merchant is required$/],
+      [['merchants:create', '--name', 'Shop', '--plan', 'platinum'], 'USAGE', /^--plan must be one of free, growth, pro, enterprise$/],
+      [['api-keys:create', '--merchant', 'mer_1', '--mode', 'production'], 'USAGE', /^--mode must be one of live, test$/],
+      [['import', '--merchant', 'mer_1', '--mode', 'test', '--file', path.join(workDirectory, 'missing.csv')], 'USAGE', /^--file: cannot read '.*missing\.csv' \(no such file\)$/],
+      [['import', '--merchant', 'mer_1', '--mode', 'test', '--file', directory], 'USAGE', /^--file: '.*a-directory\.csv' is not a file$/],
+    ];
+    for (const [args, code, message] of cases) {
+      const result = await cliAgainst(silentUrl, ...args);
+      expect({ args, code: result.code }).toEqual({ args, code: 2 });
+      expect(singleError(result)).toMatchObject({ code, message: expect.stringMatching(message) });
+      expect({ args, loaded: result.loaded }).toEqual({ args, loaded: [] });
+    }
+    expect(connections).toBe(0);
+  }, 120_000);
 });

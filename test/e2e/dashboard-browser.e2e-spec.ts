@@ -1,48 +1,34 @@
-import AxeBuilder from '@axe-core/playwright';
-import { existsSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { Browser, chromium, Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { DataSource } from 'typeorm';
-import { DashboardUsersService } from '../../src/dashboard/dashboard-users.service';
 import { DownloadEntity } from '../../src/files/download.entity';
-import { DASHBOARD_BUILD_DIRECTORY } from '../../src/http/dashboard-assets';
 import { generateId } from '../../src/ids/id';
-import { freePort } from '../support/free-port';
-import { bearer, createTestApp, TestApp, TestTenant } from '../support/test-app';
+import { ARTIFACTS, DashboardHarness, DashboardMerchant, describeWithBrowser, openPage, PASSWORD, signIn, startDashboard } from '../support/dashboard-browser';
+import { verifyWebhook, WebhookReceiver } from '../support/webhook-receiver';
 
 /**
- * The dashboard in a real browser (Debian's chromium through playwright-core), on the built app
- * (`npm run build`): sign in through a setup link, create a key and use it, grant and revoke,
- * upload a file, render the Overview charts, and scan every page with axe.
+ * A new merchant's day in the dashboard, in a real browser: set a password, sign in, create a key
+ * and use it, create a product and upload its file, build a bundle and grant it, check and revoke
+ * access, refund one line item of an order, add a webhook endpoint and send it a test event; the
+ * onboarding checklist ticks itself along the way. Also: two tabs in two modes, sign-out, CSRF.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARTIFACTS = path.join(__dirname, '..', 'artifacts');
-const available = existsSync(CHROMIUM);
-if (!available && process.env.CI === 'true') throw new Error(`CI needs chromium at ${CHROMIUM} (.ci/run installs it)`);
-const describeWithBrowser = available ? describe : describe.skip;
-const PASSWORD = 'a long enough password';
-const PAGES = ['Overview', 'Products', 'Customers', 'Entitlements', 'Orders', 'Webhooks', 'Events', 'Settings → API keys'];
-
-describeWithBrowser('dashboard in a browser', () => {
-  let testApp: TestApp;
-  let tenant: TestTenant;
-  let browser: Browser;
+describeWithBrowser('dashboard flows in a browser', () => {
+  let harness: DashboardHarness;
+  let merchant: DashboardMerchant;
   let page: Page;
-  let baseUrl: string;
-  const email = `browser-${Date.now()}@example.com`;
+  /** A key with every scope made by the test for its own checks (created after the UI's key). */
+  let key = '';
+  const receiver = { current: null as WebhookReceiver | null };
 
   beforeAll(async () => {
-    if (!existsSync(path.join(DASHBOARD_BUILD_DIRECTORY, 'index.html'))) throw new Error('Build the dashboard first: npm run build');
-    const port = await freePort();
-    baseUrl = `http://127.0.0.1:${port}`;
-    testApp = await createTestApp({ PUBLIC_BASE_URL: baseUrl });
-    tenant = await testApp.createTenant();
-    // Three days of downloads, so the Overview charts have bars to draw.
-    const manager = testApp.app.get(DataSource).manager;
+    harness = await startDashboard();
+    merchant = await harness.createMerchant({ name: 'Ada Books', withKeys: false, setPassword: false });
+    // Three days of downloads, so the Overview's charts have bars to draw.
+    const manager = harness.testApp.app.get(DataSource).manager;
     for (const daysAgo of [0, 1, 3]) {
       await manager.insert(DownloadEntity, {
         id: generateId('dl'),
-        merchant_id: tenant.merchantId,
+        merchant_id: merchant.merchantId,
         mode: 'test',
         file_id: generateId('file'),
         entitlement_id: generateId('ent'),
@@ -51,146 +37,233 @@ describeWithBrowser('dashboard in a browser', () => {
         downloaded_at: new Date(Date.now() - daysAgo * 24 * 60 * 60 * 1000),
       });
     }
-    await testApp.app.listen(port, '127.0.0.1');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-    });
-    // axe needs a page of an explicit context.
-    page = await (await browser.newContext({ viewport: { width: 1400, height: 1200 } })).newPage();
-    mkdirSync(ARTIFACTS, { recursive: true });
+    receiver.current = await WebhookReceiver.start();
+    page = await harness.newPage();
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await testApp?.close();
+    await receiver.current?.close();
+    await harness?.close();
   });
 
-  const openPage = async (label: string) => {
-    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: label, exact: true }).click();
-    await page.getByRole('heading', { level: 1, name: label }).waitFor();
+  const check = async (productId: string, storeCustomerId: string) => {
+    const answer = await harness.api<{ entitled: boolean }>(key, 'GET', `/v1/entitlements/check?store_customer_id=${storeCustomerId}&product_id=${productId}`);
+    expect(answer.status).toBe(200);
+    return answer.body.data.entitled;
   };
-
-  const check = async (productId: string, storeCustomerId = 'browser-customer') => {
-    const response = await fetch(`${baseUrl}/v1/entitlements/check?store_customer_id=${storeCustomerId}&product_id=${productId}`, { headers: bearer(tenant.testKey) });
-    return ((await response.json()) as { data: { entitled: boolean } }).data.entitled;
+  const productNamed = async (name: string) => {
+    const found = await harness.api<Array<{ id: string; name: string }>>(key, 'GET', `/v1/products?search=${encodeURIComponent(name)}`);
+    const product = found.body.data.find((candidate) => candidate.name === name);
+    if (!product) throw new Error(`No product named ${name}`);
+    return product.id;
   };
+  const step = (id: string) => page.locator(`[data-step="${id}"]`);
 
-  it('sets a password through the setup link and signs in', async () => {
-    const user = await testApp.app.get(DashboardUsersService).create(tenant.merchantId, email);
-    await page.goto(user.setup_url);
+  it('sets a password through the setup link, signs in and sees a new merchant’s Overview in test mode', async () => {
+    await page.goto(merchant.setupUrl ?? '');
     await page.getByLabel('New password (at least 12 characters)').fill(PASSWORD);
+    await page.getByLabel('The same password again').fill(PASSWORD);
     await page.getByRole('button', { name: 'Set password' }).click();
-    await page.getByLabel('Email').fill(email);
+    await page.getByText(`Password set for ${merchant.email}. Sign in now.`).waitFor();
+    await page.getByLabel('Email').fill(merchant.email);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
-    await expectTestModeVisible(page);
+    expect(new URL(page.url()).pathname).toBe('/dashboard/test');
+    await page.getByRole('note').filter({ hasText: 'Test mode' }).waitFor();
+    await page.getByText('Ada Books').first().waitFor();
+    await page.getByText('0 of 6 done').waitFor();
+    // Days without downloads draw no bar; three days had some.
+    await page.getByTestId('downloads-chart').locator('.chart-bar[height]:not([height="0"])').first().waitFor();
+    expect(await page.getByTestId('downloads-chart').locator('.chart-bar:not([height="0"])').count()).toBe(3);
+    expect(await page.getByTestId('bandwidth-chart').locator('.chart-bar:not([height="0"])').count()).toBe(3);
   });
 
-  it('renders the Overview charts with data', async () => {
-    // Days without downloads have empty bar groups; a drawn bar is a path.
-    await page.getByTestId('downloads-chart').locator('.recharts-bar-rectangle path').first().waitFor();
-    expect(await page.getByTestId('downloads-chart').locator('.recharts-bar-rectangle path').count()).toBeGreaterThanOrEqual(3);
-    expect(await page.getByTestId('bandwidth-chart').locator('.recharts-bar-rectangle path').count()).toBeGreaterThanOrEqual(3);
-    await page.screenshot({ path: path.join(ARTIFACTS, 'dashboard-overview.png'), fullPage: true });
-  });
-
-  it('creates a key with two scopes that works in its scopes only', async () => {
-    await openPage('Settings → API keys');
+  it('creates a key with two scopes that works in its scopes only (and ticks “key”)', async () => {
+    await openPage(page, 'Settings · API keys', 'API keys');
     await page.getByLabel('Name').fill('browser key');
-    await page.getByLabel('products:read').check();
-    await page.getByLabel('customers:read').check();
-    await page.getByRole('button', { name: 'Create key' }).click();
-    const key = (await page.getByTestId('new-key').textContent())?.trim() ?? '';
-    expect(key).toMatch(/^eh_test_/);
-    expect((await fetch(`${baseUrl}/v1/products`, { headers: bearer(key) })).status).toBe(200);
-    expect((await fetch(`${baseUrl}/v1/events`, { headers: bearer(key) })).status).toBe(403);
-    await page.getByRole('cell', { name: 'browser key' }).waitFor();
+    await page.getByRole('checkbox', { name: /products:read/ }).check();
+    await page.getByRole('checkbox', { name: /customers:read/ }).check();
+    await page.getByRole('button', { name: 'Create key' }).dblclick();
+    const created = (await page.getByTestId('new-key').textContent())?.trim() ?? '';
+    expect(created).toMatch(/^eh_test_/);
+    expect((await harness.api(created, 'GET', '/v1/products')).status).toBe(200);
+    expect((await harness.api(created, 'GET', '/v1/events')).status).toBe(403);
+    // The double click made one key.
+    await page.getByRole('rowheader', { name: /browser key/ }).waitFor();
+    expect(await page.getByRole('rowheader', { name: /browser key/ }).count()).toBe(1);
+    key = await harness.testApp.createKey(merchant.merchantId, 'test', ['*']);
   });
 
-  it('creates a product and uploads a file to it from the browser', async () => {
-    await openPage('Products');
+  it('creates a product and uploads its file from the browser (ticks “product” and “file”)', async () => {
+    await openPage(page, 'Products');
+    await page.getByRole('link', { name: 'New product' }).click();
     await page.getByLabel('Name').fill('Browser ebook');
     await page.getByRole('button', { name: 'Create product' }).click();
-    const upload = page.getByLabel('Upload a file to Browser ebook');
-    await upload.setInputFiles({ name: 'chapter-one.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4 browser upload') });
-    await page.getByText(/chapter-one\.pdf .*CONFIRMED/i).waitFor();
-    const files = (await (await fetch(`${baseUrl}/v1/files?limit=100`, { headers: bearer(tenant.testKey) })).json()) as { data: Array<{ file_name: string; upload_status: string; product_id: string | null }> };
-    const file = files.data.find((candidate) => candidate.file_name === 'chapter-one.pdf');
-    expect(file).toMatchObject({ upload_status: 'CONFIRMED', product_id: expect.stringMatching(/^prod_/) });
-    await page.screenshot({ path: path.join(ARTIFACTS, 'dashboard-products.png'), fullPage: true });
+    await page.getByRole('heading', { level: 1, name: /Browser ebook/ }).waitFor();
+    await page.getByLabel('Upload a file to Browser ebook').setInputFiles({ name: 'chapter-one.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4 browser upload') });
+    await page.getByRole('rowheader', { name: 'chapter-one.pdf' }).waitFor();
+    await page.getByRole('row', { name: /chapter-one\.pdf.*Uploaded/ }).waitFor();
+    const files = await harness.api<Array<{ file_name: string; upload_status: string; product_id: string | null }>>(key, 'GET', '/v1/files?limit=100');
+    expect(files.body.data.find((file) => file.file_name === 'chapter-one.pdf')).toMatchObject({ upload_status: 'CONFIRMED', product_id: await productNamed('Browser ebook') });
+    await openPage(page, 'Overview');
+    await page.getByText('3 of 6 done').waitFor();
+    for (const done of ['product', 'file', 'key']) expect(await step(done).getAttribute('class')).toBe('done');
+    expect(await step('grant').getAttribute('class')).toBe('');
   });
 
-  it('grants a product (the check turns true) and revokes it (false again)', async () => {
-    const products = (await (await fetch(`${baseUrl}/v1/products`, { headers: bearer(tenant.testKey) })).json()) as { data: Array<{ id: string; name: string }> };
-    const productId = products.data.find((product) => product.name === 'Browser ebook')?.id ?? '';
-    expect(await check(productId)).toBe(false);
-    await openPage('Entitlements');
-    await page.getByLabel('Store customer id').first().fill('browser-customer');
-    await page.getByRole('combobox', { name: 'Product' }).selectOption(productId);
+  it('builds a bundle from the UI and grants it: the check of a bundled product turns true (ticks “grant”)', async () => {
+    expect((await harness.api(key, 'POST', '/v1/products', { name: 'Chapter A', entitlement_type: 'permanent' })).status).toBe(201);
+    await openPage(page, 'Products');
+    await page.getByRole('link', { name: 'New product' }).click();
+    await page.getByLabel('Name').fill('Complete bundle');
+    await page.getByText('Store ids, variants, bundle contents and metadata').click();
+    await page.getByLabel('Store product id').fill('sku_bundle');
+    const contents = page.getByRole('combobox', { name: 'Bundle contents' });
+    await contents.fill('Chapter');
+    await page.getByRole('option', { name: /Chapter A/ }).click();
+    await contents.fill('Browser eb');
+    await page.getByRole('option', { name: /Browser ebook/ }).click();
+    await page.getByRole('button', { name: 'Create product' }).click();
+    await page.getByRole('heading', { level: 1, name: /Complete bundle/ }).waitFor();
+    await page.getByRole('link', { name: 'Chapter A' }).waitFor();
+
+    const chapter = await productNamed('Chapter A');
+    expect(await check(chapter, 'browser-customer')).toBe(false);
+    await page.getByRole('link', { name: 'Grant to a customer' }).click();
+    await page.getByLabel('Customer (store customer id)').fill('browser-customer');
+    expect(await page.getByRole('combobox', { name: 'Product' }).inputValue()).toBe('Complete bundle');
     await page.getByRole('button', { name: 'Grant' }).click();
-    await page.getByRole('cell', { name: 'manual' }).waitFor();
-    expect(await check(productId)).toBe(true);
-    await page.getByLabel('Reason (for revoke and suspend)').fill('refunded by hand');
-    await page.getByRole('button', { name: /^revoke ent_/ }).click();
-    await page.getByRole('cell', { name: 'revoked', exact: true }).waitFor();
-    expect(await check(productId)).toBe(false);
+    await page.getByRole('status').filter({ hasText: 'Granted.' }).waitFor();
+    expect(await check(chapter, 'browser-customer')).toBe(true);
+    expect(await check(await productNamed('Browser ebook'), 'browser-customer')).toBe(true);
   });
 
-  it("shows a customer's orders and subscriptions, and refunds an order (its entitlement is revoked)", async () => {
-    const products = (await (await fetch(`${baseUrl}/v1/products`, { headers: bearer(tenant.testKey) })).json()) as { data: Array<{ id: string; name: string }> };
-    const productId = products.data.find((product) => product.name === 'Browser ebook')?.id ?? '';
-    const post = (path: string, body: unknown, method = 'POST') =>
-      fetch(`${baseUrl}${path}`, { method, headers: { ...bearer(tenant.testKey), 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-    expect(
-      (await post('/v1/orders', { store_order_id: 'browser_order', store_customer_id: 'browser-buyer', line_items: [{ store_line_item_id: 'li_1', product_id: productId }] }))
-        .status,
-    ).toBe(201);
-    const plan = (await (await post('/v1/products', { name: 'Browser plan', entitlement_type: 'subscription_linked', fulfillment_config: { delivery_method: 'URL', access_url: 'https://example.com/plan' } })).json()) as {
-      data: { id: string };
-    };
-    expect((await post('/v1/subscriptions/store/browser_sub', { store_customer_id: 'browser-buyer', product_id: plan.data.id, status: 'active' }, 'PUT')).status).toBe(201);
-    expect(await check(productId, 'browser-buyer')).toBe(true);
+  it('checks access from the dashboard, then revokes after confirming: the check turns false (ticks “check”)', async () => {
+    const bundle = await productNamed('Complete bundle');
+    await openPage(page, 'Entitlements');
+    await page.getByText('Check access').first().click();
+    const form = page.getByRole('form', { name: 'Check access' });
+    await form.getByLabel('Store customer id').fill('browser-customer');
+    await form.getByRole('combobox', { name: 'Product to check' }).fill('Complete');
+    await page.getByRole('option', { name: /Complete bundle/ }).click();
+    await form.getByRole('button', { name: 'Check' }).click();
+    await page.getByRole('status').filter({ hasText: 'Yes: browser-customer may use Complete bundle' }).waitFor();
 
-    await openPage('Orders');
-    await page.getByRole('textbox', { name: 'Customer' }).fill('browser-buyer');
-    await page.getByRole('button', { name: 'Find' }).click();
-    await page.getByRole('cell', { name: 'browser_sub' }).waitFor();
-    await page.getByRole('button', { name: 'Refund browser_order' }).click();
-    await page.getByRole('cell', { name: 'refunded', exact: true }).waitFor();
-    expect(await check(productId, 'browser-buyer')).toBe(false);
+    await page.getByRole('link', { name: /^Entitlement ent_/ }).first().click();
+    await page.getByRole('heading', { level: 2, name: 'History' }).waitFor();
+    await page.getByRole('link', { name: 'entitlement.created' }).waitFor();
+    await page.getByRole('button', { name: 'Revoke' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Reason').fill('refunded by hand');
+    await dialog.getByRole('button', { name: 'Revoke access' }).click();
+    await page.getByText('Revoked', { exact: true }).first().waitFor();
+    await page.getByRole('link', { name: 'entitlement.revoked' }).waitFor();
+    expect(await check(bundle, 'browser-customer')).toBe(false);
+    // A revoked entitlement offers no action any more.
+    expect(await page.getByRole('button', { name: /^(Suspend|Reactivate|Revoke)$/ }).count()).toBe(0);
   });
 
-  it('passes an accessibility scan on every page (no serious or critical violations)', async () => {
-    const problems: string[] = [];
-    for (const label of PAGES) {
-      await openPage(label);
-      await page.waitForLoadState('networkidle');
-      const results = await new AxeBuilder({ page }).analyze();
-      for (const violation of results.violations) {
-        if (violation.impact === 'serious' || violation.impact === 'critical') problems.push(`${label}: ${violation.id} (${violation.impact}) ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-      }
-    }
-    expect(problems).toEqual([]);
-    // Seven pages, each loaded and scanned: about 15 s on an idle machine, several times that on a busy one.
-  }, 240_000);
+  it('refunds one line item of an order: its access ends, the other line item keeps its own', async () => {
+    const ebook = await productNamed('Browser ebook');
+    const chapter = await productNamed('Chapter A');
+    const order = await harness.api(key, 'POST', '/v1/orders', {
+      store_order_id: 'browser_order',
+      store_customer_id: 'browser-buyer',
+      line_items: [
+        { store_line_item_id: 'li_1', product_id: ebook },
+        { store_line_item_id: 'li_2', product_id: chapter },
+      ],
+    });
+    expect(order.status).toBe(201);
+    await openPage(page, 'Orders');
+    await page.getByRole('searchbox', { name: 'Search' }).fill('browser_order');
+    await page.getByRole('link', { name: 'browser_order' }).click();
+    await page.getByRole('heading', { level: 1, name: /Order browser_order/ }).waitFor();
+    await page.getByRole('button', { name: 'Refund line item li_2' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Refund line item' }).click();
+    await page.getByRole('heading', { level: 1, name: /Partially refunded/ }).waitFor();
+    expect(await check(chapter, 'browser-buyer')).toBe(false);
+    expect(await check(ebook, 'browser-buyer')).toBe(true);
+  });
+
+  it('adds a webhook endpoint, sends it a signed test event and lists the attempt with its response code (ticks “webhook”)', async () => {
+    const hooks = receiver.current as WebhookReceiver;
+    await openPage(page, 'Webhooks');
+    await page.getByRole('link', { name: 'Add endpoint' }).first().click();
+    await page.getByLabel('Endpoint URL').fill(hooks.url('/browser'));
+    await page.getByLabel('Description').fill('Browser test');
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const secret = (await page.getByTestId('new-secret').textContent())?.trim() ?? '';
+    expect(secret).toMatch(/^whsec_/);
+    await page.getByRole('link', { name: 'Done: open the endpoint' }).click();
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await page.getByRole('status').filter({ hasText: 'Test event delivered: HTTP 200' }).waitFor();
+    await page.getByRole('row', { name: /webhook_endpoint\.test.*HTTP 200/ }).waitFor();
+    const received = hooks.at('/browser');
+    expect(received.length).toBeGreaterThanOrEqual(1);
+    expect(verifyWebhook(secret, received[received.length - 1])).toMatchObject({ type: 'webhook_endpoint.test' });
+  });
+
+  it('ticks every onboarding step by itself, then leaves the Overview', async () => {
+    await openPage(page, 'Overview');
+    await page.getByRole('heading', { name: 'Plan: Growth' }).waitFor();
+    expect(await page.getByRole('heading', { name: 'Get started' }).count()).toBe(0);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'dashboard-overview-after-onboarding.png') });
+  });
+
+  it('keeps two tabs in two modes apart: each acts in the mode of its address', async () => {
+    const live = await harness.newPage();
+    const modes = new Map<Page, Set<string>>([
+      [page, new Set()],
+      [live, new Set()],
+    ]);
+    for (const [tab, seen] of modes) tab.on('request', (request: Request) => request.url().includes('/v1/') && seen.add(request.headers()['eh-mode'] ?? 'none'));
+    await live.goto(`${harness.baseUrl}/dashboard/live/products/new`);
+    await page.goto(`${harness.baseUrl}/dashboard/test/products/new`);
+    await live.getByRole('note').filter({ hasText: 'Test mode' }).waitFor({ state: 'detached' });
+    await page.getByRole('note').filter({ hasText: 'Test mode' }).waitFor();
+    await live.getByLabel('Name').fill('Live only');
+    await live.getByRole('button', { name: 'Create product' }).click();
+    await live.getByRole('heading', { level: 1, name: /Live only/ }).waitFor();
+    await page.getByLabel('Name').fill('Test only');
+    await page.getByRole('button', { name: 'Create product' }).click();
+    await page.getByRole('heading', { level: 1, name: /Test only/ }).waitFor();
+    const liveKey = await harness.testApp.createKey(merchant.merchantId, 'live', ['products:read']);
+    const names = async (withKey: string) => (await harness.api<Array<{ name: string }>>(withKey, 'GET', '/v1/products?limit=100')).body.data.map((product) => product.name);
+    expect(await names(liveKey)).toEqual(['Live only']);
+    expect(await names(key)).toContain('Test only');
+    expect(await names(key)).not.toContain('Live only');
+    await live.getByRole('link', { name: 'Products' }).first().click();
+    await live.getByRole('link', { name: 'Live only' }).waitFor();
+    expect(await live.getByRole('link', { name: 'Test only' }).count()).toBe(0);
+    expect([...(modes.get(page) ?? [])]).toEqual(['test']);
+    expect([...(modes.get(live) ?? [])]).toEqual(['live']);
+    await live.close();
+  });
 
   it('refuses a state-changing request that carries the cookie but not the CSRF token', async () => {
     const result = await page.evaluate(async () => {
       const response = await fetch('/v1/products', {
         method: 'POST',
         credentials: 'include',
-        headers: { 'Content-Type': 'application/json' },
+        headers: { 'Content-Type': 'application/json', 'Eh-Mode': 'test' },
         body: JSON.stringify({ name: 'Forged', entitlement_type: 'permanent' }),
       });
       return { status: response.status, body: (await response.json()) as { error: { code: string } } };
     });
     expect(result).toMatchObject({ status: 403, body: { error: { code: 'CSRF_TOKEN_INVALID' } } });
   });
-});
 
-async function expectTestModeVisible(page: Page): Promise<void> {
-  await page.getByRole('note').filter({ hasText: 'Test mode' }).waitFor();
-  expect(await page.getByRole('button', { name: 'Test mode' }).getAttribute('aria-pressed')).toBe('true');
-}
+  it('signs out: nothing stays on screen, and the back button shows sign-in', async () => {
+    await openPage(page, 'Products');
+    await page.getByRole('link', { name: 'Browser ebook' }).waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in to your dashboard' }).waitFor();
+    expect(await page.getByText('Browser ebook').count()).toBe(0);
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Sign in to your dashboard' }).waitFor();
+    expect(await page.getByText('Browser ebook').count()).toBe(0);
+    await signIn(page, harness.baseUrl, merchant.email);
+  });
+});

@@ -2,6 +2,7 @@ import { Client } from 'pg';
 import { AppProcess } from '../support/app-process';
 import { createFileProduct, createMerchant, HttpAnswer, HttpClient, HttpOutcome, isAnswer } from '../support/http-client';
 import { TEST_ADMIN_TOKEN } from '../support/test-app';
+import { describeNeeding } from '../support/requirements';
 
 /**
  * DESIGN §13, database faults: a burst of writes while the service's connections are killed
@@ -11,14 +12,6 @@ import { TEST_ADMIN_TOKEN } from '../support/test-app';
  * required under CI (as webhooks-instances).
  */
 const serverUrl = process.env.EH_TEST_SERVER_URL;
-const describeWithPostgres = serverUrl || process.env.CI === 'true' ? describe : describe.skip;
-if (!serverUrl) {
-  process.stderr.write(
-    process.env.CI === 'true'
-      ? '\ndatabase-faults: TEST_DATABASE_URL is required under CI (the faults need a PostgreSQL server)\n'
-      : '\ndatabase-faults: SKIPPED: killing connections and refusing them needs a PostgreSQL server (set TEST_DATABASE_URL)\n',
-  );
-}
 
 const FILE_BYTES = 1000;
 /** Longer than anything the service may legitimately take here (acquire 2 s, statements 5 s, queue 10 s). */
@@ -46,7 +39,7 @@ async function waitFor(deadlineMilliseconds: number, probe: () => Promise<boolea
 const isSuccess = (outcome: HttpOutcome<unknown>): outcome is HttpAnswer<{ data: Record<string, unknown> }> =>
   isAnswer(outcome) && outcome.status >= 200 && outcome.status < 300;
 
-describeWithPostgres('database faults: dropped connections and an unreachable database', () => {
+describeNeeding(['postgresql'], 'database faults: dropped connections and an unreachable database', () => {
   const databaseName = `eh_fault_${process.pid}_${Date.now().toString(36)}`;
   let admin: Client;
   let database: Client | null = null;

@@ -1,5 +1,4 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,13 +9,14 @@ import { MerchantEntity } from '../../src/auth/merchant.entity';
 import { Tenant } from '../../src/database/tenant';
 import { UnitOfWork } from '../../src/database/unit-of-work';
 import { EVENTS_COMMITTED } from '../../src/database/domain-event';
+import { DEMO_PRODUCTS } from '../../src/demo/demo-catalogue';
 import { generateId } from '../../src/ids/id';
 import { EventEntity } from '../../src/webhooks/event.entity';
 import { eventually } from '../support/eventually';
 import { createTestApp, TestApp } from '../support/test-app';
 import { freePort } from '../support/free-port';
-
-const REPOSITORY_ROOT = path.resolve(__dirname, '../..');
+import { describeNeeding } from '../support/requirements';
+import { startService, waitUntilListening } from '../support/embedded-service';
 
 /** 20 transactions each read the counter under FOR UPDATE and write it back + 1: any interleaving loses updates. */
 async function concurrentIncrements(dataSource: DataSource, count: number): Promise<number> {
@@ -143,8 +143,7 @@ describe('embedded database (PGlite)', () => {
   });
 });
 
-const sharedDatabase = process.env.EH_TEST_DATABASE_URL ? describe : describe.skip;
-sharedDatabase('PostgreSQL database (TEST_DATABASE_URL)', () => {
+describeNeeding(['postgresql'], 'PostgreSQL database (TEST_DATABASE_URL)', () => {
   let testApp: TestApp;
 
   beforeAll(async () => {
@@ -157,61 +156,6 @@ sharedDatabase('PostgreSQL database (TEST_DATABASE_URL)', () => {
     expect(await concurrentIncrements(testApp.app.get(DataSource), 20)).toBe(20);
   });
 });
-
-interface RunningService {
-  child: ChildProcess;
-  output: () => string;
-  stop: () => Promise<void>;
-}
-
-/** Starts src/main.ts the way a newcomer would, with no environment but PORT, in `directory`. */
-function startService(directory: string, port: number): RunningService {
-  let output = '';
-  const child = spawn(
-    process.execPath,
-    [
-      '--experimental-vm-modules',
-      '-r',
-      require.resolve('ts-node/register/transpile-only', { paths: [REPOSITORY_ROOT] }),
-      '-r',
-      path.join(REPOSITORY_ROOT, 'test/support/loopback-only.ts'),
-      path.join(REPOSITORY_ROOT, 'src/main.ts'),
-    ],
-    {
-      cwd: directory,
-      // Only PATH, HOME and PORT for the app; TS_NODE_PROJECT only tells the test's TypeScript loader where the compiler options are.
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? directory,
-        PORT: String(port),
-        TS_NODE_PROJECT: path.join(REPOSITORY_ROOT, 'tsconfig.json'),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return {
-    child,
-    output: () => output,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
-async function waitUntilListening(service: RunningService): Promise<void> {
-  await eventually(
-    async () => {
-      if (service.child.exitCode !== null) throw new Error(`the service exited:\n${service.output()}`);
-      return service.output().includes('API listening');
-    },
-    150_000,
-    250,
-  );
-}
 
 describe('embedded boot with no environment', () => {
   let directory: string;
@@ -237,12 +181,17 @@ describe('embedded boot with no environment', () => {
       expect(match).not.toBeNull();
       demoKey = (match as RegExpExecArray)[1];
       const http = request(`http://127.0.0.1:${port}`);
+      // The demo catalogue the docs' examples name, and the line that lists it.
       const products = await http.get('/v1/products').set('Authorization', `Bearer ${demoKey}`).expect(200);
-      expect(products.body).toEqual({
-        data: [],
-        meta: { request_id: products.headers['x-request-id'], timestamp: expect.stringMatching(/Z$/) },
-        pagination: { total: 0, limit: 25, has_more: false, next_cursor: null },
-      });
+      const storeIds = Object.values(DEMO_PRODUCTS).map((product) => product.store_product_id);
+      expect(products.body.data.map((product: { store_product_id: string }) => product.store_product_id).sort()).toEqual([...storeIds].sort());
+      expect(products.body.pagination).toEqual({ total: storeIds.length, limit: 25, has_more: false, next_cursor: null });
+      expect(first.output()).toContain(`demo catalogue (test mode; the /docs examples use it): ${storeIds.join(', ')}`);
+      const check = await http
+        .get('/v1/entitlements/check?store_customer_id=store_cust_1001&store_product_id=sku_ebook_42')
+        .set('Authorization', `Bearer ${demoKey}`)
+        .expect(200);
+      expect(check.body.data).toMatchObject({ entitled: true, entitlement: { access_type: 'bundle' } });
       const docs = await http.get('/docs').redirects(1);
       expect(docs.status).toBe(200);
       expect(docs.text).toContain('swagger');
@@ -275,7 +224,7 @@ describe('embedded boot with no environment', () => {
     const busyDirectory = mkdtempSync(path.join(tmpdir(), 'eh-boot-busy-'));
     const port = await freePort();
     const occupant = createServer();
-    await new Promise<void>((resolve) => occupant.listen(port, '0.0.0.0', resolve));
+    await new Promise<void>((resolve) => occupant.listen(port, '127.0.0.1', resolve));
     try {
       const refused = startService(busyDirectory, port);
       await new Promise<void>((resolve) => refused.child.once('exit', () => resolve()));

@@ -63,6 +63,32 @@ describe('grant rules: a grant of the trigger product grants the rule’s produc
     expect(badDays.body.error.param).toBe('access_duration_days');
   });
 
+  it('names products by store_product_id as well: exactly one of each pair, unknown store ids 404 naming the field', async () => {
+    const suffix = Math.random().toString(36).slice(2, 8);
+    const [trigger, granted] = [`sku_trigger_${suffix}`, `sku_bonus_${suffix}`];
+    const triggerId = await product({ store_product_id: trigger });
+    const grantedId = await product({ store_product_id: granted });
+    const rule = await createRule({ trigger_store_product_id: trigger, grant_store_product_id: granted, access_duration_days: 30 });
+    expect(rule).toMatchObject({ trigger_product_id: triggerId, grant_product_id: grantedId, access_duration_days: 30 });
+    // Mixed: an id for one, a store id for the other.
+    expect(await createRule({ trigger_product_id: triggerId, grant_store_product_id: granted })).toMatchObject({ grant_product_id: grantedId });
+    const post = (body: Record<string, unknown>, status: number) => testApp.http.post('/v1/grant-rules').set(key()).send(body).expect(status);
+    expect((await post({ trigger_store_product_id: 'sku_nobody_sells', grant_product_id: grantedId }, 404)).body.error).toMatchObject({
+      code: 'PRODUCT_NOT_FOUND',
+      param: 'trigger_store_product_id',
+    });
+    expect((await post({ trigger_product_id: triggerId, trigger_store_product_id: trigger, grant_product_id: grantedId }, 400)).body.error).toMatchObject({
+      code: 'MISSING_REQUIRED_FIELD',
+      param: 'trigger_store_product_id',
+    });
+    expect((await post({ trigger_store_product_id: trigger }, 400)).body.error).toMatchObject({ code: 'MISSING_REQUIRED_FIELD', param: 'grant_product_id' });
+    // The same product by id and by store id is still its own trigger.
+    expect((await post({ trigger_product_id: triggerId, grant_store_product_id: trigger }, 400)).body.error).toMatchObject({
+      code: 'INVALID_PARAMETER',
+      param: 'grant_store_product_id',
+    });
+  });
+
   it('is isolated: another merchant and the other mode see 404, and can’t use this tenant’s products', async () => {
     const [trigger, granted] = [await product(), await product()];
     const rule = await createRule({ trigger_product_id: trigger, grant_product_id: granted });

@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { AppProcess } from '../support/app-process';
 import { bearer, createTestApp, TestApp, TestTenant } from '../support/test-app';
+import { describeNeeding } from '../support/requirements';
 
 /**
  * DESIGN §13, "idempotency survives a crash": the key's record commits in the same transaction as
@@ -12,14 +13,6 @@ import { bearer, createTestApp, TestApp, TestTenant } from '../support/test-app'
  * Needs PostgreSQL: the embedded database belongs to one process.
  */
 const databaseUrl = process.env.EH_TEST_DATABASE_URL;
-const describeWithPostgres = databaseUrl ? describe : process.env.CI === 'true' ? describe : describe.skip;
-if (!databaseUrl) {
-  process.stderr.write(
-    process.env.CI === 'true'
-      ? '\nidempotency-crash: TEST_DATABASE_URL is required under CI (the crash test needs PostgreSQL)\n'
-      : '\nidempotency-crash: SKIPPED the SIGKILL test: it needs PostgreSQL (set TEST_DATABASE_URL)\n',
-  );
-}
 
 const KEYS = 160;
 const IN_FLIGHT = 16;
@@ -33,7 +26,7 @@ interface Answer {
   replayed: boolean;
 }
 
-describeWithPostgres('idempotency: a crash between the effect and its record (PostgreSQL, SIGKILL)', () => {
+describeNeeding(['postgresql'], 'idempotency: a crash between the effect and its record (PostgreSQL, SIGKILL)', () => {
   let setupApp: TestApp;
   let tenant: TestTenant;
   let productId: string;

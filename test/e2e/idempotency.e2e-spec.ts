@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { UnitOfWork } from '../../src/database/unit-of-work';
+import { Pruner } from '../../src/database/pruner';
 import { IdempotencyService } from '../../src/idempotency/idempotency.service';
 import { eventually } from '../support/eventually';
 import { bearer, createTestApp, TestApp, TestTenant } from '../support/test-app';
@@ -140,12 +141,12 @@ describe('idempotency (Idempotency-Key on POST /v1)', () => {
     const key = newKey();
     const body = { name: `Pruned ${key}`, entitlement_type: 'permanent' };
     await createProduct(tenant.testKey, key, body).expect(201);
-    const idempotency = testApp.app.get(IdempotencyService);
-    const hours = (count: number) => new Date(Date.now() + count * 60 * 60 * 1000);
-    await idempotency.prune(hours(23.5));
+    const pruner = testApp.app.get(Pruner);
+    const hours = (count: number) => () => new Date(Date.now() + count * 60 * 60 * 1000);
+    await pruner.run({ now: hours(23.5) });
     const kept = await createProduct(tenant.testKey, key, { ...body, name: `${body.name} (changed)` }).expect(409);
     expect(kept.body.error.code).toBe('IDEMPOTENCY_KEY_CONFLICT');
-    expect(await idempotency.prune(hours(24.5))).toBeGreaterThanOrEqual(1);
+    expect((await pruner.run({ now: hours(24.5) })).deleted.idempotency_keys).toBeGreaterThanOrEqual(1);
     const [{ count }] = await dataSource().query('SELECT count(*)::int AS count FROM idempotency_keys WHERE merchant_id = $1 AND key = $2', [tenant.merchantId, key]);
     expect(count).toBe(0);
     // After pruning the key is new again.

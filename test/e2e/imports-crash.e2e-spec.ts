@@ -4,6 +4,7 @@ import { AppProcess } from '../support/app-process';
 import { insertProduct } from '../support/entitlement-fixtures';
 import { eventually } from '../support/eventually';
 import { bearer, createTestApp, TestApp, TestTenant } from '../support/test-app';
+import { describeNeeding } from '../support/requirements';
 
 /**
  * DESIGN §10, "a crash resumes from the last committed batch and no row grants twice": an import
@@ -12,8 +13,6 @@ import { bearer, createTestApp, TestApp, TestTenant } from '../support/test-app'
  * embedded database belongs to one process.
  */
 const databaseUrl = process.env.EH_TEST_DATABASE_URL;
-const describeWithPostgres = databaseUrl ? describe : process.env.CI === 'true' ? describe : describe.skip;
-if (!databaseUrl && process.env.CI !== 'true') process.stderr.write('\nimports-crash: SKIPPED the SIGKILL test: it needs PostgreSQL (set TEST_DATABASE_URL)\n');
 
 const ROWS = 10_000;
 
@@ -25,7 +24,7 @@ interface Progress {
   failed: number;
 }
 
-describeWithPostgres('imports: a worker SIGKILLed mid-import resumes with exact counts (PostgreSQL)', () => {
+describeNeeding(['postgresql'], 'imports: a worker SIGKILLed mid-import resumes with exact counts (PostgreSQL)', () => {
   let setupApp: TestApp;
   let tenant: TestTenant;
   const run = `imp_crash_${Date.now().toString(36)}`;

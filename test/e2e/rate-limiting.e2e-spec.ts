@@ -1,4 +1,3 @@
-import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { ApiKeyEntity } from '../../src/auth/api-key.entity';
 import { MerchantEntity } from '../../src/auth/merchant.entity';
@@ -6,9 +5,9 @@ import { freePort } from '../support/free-port';
 import { randomLoopbackAddress, sendFrom } from '../support/raw-http';
 import { TestWriteModule } from '../support/test-write.controller';
 import { bearer, createTestApp, TestApp, TestTenant } from '../support/test-app';
+import { describeNeeding, testRedisUrl } from '../support/requirements';
 
 const LIMITS = { RATE_LIMIT_READ_PER_MINUTE: '3', RATE_LIMIT_WRITE_PER_MINUTE: '2' };
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 type Headers = Record<string, string>;
 
@@ -26,18 +25,6 @@ function expectRateLimited(response: { status: number; headers: Headers; body: {
   expect(response.headers['retry-after']).toMatch(/^\d+$/);
   expect(Number(response.headers['retry-after'])).toBeGreaterThanOrEqual(1);
   expect(Number(response.headers['retry-after'])).toBeLessThanOrEqual(60);
-}
-
-async function redisReachable(): Promise<boolean> {
-  const client = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1_000, retryStrategy: () => null });
-  try {
-    await client.connect();
-    return (await client.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    client.disconnect();
-  }
 }
 
 describe('rate limiting (in memory)', () => {
@@ -107,21 +94,16 @@ describe('rate limiting (in memory)', () => {
   });
 });
 
-describe('rate limiting with Redis storage', () => {
-  let reachable = false;
+describeNeeding(['redis'], 'rate limiting with Redis storage', () => {
+  let redisUrl: string;
 
-  beforeAll(async () => {
-    reachable = await redisReachable();
+  beforeAll(() => {
+    redisUrl = testRedisUrl();
   });
 
   it('shares one budget between two app instances', async () => {
-    if (!reachable) {
-      if (process.env.CI === 'true') throw new Error(`Redis is not reachable at ${REDIS_URL}, and CI needs this test`);
-      console.warn(`Skipping the shared Redis budget test: no Redis at ${REDIS_URL}`);
-      return;
-    }
-    const first = await createTestApp({ ...LIMITS, REDIS_URL });
-    const second = await createTestApp({ ...LIMITS, REDIS_URL });
+    const first = await createTestApp({ ...LIMITS, REDIS_URL: redisUrl });
+    const second = await createTestApp({ ...LIMITS, REDIS_URL: redisUrl });
     try {
       const tenant = await first.createTenant();
       const key = await first.createKey(tenant.merchantId, 'test', ['products:read']);
@@ -146,13 +128,8 @@ describe('rate limiting with Redis storage', () => {
   });
 
   it('shares failed-authentication blocks between instances: an address blocked on one is refused on the other, before any lookup', async () => {
-    if (!reachable) {
-      if (process.env.CI === 'true') throw new Error(`Redis is not reachable at ${REDIS_URL}, and CI needs this test`);
-      console.warn(`Skipping the shared auth-failure test: no Redis at ${REDIS_URL}`);
-      return;
-    }
-    const first = await createTestApp({ AUTH_FAILURE_LIMIT_PER_MINUTE: '3', REDIS_URL });
-    const second = await createTestApp({ AUTH_FAILURE_LIMIT_PER_MINUTE: '3', REDIS_URL });
+    const first = await createTestApp({ AUTH_FAILURE_LIMIT_PER_MINUTE: '3', REDIS_URL: redisUrl });
+    const second = await createTestApp({ AUTH_FAILURE_LIMIT_PER_MINUTE: '3', REDIS_URL: redisUrl });
     try {
       const [firstPort, secondPort] = [await freePort(), await freePort()];
       await first.app.listen(firstPort, '127.0.0.1');

@@ -125,6 +125,12 @@ describe('subscriptions: one subscription_linked entitlement kept in step with t
     expect((await put('sub_err', { store_customer_id: 'cust_err', store_product_id: 'nope', status: 'active' }).expect(404)).body.error.code).toBe('PRODUCT_NOT_FOUND');
     expect((await put('sub_err', { store_customer_id: 'cust_err', product_id: linked.id, status: 'gone' }).expect(400)).body.error.code).toBe('INVALID_PARAMETER');
     expect((await put('sub_err', { store_customer_id: 'cust_err', product_id: linked.id, status: 'active', extra: 1 }).expect(400)).body.error.code).toBe('INVALID_PARAMETER');
+    // The path's store id has every store id's bound (255, as the document says); 255 itself is fine.
+    expect((await put('s'.repeat(256), { store_customer_id: 'cust_err', product_id: linked.id, status: 'active' }).expect(400)).body.error).toMatchObject({
+      code: 'INVALID_PARAMETER',
+      param: 'store_subscription_id',
+    });
+    await put('s'.repeat(255), { store_customer_id: 'cust_long', product_id: linked.id, status: 'active' }).expect(201);
 
     await put('sub_err', { store_customer_id: 'cust_err', product_id: linked.id, status: 'active' }).expect(201);
     await put('sub_err', { store_customer_id: 'cust_err', product_id: linked.id, status: 'active' }).expect(200);

@@ -3,6 +3,7 @@ import { AppProcess } from '../support/app-process';
 import { createFileProduct, createMerchant, HttpClient, HttpOutcome, isAnswer } from '../support/http-client';
 import { fireRequestBurst, RequestBurst } from '../support/request-burst';
 import { TEST_ADMIN_TOKEN } from '../support/test-app';
+import { itNeeding } from '../support/requirements';
 
 /**
  * DESIGN §13: one tenant's burst can't make another's check wait for seconds. Merchant A's
@@ -134,10 +135,10 @@ describe('tenant fairness: one merchant burst does not stall another merchant', 
   // A's download transactions wait on the lock with a pooled connection: the stall at its worst.
   // Another session has to hold the lock, which the embedded database (one session) can't have:
   // skipped without TEST_DATABASE_URL locally, required under CI (as webhooks-instances).
-  (databaseUrl || process.env.CI === 'true' ? it : it.skip)(
+  itNeeding(
+    ['postgresql'],
     "keeps B's checks and B's writes under 1 s while A's bandwidth row is locked for 3 s under A's burst (PostgreSQL)",
     async () => {
-      if (!databaseUrl) throw new Error('TEST_DATABASE_URL is required under CI for the row-lock fairness test');
       const merchants = await prepare(child, 'locked');
       const holder = new Client({ connectionString: databaseUrl });
       await holder.connect();

@@ -7,6 +7,7 @@ import { AppProcess } from '../support/app-process';
 import { bearer, createTestApp, TestApp, TestTenant } from '../support/test-app';
 import { verifyWebhook, WebhookReceiver } from '../support/webhook-receiver';
 import { untilDeliveriesSettled } from '../support/webhook-deliveries';
+import { describeNeeding } from '../support/requirements';
 
 /**
  * Crash safety and several instances need one PostgreSQL database shared by processes (the
@@ -14,19 +15,10 @@ import { untilDeliveriesSettled } from '../support/webhook-deliveries';
  * locally and fail under CI.
  */
 const databaseUrl = process.env.EH_TEST_DATABASE_URL;
-const describeWithPostgres = databaseUrl ? describe : process.env.CI === 'true' ? describe : describe.skip;
-if (!databaseUrl) {
-  // Written past jest's console buffering so the note shows even when every test here is skipped.
-  process.stderr.write(
-    process.env.CI === 'true'
-      ? '\nwebhooks-instances: TEST_DATABASE_URL is required under CI (crash safety and multi-instance delivery need PostgreSQL)\n'
-      : '\nwebhooks-instances: SKIPPED crash-safety and two-instance tests: they need PostgreSQL (set TEST_DATABASE_URL)\n',
-  );
-}
 
 const WEBHOOK_SETTINGS = { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_SCHEDULE: '100ms,200ms,300ms' };
 
-describeWithPostgres('webhooks: crash safety and several instances (PostgreSQL)', () => {
+describeNeeding(['postgresql'], 'webhooks: crash safety and several instances (PostgreSQL)', () => {
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {

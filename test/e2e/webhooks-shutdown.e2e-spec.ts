@@ -11,7 +11,7 @@ describe('webhooks: graceful shutdown', () => {
     try {
       const tenant = await testApp.createTenant();
       await testApp.http.post('/v1/webhook-endpoints').set(bearer(tenant.testKey)).send({ url: receiver.url('/slow'), enabled_events: ['*'] }).expect(201);
-      const record = jest.spyOn(testApp.app.get(WebhookDeliveriesRepository), 'recordAttempt');
+      const record = jest.spyOn(testApp.app.get(WebhookDeliveriesRepository), 'recordAttempts');
       receiver.behaviour = () => ({ status: 200, body: 'late ok', delayMilliseconds: 300 });
       await testApp.app.get(UnitOfWork).run(async ({ publish }) => publish('entitlement.revoked', { merchantId: tenant.merchantId, mode: 'test' }, { id: 'ent_slow' }));
       await receiver.until(() => receiver.inFlight > 0);
@@ -20,8 +20,8 @@ describe('webhooks: graceful shutdown', () => {
       closed = true;
       expect(receiver.received).toHaveLength(1);
       expect(record).toHaveBeenCalledTimes(1);
-      // recordAttempt(tx, delivery, attempt): the attempt is the third argument.
-      expect(record.mock.calls[0][2]).toMatchObject({ succeeded: true, statusCode: 200, responseBody: 'late ok' });
+      // recordAttempts(db, finished): one attempt, recorded.
+      expect(record.mock.calls[0][1]).toEqual([expect.objectContaining({ attempt: expect.objectContaining({ succeeded: true, statusCode: 200, responseBody: 'late ok' }) })]);
       await expect(record.mock.results[0].value).resolves.toBeUndefined();
     } finally {
       if (!closed) await testApp.close();

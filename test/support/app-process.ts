@@ -1,7 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
+import { seedEmbeddedDatabase, testDataDirectory } from './embedded-template';
 import { testHttpAdapter } from './test-adapter';
 
 const REPOSITORY_ROOT = path.resolve(__dirname, '../..');
@@ -26,7 +26,8 @@ export class AppProcess {
 
   /** `databaseUrl` '' gives the child an embedded database of its own. */
   static async start(databaseUrl: string, environment: Record<string, string> = {}): Promise<AppProcess> {
-    const dataDirectory = mkdtempSync(path.join(tmpdir(), 'eh-child-'));
+    const dataDirectory = testDataDirectory('eh-child-');
+    if (!databaseUrl) seedEmbeddedDatabase(dataDirectory);
     const child = spawn(
       process.execPath,
       ['--experimental-vm-modules', '-r', 'ts-node/register/transpile-only', path.join('test', 'support', 'app-child-main.ts')],
@@ -41,6 +42,9 @@ export class AppProcess {
           RATE_LIMIT_READ_PER_MINUTE: '100000',
           RATE_LIMIT_WRITE_PER_MINUTE: '100000',
           AUTH_FAILURE_LIMIT_PER_MINUTE: '100000',
+          // As test-app.ts: a loaded machine must not turn a queue into 503s; fault tests set their own.
+          DATABASE_ACQUIRE_TIMEOUT: '60s',
+          DATABASE_TENANT_QUEUE_TIMEOUT: '60s',
           HTTP_ADAPTER: testHttpAdapter(),
           ...environment,
         },

@@ -1,7 +1,5 @@
 import { INestApplication, Module, Type } from '@nestjs/common';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
+import { rmSync } from 'node:fs';
 import request from 'supertest';
 import TestAgent from 'supertest/lib/agent';
 import { ApiApplication, createApiApplication } from '../../src/app-setup';
@@ -10,6 +8,7 @@ import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { Plan } from '../../src/auth/merchant.entity';
 import { MerchantsService } from '../../src/auth/merchants.service';
 import type { ApiMode } from '../../src/database/tenant';
+import { seedEmbeddedDatabase, testDataDirectory } from './embedded-template';
 import { installContract, satisfiesContract } from './openapi-contract';
 import { testHttpAdapter } from './test-adapter';
 
@@ -38,11 +37,18 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Defaults that keep suites from throttling themselves; a suite overrides what it tests. */
+/**
+ * Defaults that keep suites from throttling themselves; a suite overrides what it tests. The
+ * connection and queue waits are long because suites run in parallel on a shared machine, where a
+ * burst queued on the embedded database's one connection can wait longer than the production
+ * bounds without anything being wrong (database-faults and tenant-fairness test those bounds).
+ */
 const TEST_DEFAULTS: Record<string, string> = {
   RATE_LIMIT_READ_PER_MINUTE: '100000',
   RATE_LIMIT_WRITE_PER_MINUTE: '100000',
   AUTH_FAILURE_LIMIT_PER_MINUTE: '100000',
+  DATABASE_ACQUIRE_TIMEOUT: '60s',
+  DATABASE_TENANT_QUEUE_TIMEOUT: '60s',
   ADMIN_TOKEN: TEST_ADMIN_TOKEN,
   SKIP_DEMO_SEED: 'true',
   LOG_LEVEL: 'silent',
@@ -63,24 +69,24 @@ async function createAppWith(overrides: Record<string, string | undefined>, impo
 
 /**
  * Boots the real AppModule with the real HTTP stack. Against PostgreSQL (TEST_DATABASE_URL) every
- * app of the run shares the run's database and suites isolate themselves by creating merchants;
- * without it each app gets its own embedded database in a temporary directory.
+ * app of a jest worker shares the worker's database and suites isolate themselves by creating
+ * merchants; without it each app gets its own embedded database in a temporary directory, started
+ * from a copy of the run's migrated template (embedded-template.ts).
  */
 export async function createTestApp(
   overrides: Record<string, string | undefined> = {},
   options: TestAppOptions = {},
 ): Promise<TestApp> {
-  const dataDirectory = mkdtempSync(path.join(tmpdir(), 'eh-test-'));
-  const { app, platform } = await createAppWith(
-    {
-      ...TEST_DEFAULTS,
-      HTTP_ADAPTER: testHttpAdapter(),
-      DATA_DIR: dataDirectory,
-      DATABASE_URL: process.env.EH_TEST_DATABASE_URL,
-      ...overrides,
-    },
-    options.imports ?? [],
-  );
+  const dataDirectory = testDataDirectory('eh-test-');
+  const environment = {
+    ...TEST_DEFAULTS,
+    HTTP_ADAPTER: testHttpAdapter(),
+    DATA_DIR: dataDirectory,
+    DATABASE_URL: process.env.EH_TEST_DATABASE_URL,
+    ...overrides,
+  };
+  if (!environment.DATABASE_URL) seedEmbeddedDatabase(environment.DATA_DIR ?? dataDirectory);
+  const { app, platform } = await createAppWith(environment, options.imports ?? []);
   await app.init();
   await platform.ready();
   const merchants = app.get(MerchantsService);

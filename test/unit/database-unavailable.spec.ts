@@ -26,6 +26,7 @@ describe('isDatabaseUnavailable', () => {
     ['EPIPE', socketError('EPIPE')],
     ['a lost connection', new Error('Connection terminated unexpectedly')],
     ['a connect timeout', new Error('Connection terminated due to connection timeout')],
+    ["a Client's connect timeout", new Error('timeout expired')],
     ['the pool acquire timeout', new Error('timeout exceeded when trying to connect')],
     ['a dead client', new Error('Client has encountered a connection error and is not queryable')],
   ])('recognises %s', (_name, error) => {

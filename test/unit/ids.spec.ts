@@ -1,4 +1,6 @@
-import { generateId, ID_PREFIXES, isValidId } from '../../src/ids/id';
+import fc from 'fast-check';
+import { TypeID } from 'typeid-js';
+import { generateId, ID_PREFIXES, idLength, idPattern, isValidId } from '../../src/ids/id';
 
 describe('ids', () => {
   it('generates a valid, prefixed id for every prefix', () => {
@@ -31,5 +33,33 @@ describe('ids', () => {
     expect(isValidId('ent', undefined)).toBe(false);
     expect(isValidId('ent', 42)).toBe(false);
     expect(isValidId('ent', null)).toBe(false);
+  });
+
+  it('agrees with typeid-js on what a well-formed id is, and publishes its pattern and length', () => {
+    const parses = (prefix: string, value: string) => {
+      try {
+        TypeID.fromString(value, prefix);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const alphabet = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-';
+    const candidate = fc.oneof(
+      fc.constantFrom(...Object.values(ID_PREFIXES)).map((prefix) => generateId(prefix)),
+      fc.tuple(fc.constantFrom(...Object.values(ID_PREFIXES)), fc.string({ unit: fc.constantFrom(...alphabet), minLength: 24, maxLength: 28 })).map(([prefix, suffix]) => `${prefix}_${suffix}`),
+      fc.tuple(fc.constantFrom(...Object.values(ID_PREFIXES)), fc.stringMatching(/^[0-9a-z]{26}$/)).map(([prefix, suffix]) => `${prefix}_${suffix}`),
+    );
+    fc.assert(
+      fc.property(fc.constantFrom(...Object.values(ID_PREFIXES)), candidate, (prefix, value) => {
+        expect({ value, valid: isValidId(prefix, value) }).toEqual({ value, valid: parses(prefix, value) });
+      }),
+      { numRuns: 5000 },
+    );
+    for (const prefix of Object.values(ID_PREFIXES)) {
+      const id = generateId(prefix);
+      expect(id).toMatch(new RegExp(idPattern(prefix)));
+      expect(id).toHaveLength(idLength(prefix));
+    }
   });
 });

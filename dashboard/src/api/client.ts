@@ -1,7 +1,13 @@
-import createClient, { type Middleware } from 'openapi-fetch';
+import createClient, { type Client, type Middleware, type RequestBodyOption } from 'openapi-fetch';
 import type { components, paths } from './schema';
 
 export type Schemas = components['schemas'];
+export type Mode = 'test' | 'live';
+export const MODES: readonly Mode[] = ['test', 'live'];
+
+export function isMode(value: unknown): value is Mode {
+  return value === 'test' || value === 'live';
+}
 
 let csrfToken = '';
 
@@ -13,7 +19,7 @@ export function setCsrfToken(token: string): void {
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export function csrfHeaders(method: string): Record<string, string> {
-  return SAFE_METHODS.has(method) ? {} : { 'X-CSRF-Token': csrfToken };
+  return SAFE_METHODS.has(method.toUpperCase()) ? {} : { 'X-CSRF-Token': csrfToken };
 }
 
 const csrf: Middleware = {
@@ -23,30 +29,80 @@ const csrf: Middleware = {
   },
 };
 
+export type ApiClient = Client<paths>;
+
+const clients = new Map<Mode, ApiClient>();
+
 /**
- * The typed /v1 client, generated from openapi.json (npm run dashboard:api): the session cookie
- * authenticates it, so the dashboard calls exactly the API merchants' code calls.
+ * The typed /v1 client of one mode, generated from openapi.json (npm run dashboard:api). The
+ * session cookie authenticates it and every request names its mode in `Eh-Mode` (DESIGN §11): a
+ * page's mode comes from its address, never from the session, so two tabs never mix modes.
+ * `fetch` is looked up per call, so component tests can intercept it.
  */
-export const api = createClient<paths>({ baseUrl: window.location.origin, credentials: 'same-origin' });
-api.use(csrf);
+export function apiFor(mode: Mode): ApiClient {
+  let client = clients.get(mode);
+  if (!client) {
+    client = createClient<paths>({
+      baseUrl: window.location.origin,
+      credentials: 'same-origin',
+      headers: { 'Eh-Mode': mode },
+      fetch: (request) => globalThis.fetch(request),
+    });
+    client.use(csrf);
+    clients.set(mode, client);
+  }
+  return client;
+}
+
+/** Headers of a write that must happen once however often it is sent (DESIGN §4 Idempotency). */
+export function idempotent(key: string): { headers: Record<string, string> } {
+  return { headers: { 'Idempotency-Key': key } };
+}
 
 export class ApiFailure extends Error {
   constructor(
     message: string,
     readonly status: number,
     readonly code: string,
+    /** The field or parameter at fault, when the API names one (`error.param`). */
+    readonly param?: string,
   ) {
     super(message);
   }
 }
 
 interface ErrorBody {
-  error?: { message?: string; code?: string };
+  error?: { message?: string; code?: string; param?: string };
 }
 
-/** The `data` of an enveloped answer, or an ApiFailure carrying the error's message. */
+export function failureOf(status: number, body: unknown): ApiFailure {
+  const error = (body ?? {}) as ErrorBody;
+  return new ApiFailure(error.error?.message ?? `The request failed (HTTP ${status})`, status, error.error?.code ?? 'UNKNOWN', error.error?.param);
+}
+
+/** The `data` of an enveloped answer, or an ApiFailure carrying the error's message and field. */
 export function unwrap<T>(result: { data?: { data: T }; error?: unknown; response: Response }): T {
   if (result.data !== undefined) return result.data.data;
-  const body = (result.error ?? {}) as ErrorBody;
-  throw new ApiFailure(body.error?.message ?? `Request failed (${result.response.status})`, result.response.status, body.error?.code ?? 'UNKNOWN');
+  throw failureOf(result.response.status, result.error);
 }
+
+export interface Page<T> {
+  data: T[];
+  has_more: boolean;
+  next_cursor: string | null;
+  total?: number;
+}
+
+/** A list answer as one page: its items, whether more follow and the total when the list counts it. */
+export function unwrapPage<T>(result: {
+  data?: { data: T[]; pagination: { has_more: boolean; next_cursor?: string | null; total?: number } };
+  error?: unknown;
+  response: Response;
+}): Page<T> {
+  if (result.data === undefined) throw failureOf(result.response.status, result.error);
+  const { pagination } = result.data;
+  return { data: result.data.data, has_more: pagination.has_more, next_cursor: pagination.next_cursor ?? null, total: pagination.total };
+}
+
+/** The JSON body an operation takes, exactly as openapi-fetch checks it. */
+export type BodyOf<P extends keyof paths, M extends 'post' | 'patch' | 'put'> = NonNullable<RequestBodyOption<paths[P][M]>['body']>;

@@ -354,28 +354,6 @@ export interface paths {
         patch: operations["entitlements.update"];
         trace?: never;
     };
-    "/v1/entitlements/{entitlement_id}/revoke": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Revoke an entitlement
-         * @description **Scope:** `entitlements:write`
-         *
-         *     active, suspended or pending → revoked (terminal). Publishes entitlement.revoked. Refused with 409 INVALID_STATUS_TRANSITION ("Cannot <operation> an entitlement that is <status>") where the lifecycle table forbids it.
-         */
-        post: operations["entitlements.revoke"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/entitlements/{entitlement_id}/suspend": {
         parameters: {
             query?: never;
@@ -458,6 +436,28 @@ export interface paths {
          *     Records uses of an active entitlement (non-file products; file downloads count themselves). The use that reaches usage_limit succeeds and the entitlement reads as expired from then on; further uses get 409 INVALID_STATUS_TRANSITION, as does a quantity larger than the uses left. Publishes entitlement.updated.
          */
         post: operations["entitlements.recordUsage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entitlements/{entitlement_id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an entitlement
+         * @description **Scope:** `entitlements:write`
+         *
+         *     active, suspended or pending → revoked (terminal). Publishes entitlement.revoked. Refused with 409 INVALID_STATUS_TRANSITION ("Cannot <operation> an entitlement that is <status>") where the lifecycle table forbids it.
+         */
+        post: operations["entitlements.revoke"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1802,16 +1802,20 @@ export interface components {
             updated_at: string;
         };
         CreateGrantRuleDto: {
+            /** @description The product whose grant fires the rule (any source but rule), by our id (from POST or GET /v1/products), e.g. prod_01jd8x3k2m4n5p6q7r8s9t0v1w */
+            trigger_product_id?: string;
             /**
-             * @description The product whose grant fires the rule (any source but rule)
-             * @example prod_01jd8x3k2m4n5p6q7r8s9t0v1w
+             * @description The trigger product by its store_product_id, instead of trigger_product_id
+             * @example sku_ebook_42
              */
-            trigger_product_id: string;
+            trigger_store_product_id?: string;
+            /** @description The product the rule grants to the same customer (source rule), unless the customer already holds an active entitlement for it; by our id, e.g. prod_01jd8x3k2m4n5p6q7r8s9t0v1x */
+            grant_product_id?: string;
             /**
-             * @description The product the rule grants to the same customer (source rule), unless the customer already holds an active entitlement for it
-             * @example prod_01jd8x3k2m4n5p6q7r8s9t0v1x
+             * @description The granted product by its store_product_id, instead of grant_product_id
+             * @example sku_api_credits_100
              */
-            grant_product_id: string;
+            grant_store_product_id?: string;
             /**
              * Format: int32
              * @description Days of access the rule's grant gives; null or absent = the grant product's defaults
@@ -2136,7 +2140,7 @@ export interface components {
             store_product_id?: string;
             /**
              * @description When access ends; must be in the future. Default: grant + the product's access_duration_days (time_limited), else none
-             * @example 2027-01-15T10:30:00Z
+             * @example 2030-01-15T10:30:00Z
              */
             expires_at?: string | null;
             /**
@@ -2179,7 +2183,7 @@ export interface components {
         UpdateEntitlementDto: {
             /**
              * @description New expiry, in the future; null removes the expiry
-             * @example 2027-06-30T00:00:00Z
+             * @example 2030-06-30T00:00:00Z
              */
             expires_at?: string | null;
             /**
@@ -2208,7 +2212,7 @@ export interface components {
         ReactivateEntitlementDto: {
             /**
              * @description New expiry (must be in the future); null removes the expiry
-             * @example 2027-06-30T00:00:00Z
+             * @example 2030-06-30T00:00:00Z
              */
             expires_at?: string | null;
             /**
@@ -2398,7 +2402,7 @@ export interface components {
             store_order_id: string;
             /**
              * @description The customer in the store (created if new)
-             * @example cust_8841
+             * @example store_cust_1001
              */
             store_customer_id?: string;
             /** @description Our customer id (must exist), instead of store_customer_id (e.g. cus_01jd8x3k2m4n5p6q7r8s9t0v1w) */
@@ -3623,7 +3627,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Merchant id */
+                /** @description Merchant id (`mer_…`), from the answer of `POST /admin/v1/merchants` */
                 merchant_id: string;
             };
             cookie?: never;
@@ -3707,7 +3711,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Merchant id */
+                /** @description Merchant id (`mer_…`), from the answer of `POST /admin/v1/merchants` */
                 merchant_id: string;
             };
             cookie?: never;
@@ -3813,7 +3817,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Merchant id */
+                /** @description Merchant id (`mer_…`), from the answer of `POST /admin/v1/merchants` */
                 merchant_id: string;
             };
             cookie?: never;
@@ -3897,7 +3901,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Merchant id */
+                /** @description Merchant id (`mer_…`), from the answer of `POST /admin/v1/merchants` */
                 merchant_id: string;
             };
             cookie?: never;
@@ -4003,7 +4007,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description API key id */
+                /** @description API key id (`key_…`), from the answer of `POST /admin/v1/merchants/{merchant_id}/api-keys` or `GET /admin/v1/merchants/{merchant_id}/api-keys` */
                 api_key_id: string;
             };
             cookie?: never;
@@ -4087,7 +4091,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Merchant id */
+                /** @description Merchant id (`mer_…`), from the answer of `POST /admin/v1/merchants` */
                 merchant_id: string;
             };
             cookie?: never;
@@ -4430,7 +4434,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Product id */
+                /** @description Product id (`prod_…`), from the answer of `POST /v1/products` or `GET /v1/products` */
                 product_id: string;
             };
             cookie?: never;
@@ -4543,7 +4547,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Product id */
+                /** @description Product id (`prod_…`), from the answer of `POST /v1/products` or `GET /v1/products` */
                 product_id: string;
             };
             cookie?: never;
@@ -4656,7 +4660,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Product id */
+                /** @description Product id (`prod_…`), from the answer of `POST /v1/products` or `GET /v1/products` */
                 product_id: string;
             };
             cookie?: never;
@@ -5086,7 +5090,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Grant rule id */
+                /** @description Grant rule id (`rule_…`), from the answer of `POST /v1/grant-rules` or `GET /v1/grant-rules` */
                 rule_id: string;
             };
             cookie?: never;
@@ -5199,7 +5203,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Grant rule id */
+                /** @description Grant rule id (`rule_…`), from the answer of `POST /v1/grant-rules` or `GET /v1/grant-rules` */
                 rule_id: string;
             };
             cookie?: never;
@@ -5312,7 +5316,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Grant rule id */
+                /** @description Grant rule id (`rule_…`), from the answer of `POST /v1/grant-rules` or `GET /v1/grant-rules` */
                 rule_id: string;
             };
             cookie?: never;
@@ -5453,11 +5457,11 @@ export interface operations {
             query?: {
                 /** @description Customer id (one of customer_id / store_customer_id), e.g. cus_01jd8x3k2m4n5p6q7r8s9t0v1w */
                 customer_id?: string;
-                /** @description Customer id in the e-commerce platform, e.g. store_cust_1001 */
+                /** @description Customer id in the e-commerce platform */
                 store_customer_id?: string;
                 /** @description Product id (one of product_id / store_product_id), e.g. prod_01jd8x3k2m4n5p6q7r8s9t0v1w */
                 product_id?: string;
-                /** @description Product id in the e-commerce platform, e.g. sku_ebook_42 */
+                /** @description Product id in the e-commerce platform */
                 store_product_id?: string;
                 /** @description true adds `token` to the answer: a signed entitlement token when entitled (as POST /v1/entitlements/{id}/token returns), null when not */
                 include_token?: "true" | "false";
@@ -5578,7 +5582,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Filter: customer id, e.g. cus_01jd8x3k2m4n5p6q7r8s9t0v1w */
                 customer_id?: string;
-                /** @description Filter: customer id in the e-commerce platform, e.g. store_cust_1001 */
+                /** @description Filter: customer id in the e-commerce platform */
                 store_customer_id?: string;
                 /** @description Filter: product id, e.g. prod_01jd8x3k2m4n5p6q7r8s9t0v1w */
                 product_id?: string;
@@ -5862,7 +5866,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Entitlement id */
+                /** @description Entitlement id (`ent_…`), from the answer of `POST /v1/entitlements` or `GET /v1/entitlements` */
                 entitlement_id: string;
             };
             cookie?: never;
@@ -5975,7 +5979,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Entitlement id */
+                /** @description Entitlement id (`ent_…`), from the answer of `POST /v1/entitlements` or `GET /v1/entitlements` */
                 entitlement_id: string;
             };
             cookie?: never;
@@ -6126,167 +6130,6 @@ export interface operations {
             };
         };
     };
-    "entitlements.revoke": {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes a retry safe: a repeat with the same key and the same parameters returns the first successful response (same status and body) with `Idempotent-Replayed: true` instead of acting twice; the same key with other parameters is a 409 IDEMPOTENCY_KEY_CONFLICT. Scoped to the merchant and mode, kept at least 24 h. Use a fresh random value (a UUID) per operation. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                /** @description Entitlement id */
-                entitlement_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["EntitlementReasonDto"];
-            };
-        };
-        responses: {
-            /** @description The revoked entitlement */
-            200: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Request identifier, as meta.request_id */
-                    "X-Request-Id"?: string;
-                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["EntitlementResponseDto"];
-                        meta: components["schemas"]["MetaDto"];
-                    };
-                };
-            };
-            /** @description `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
-            400: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `ENTITLEMENT_NOT_FOUND`: No such entitlement */
-            404: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `INVALID_STATUS_TRANSITION`: The lifecycle forbids this operation in the current status; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
-            409: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
-            429: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget) */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-        };
-    };
     "entitlements.suspend": {
         parameters: {
             query?: never;
@@ -6295,7 +6138,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Entitlement id */
+                /** @description Entitlement id (`ent_…`), from the answer of `POST /v1/entitlements` or `GET /v1/entitlements` */
                 entitlement_id: string;
             };
             cookie?: never;
@@ -6456,7 +6299,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Entitlement id */
+                /** @description Entitlement id (`ent_…`), from the answer of `POST /v1/entitlements` or `GET /v1/entitlements` */
                 entitlement_id: string;
             };
             cookie?: never;
@@ -6617,7 +6460,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Entitlement id */
+                /** @description Entitlement id (`ent_…`), from the answer of `POST /v1/entitlements` or `GET /v1/entitlements` */
                 entitlement_id: string;
             };
             cookie?: never;
@@ -6750,7 +6593,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Entitlement id */
+                /** @description Entitlement id (`ent_…`), from the answer of `POST /v1/entitlements` or `GET /v1/entitlements` */
                 entitlement_id: string;
             };
             cookie?: never;
@@ -6903,6 +6746,167 @@ export interface operations {
             };
         };
     };
+    "entitlements.revoke": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key and the same parameters returns the first successful response (same status and body) with `Idempotent-Replayed: true` instead of acting twice; the same key with other parameters is a 409 IDEMPOTENCY_KEY_CONFLICT. Scoped to the merchant and mode, kept at least 24 h. Use a fresh random value (a UUID) per operation. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Entitlement id (`ent_…`), from the answer of `POST /v1/entitlements` or `GET /v1/entitlements` */
+                entitlement_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EntitlementReasonDto"];
+            };
+        };
+        responses: {
+            /** @description The revoked entitlement */
+            200: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Request identifier, as meta.request_id */
+                    "X-Request-Id"?: string;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EntitlementResponseDto"];
+                        meta: components["schemas"]["MetaDto"];
+                    };
+                };
+            };
+            /** @description `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
+            400: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `ENTITLEMENT_NOT_FOUND`: No such entitlement */
+            404: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INVALID_STATUS_TRANSITION`: The lifecycle forbids this operation in the current status; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
+            409: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
     "entitlements.issueToken": {
         parameters: {
             query?: never;
@@ -6911,7 +6915,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Entitlement id */
+                /** @description Entitlement id (`ent_…`), from the answer of `POST /v1/entitlements` or `GET /v1/entitlements` */
                 entitlement_id: string;
             };
             cookie?: never;
@@ -7362,7 +7366,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Order id */
+                /** @description Order id (`ord_…`), from the answer of `POST /v1/orders` or `GET /v1/orders` */
                 order_id: string;
             };
             cookie?: never;
@@ -7520,7 +7524,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The order's id in the store */
+                /** @description The order's id in the store, as posted to `POST /v1/orders` */
                 store_order_id: string;
             };
             cookie?: never;
@@ -7633,7 +7637,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Order id */
+                /** @description Order id (`ord_…`), from the answer of `POST /v1/orders` or `GET /v1/orders` */
                 order_id: string;
             };
             cookie?: never;
@@ -7751,7 +7755,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Customer id in the e-commerce platform */
+                /** @description Customer id in the e-commerce platform, as granted with `store_customer_id` */
                 store_customer_id: string;
             };
             cookie?: never;
@@ -7885,7 +7889,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Customer id */
+                /** @description Customer id (`cus_…`), from the answer of `POST /v1/entitlements` (its `customer_id`) or `GET /v1/entitlements` (its `customer_id`) */
                 customer_id: string;
             };
             cookie?: never;
@@ -8019,7 +8023,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Customer id */
+                /** @description Customer id (`cus_…`), from the answer of `POST /v1/entitlements` (its `customer_id`) or `GET /v1/entitlements` (its `customer_id`) */
                 customer_id: string;
             };
             cookie?: never;
@@ -8318,7 +8322,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description File id */
+                /** @description File id (`file_…`), from the answer of `POST /v1/files/upload-url` (its `file_id`) or `GET /v1/files` */
                 file_id: string;
             };
             cookie?: never;
@@ -8468,7 +8472,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description File id */
+                /** @description File id (`file_…`), from the answer of `POST /v1/files/upload-url` (its `file_id`) or `GET /v1/files` */
                 file_id: string;
             };
             cookie?: never;
@@ -8615,7 +8619,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description File id */
+                /** @description File id (`file_…`), from the answer of `POST /v1/files/upload-url` (its `file_id`) or `GET /v1/files` */
                 file_id: string;
             };
             cookie?: never;
@@ -8846,11 +8850,11 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from pagination.next_cursor of the previous page */
                 cursor?: string;
-                /** @description Only events of this type */
+                /** @description Only events of this type, e.g. entitlement.revoked */
                 type?: "entitlement.created" | "entitlement.updated" | "entitlement.revoked" | "entitlement.suspended" | "entitlement.reactivated" | "entitlement.activated" | "entitlement.expired" | "file.uploaded" | "download.completed" | "product.created" | "product.updated" | "order.created" | "order.updated" | "order.refunded" | "subscription.created" | "subscription.updated" | "import.completed";
-                /** @description Only events created strictly after this time (ISO 8601) */
+                /** @description Only events created strictly after this time (ISO 8601), e.g. 2026-11-22T00:00:00Z */
                 created_after?: string;
-                /** @description Only events created strictly before this time (ISO 8601) */
+                /** @description Only events created strictly before this time (ISO 8601), e.g. 2026-11-23T00:00:00Z */
                 created_before?: string;
             };
             header?: never;
@@ -8966,7 +8970,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Event id */
+                /** @description Event id (`evt_…`), from the answer of `GET /v1/events` */
                 event_id: string;
             };
             cookie?: never;
@@ -9082,7 +9086,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Event id */
+                /** @description Event id (`evt_…`), from the answer of `GET /v1/events` */
                 event_id: string;
             };
             cookie?: never;
@@ -9487,7 +9491,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id */
+                /** @description Webhook endpoint id (`we_…`), from the answer of `POST /v1/webhook-endpoints` or `GET /v1/webhook-endpoints` */
                 endpoint_id: string;
             };
             cookie?: never;
@@ -9600,7 +9604,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id */
+                /** @description Webhook endpoint id (`we_…`), from the answer of `POST /v1/webhook-endpoints` or `GET /v1/webhook-endpoints` */
                 endpoint_id: string;
             };
             cookie?: never;
@@ -9713,7 +9717,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id */
+                /** @description Webhook endpoint id (`we_…`), from the answer of `POST /v1/webhook-endpoints` or `GET /v1/webhook-endpoints` */
                 endpoint_id: string;
             };
             cookie?: never;
@@ -9857,7 +9861,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Webhook endpoint id */
+                /** @description Webhook endpoint id (`we_…`), from the answer of `POST /v1/webhook-endpoints` or `GET /v1/webhook-endpoints` */
                 endpoint_id: string;
             };
             cookie?: never;
@@ -9986,7 +9990,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Webhook endpoint id */
+                /** @description Webhook endpoint id (`we_…`), from the answer of `POST /v1/webhook-endpoints` or `GET /v1/webhook-endpoints` */
                 endpoint_id: string;
             };
             cookie?: never;
@@ -10115,7 +10119,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Subscription id in the e-commerce platform (≤ 255 characters) */
+                /** @description Subscription id in the e-commerce platform: the first put creates the subscription */
                 store_subscription_id: string;
             };
             cookie?: never;
@@ -10228,7 +10232,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Subscription id in the e-commerce platform (≤ 255 characters) */
+                /** @description Subscription id in the e-commerce platform: the first put creates the subscription */
                 store_subscription_id: string;
             };
             cookie?: never;
@@ -10404,7 +10408,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Subscription id */
+                /** @description Subscription id (`sub_…`), from the answer of `PUT /v1/subscriptions/store/{store_subscription_id}` or `GET /v1/subscriptions` */
                 subscription_id: string;
             };
             cookie?: never;
@@ -10897,7 +10901,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Import id */
+                /** @description Import id (`imp_…`), from the answer of `POST /v1/entitlement-imports` or `GET /v1/entitlement-imports` */
                 import_id: string;
             };
             cookie?: never;
@@ -11010,7 +11014,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Merchant id */
+                /** @description Merchant id (`mer_…`), from the answer of `POST /admin/v1/merchants` */
                 merchant_id: string;
             };
             cookie?: never;

@@ -29,11 +29,11 @@ export const OPERATIONS = {
   'entitlements.create': { group: 'entitlements', name: 'create', method: 'POST', path: '/v1/entitlements', pathParameters: [], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'headerOrBody' },
   'entitlements.get': { group: 'entitlements', name: 'get', method: 'GET', path: '/v1/entitlements/{entitlement_id}', pathParameters: ['entitlement_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'entitlements.update': { group: 'entitlements', name: 'update', method: 'PATCH', path: '/v1/entitlements/{entitlement_id}', pathParameters: ['entitlement_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'none' },
-  'entitlements.revoke': { group: 'entitlements', name: 'revoke', method: 'POST', path: '/v1/entitlements/{entitlement_id}/revoke', pathParameters: ['entitlement_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'entitlements.suspend': { group: 'entitlements', name: 'suspend', method: 'POST', path: '/v1/entitlements/{entitlement_id}/suspend', pathParameters: ['entitlement_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'entitlements.reactivate': { group: 'entitlements', name: 'reactivate', method: 'POST', path: '/v1/entitlements/{entitlement_id}/reactivate', pathParameters: ['entitlement_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'entitlements.activate': { group: 'entitlements', name: 'activate', method: 'POST', path: '/v1/entitlements/{entitlement_id}/activate', pathParameters: ['entitlement_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'entitlements.recordUsage': { group: 'entitlements', name: 'recordUsage', method: 'POST', path: '/v1/entitlements/{entitlement_id}/usage', pathParameters: ['entitlement_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'header' },
+  'entitlements.revoke': { group: 'entitlements', name: 'revoke', method: 'POST', path: '/v1/entitlements/{entitlement_id}/revoke', pathParameters: ['entitlement_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'entitlements.issueToken': { group: 'entitlements', name: 'issueToken', method: 'POST', path: '/v1/entitlements/{entitlement_id}/token', pathParameters: ['entitlement_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'entitlements.getSigningKeys': { group: 'entitlements', name: 'getSigningKeys', method: 'GET', path: '/.well-known/jwks.json', pathParameters: [], input: 'none', contentTypes: [], paginated: false, credential: null, idempotency: 'none' },
   'orders.list': { group: 'orders', name: 'list', method: 'GET', path: '/v1/orders', pathParameters: [], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
@@ -241,13 +241,6 @@ export interface OperationTypes {
     item: never;
     errorCode: 'ENTITLEMENT_NOT_FOUND' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'INVALID_STATUS_TRANSITION' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
   };
-  'entitlements.revoke': {
-    query: never;
-    body: NonNullable<operations['entitlements.revoke']['requestBody']>['content']['application/json'];
-    response: operations['entitlements.revoke']['responses'][200]['content']['application/json'];
-    item: never;
-    errorCode: 'ENTITLEMENT_NOT_FOUND' | 'IDEMPOTENCY_KEY_CONFLICT' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'INVALID_STATUS_TRANSITION' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
-  };
   'entitlements.suspend': {
     query: never;
     body: NonNullable<operations['entitlements.suspend']['requestBody']>['content']['application/json'];
@@ -273,6 +266,13 @@ export interface OperationTypes {
     query: never;
     body: NonNullable<operations['entitlements.recordUsage']['requestBody']>['content']['application/json'];
     response: operations['entitlements.recordUsage']['responses'][200]['content']['application/json'];
+    item: never;
+    errorCode: 'ENTITLEMENT_NOT_FOUND' | 'IDEMPOTENCY_KEY_CONFLICT' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'INVALID_STATUS_TRANSITION' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
+  };
+  'entitlements.revoke': {
+    query: never;
+    body: NonNullable<operations['entitlements.revoke']['requestBody']>['content']['application/json'];
+    response: operations['entitlements.revoke']['responses'][200]['content']['application/json'];
     item: never;
     errorCode: 'ENTITLEMENT_NOT_FOUND' | 'IDEMPOTENCY_KEY_CONFLICT' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'INVALID_STATUS_TRANSITION' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
   };
@@ -811,17 +811,6 @@ export interface EntitlementsOperations {
   update(entitlementId: string, body: Body<'entitlements.update'>, options?: RequestOptions): Promise<ApiResult<'entitlements.update'>>;
 
   /**
-   * Revoke an entitlement
-   *
-   * active, suspended or pending → revoked (terminal). Publishes entitlement.revoked. Refused with 409 INVALID_STATUS_TRANSITION ("Cannot <operation> an entitlement that is <status>") where the lifecycle table forbids it.
-   *
-   * `POST /v1/entitlements/{entitlement_id}/revoke` · API key with scope `entitlements:write` · operationId `entitlements.revoke`
-   *
-   * @throws {ApiError} ENTITLEMENT_NOT_FOUND, IDEMPOTENCY_KEY_CONFLICT, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_JSON, INVALID_PARAMETER, INVALID_STATUS_TRANSITION, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE
-   */
-  revoke(entitlementId: string, body?: Body<'entitlements.revoke'>, options?: RequestOptions): Promise<ApiResult<'entitlements.revoke'>>;
-
-  /**
    * Suspend an entitlement
    *
    * active → suspended. Publishes entitlement.suspended. Refused with 409 INVALID_STATUS_TRANSITION ("Cannot <operation> an entitlement that is <status>") where the lifecycle table forbids it.
@@ -864,6 +853,17 @@ export interface EntitlementsOperations {
    * @throws {ApiError} ENTITLEMENT_NOT_FOUND, IDEMPOTENCY_KEY_CONFLICT, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_JSON, INVALID_PARAMETER, INVALID_STATUS_TRANSITION, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE
    */
   recordUsage(entitlementId: string, body?: Body<'entitlements.recordUsage'>, options?: RequestOptions): Promise<ApiResult<'entitlements.recordUsage'>>;
+
+  /**
+   * Revoke an entitlement
+   *
+   * active, suspended or pending → revoked (terminal). Publishes entitlement.revoked. Refused with 409 INVALID_STATUS_TRANSITION ("Cannot <operation> an entitlement that is <status>") where the lifecycle table forbids it.
+   *
+   * `POST /v1/entitlements/{entitlement_id}/revoke` · API key with scope `entitlements:write` · operationId `entitlements.revoke`
+   *
+   * @throws {ApiError} ENTITLEMENT_NOT_FOUND, IDEMPOTENCY_KEY_CONFLICT, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_JSON, INVALID_PARAMETER, INVALID_STATUS_TRANSITION, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE
+   */
+  revoke(entitlementId: string, body?: Body<'entitlements.revoke'>, options?: RequestOptions): Promise<ApiResult<'entitlements.revoke'>>;
 
   /**
    * Issue a signed entitlement token

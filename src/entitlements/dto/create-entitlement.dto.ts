@@ -40,7 +40,7 @@ export class CreateEntitlementDto {
 
   @ApiPropertyOptional({
     description: "When access ends; must be in the future. Default: grant + the product's access_duration_days (time_limited), else none",
-    example: '2027-01-15T10:30:00Z',
+    example: '2030-01-15T10:30:00Z',
   })
   @IsOptional()
   @IsIsoTimestamp()

@@ -13,7 +13,7 @@ export class EntitlementReasonDto {
 
 /** Body of reactivate: optionally extend the expiry or the usage limit in the same step. */
 export class ReactivateEntitlementDto {
-  @ApiPropertyOptional({ description: 'New expiry (must be in the future); null removes the expiry', type: String, nullable: true, example: '2027-06-30T00:00:00Z' })
+  @ApiPropertyOptional({ description: 'New expiry (must be in the future); null removes the expiry', type: String, nullable: true, example: '2030-06-30T00:00:00Z' })
   @IsOptional()
   @IsIsoTimestamp()
   expires_at?: string | null;

@@ -10,10 +10,11 @@ import { STORE_ID_MAX_LENGTH } from '../../validation/input-bounds';
 const lowercase = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.toLowerCase() : value);
 
 /**
- * Query of GET /v1/entitlements/check; the service enforces exactly one of each pair. Examples sit
- * in the descriptions: Swagger UI pre-fills `example` values into "Try it out", and pre-filled
- * mutually exclusive ids would make the first try a 400. Parsed by CheckQueryPipe (the hot path),
- * which applies these decorators' rules without class-validator.
+ * Query of GET /v1/entitlements/check; the service enforces exactly one of each pair. Swagger UI
+ * pre-fills `example` values into "Try it out": only the store ids have one (a customer and a
+ * product of the demo catalogue), the others sit in the descriptions, since a pre-filled pair would
+ * make the first try a 400. Parsed by CheckQueryPipe (the hot path), which applies these
+ * decorators' rules without class-validator.
  */
 @ParsedByOwnPipe()
 export class CheckEntitlementQueryDto {
@@ -23,7 +24,7 @@ export class CheckEntitlementQueryDto {
   @MaxLength(STORE_ID_MAX_LENGTH)
   customer_id?: string;
 
-  @ApiPropertyOptional({ description: 'Customer id in the e-commerce platform, e.g. store_cust_1001' })
+  @ApiPropertyOptional({ description: 'Customer id in the e-commerce platform', example: 'store_cust_1001' })
   @IsOptional()
   @IsString()
   @MaxLength(STORE_ID_MAX_LENGTH)
@@ -35,7 +36,7 @@ export class CheckEntitlementQueryDto {
   @MaxLength(STORE_ID_MAX_LENGTH)
   product_id?: string;
 
-  @ApiPropertyOptional({ description: 'Product id in the e-commerce platform, e.g. sku_ebook_42' })
+  @ApiPropertyOptional({ description: 'Product id in the e-commerce platform', example: 'sku_ebook_42' })
   @IsOptional()
   @IsString()
   @MaxLength(STORE_ID_MAX_LENGTH)
@@ -60,7 +61,8 @@ export class ListEntitlementsQueryDto extends PaginationQueryDto {
   @MaxLength(STORE_ID_MAX_LENGTH)
   customer_id?: string;
 
-  @ApiPropertyOptional({ description: 'Filter: customer id in the e-commerce platform, e.g. store_cust_1001' })
+  // The one filter with an example, so "Try it out" lists the demo customer's entitlements as shipped.
+  @ApiPropertyOptional({ description: 'Filter: customer id in the e-commerce platform', example: 'store_cust_1001' })
   @IsOptional()
   @IsString()
   @MaxLength(STORE_ID_MAX_LENGTH)

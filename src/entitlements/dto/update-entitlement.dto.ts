@@ -5,7 +5,7 @@ import { IsMetadataObject } from '../../validation/metadata-object';
 
 /** Body of PATCH /v1/entitlements/{id}: only the fields present change. */
 export class UpdateEntitlementDto {
-  @ApiPropertyOptional({ description: 'New expiry, in the future; null removes the expiry', type: String, nullable: true, example: '2027-06-30T00:00:00Z' })
+  @ApiPropertyOptional({ description: 'New expiry, in the future; null removes the expiry', type: String, nullable: true, example: '2030-06-30T00:00:00Z' })
   @IsOptional()
   @IsIsoTimestamp()
   expires_at?: string | null;

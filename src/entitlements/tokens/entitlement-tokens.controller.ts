@@ -1,5 +1,5 @@
 import { Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../../auth/current-tenant.decorator';
 import { RequireScopes } from '../../auth/route-access.decorators';
 import type { Tenant } from '../../database/tenant';
@@ -8,6 +8,7 @@ import { ApiEnvelopeResponse } from '../../swagger/api-envelope-response.decorat
 import { ApiErrorResponses } from '../../swagger/api-error-responses.decorator';
 import { EntitlementTokenResponseDto } from './dto/entitlement-token-response.dto';
 import { EntitlementTokensService } from './entitlement-tokens.service';
+import { ApiIdParam } from '../../swagger/api-path-parameters';
 
 @ApiTags('entitlements')
 @Controller('v1/entitlements')
@@ -26,7 +27,7 @@ export class EntitlementTokensController {
       'TTL accordingly. Only an active entitlement (not suspended, revoked, pending, or expired by time or uses) gets one: ' +
       '403 ENTITLEMENT_NOT_ACTIVE otherwise.',
   })
-  @ApiParam({ name: 'entitlement_id', description: 'Entitlement id', example: 'ent_01jd8x3k2m4n5p6q7r8s9t0v1w' })
+  @ApiIdParam('entitlement_id', 'ent', 'Entitlement', ['POST /v1/entitlements', 'GET /v1/entitlements'])
   @ApiEnvelopeResponse(EntitlementTokenResponseDto, { description: 'The token and when it expires' })
   @ApiErrorResponses(ErrorCode.ENTITLEMENT_NOT_FOUND, ErrorCode.ENTITLEMENT_NOT_ACTIVE)
   issue(@CurrentTenant() tenant: Tenant, @Param('entitlement_id') entitlementId: string): Promise<EntitlementTokenResponseDto> {

@@ -56,7 +56,7 @@ export class CreateOrderDto {
   @MaxLength(STORE_ID_MAX_LENGTH)
   store_order_id: string;
 
-  @ApiPropertyOptional({ description: 'The customer in the store (created if new)', example: 'cust_8841' })
+  @ApiPropertyOptional({ description: 'The customer in the store (created if new)', example: 'store_cust_1001' })
   @IsOptionalNotNull()
   @IsString()
   @MinLength(1)

@@ -1,0 +1,104 @@
+import { Link } from 'react-router';
+import { unwrapPage, type Schemas } from '../../api/client';
+import { humanize } from '../../lib/format';
+import { presentFilters, useListState, usePage, PAGE_SIZE } from '../../lib/list';
+import { useApi, useModePath } from '../../lib/mode';
+import { Badge } from '../../ui/badge';
+import { FilterBar, FilterSelect, SearchInput } from '../../ui/filters';
+import { PageHeader } from '../../ui/page';
+import { Pager } from '../../ui/pager';
+import { Table } from '../../ui/table';
+import { Time } from '../../ui/time';
+import { Empty, ErrorMessage, Loading } from '../../ui/states';
+
+type Product = Schemas['ProductListItemDto'];
+
+const STATUSES = [
+  { value: '', label: 'Active and archived' },
+  { value: 'active', label: 'Active' },
+  { value: 'archived', label: 'Archived' },
+];
+
+export function ProductsPage() {
+  const api = useApi();
+  const path = useModePath();
+  const list = useListState(['search', 'status'] as const);
+  const page = usePage('products', list.filters, list.cursor, async (paging) => {
+    const filters = presentFilters(list.filters);
+    return unwrapPage(await api.GET('/v1/products', { params: { query: { ...paging, ...filters, status: filters.status as Product['status'] | undefined } } }));
+  });
+  const filtered = Boolean(list.filters.search || list.filters.status);
+  return (
+    <>
+      <PageHeader
+        title="Products"
+        description="What your customers can be entitled to, and how each is delivered."
+        actions={
+          <Link className="button primary" to={path('products/new')}>
+            New product
+          </Link>
+        }
+      />
+      <FilterBar label="Search products">
+        <SearchInput label="Search" placeholder="Name, product id or store id" value={list.filters.search} onChange={(search) => list.setFilters({ search })} />
+        <FilterSelect label="Status" value={list.filters.status} onChange={(status) => list.setFilters({ status })} options={STATUSES} />
+      </FilterBar>
+      {page.isPending && <Loading what="products" />}
+      <ErrorMessage error={page.error} />
+      {page.data && page.data.data.length === 0 && (
+        <Empty title={filtered ? 'No product matches.' : 'No products yet.'}>
+          {filtered ? (
+            <button type="button" className="secondary" onClick={() => list.setFilters({ search: '', status: '' })}>
+              Clear the search
+            </button>
+          ) : (
+            <Link className="button primary" to={path('products/new')}>
+              Create your first product
+            </Link>
+          )}
+        </Empty>
+      )}
+      {page.data && page.data.data.length > 0 && (
+        <>
+          <Table<Product>
+            caption="Products"
+            rows={page.data.data}
+            rowKey={(product) => product.id}
+            columns={[
+              {
+                header: 'Name',
+                rowHeader: true,
+                cell: (product) => (
+                  <>
+                    <Link to={path(`products/${product.id}`)}>{product.name}</Link>
+                    {product.store_product_id && <small className="muted block">{product.store_product_id}</small>}
+                  </>
+                ),
+              },
+              {
+                header: 'Access',
+                cell: (product) =>
+                  product.entitlement_type === 'time_limited'
+                    ? `${product.access_duration_days} days`
+                    : product.entitlement_type === 'usage_limited'
+                      ? `${product.usage_limit} uses`
+                      : humanize(product.entitlement_type),
+              },
+              { header: 'Status', cell: (product) => <Badge status={product.status} /> },
+              { header: 'Created', cell: (product) => <Time value={product.created_at} /> },
+            ]}
+          />
+          <Pager
+            noun="products"
+            shown={page.data.data.length}
+            pageIndex={list.pageIndex}
+            pageSize={PAGE_SIZE}
+            total={page.data.total}
+            nextLink={page.data.has_more && page.data.next_cursor ? list.nextLink(page.data.next_cursor) : null}
+            previousLink={list.previousLink}
+          />
+        </>
+      )}
+    </>
+  );
+}

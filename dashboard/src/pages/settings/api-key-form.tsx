@@ -1,0 +1,72 @@
+import { useState, type FormEvent } from 'react';
+import type { Mode } from '../../api/client';
+import type { CreateApiKey } from '../../api/dashboard';
+import type { FieldErrors } from '../../lib/errors';
+import { FieldGroup, FormError, SubmitButton, TextField, textOf, useFormErrors } from '../../ui/fields';
+
+export const SCOPES: ReadonlyArray<{ scope: string; label: string }> = [
+  { scope: 'entitlements:read', label: 'Check access, read entitlements' },
+  { scope: 'entitlements:write', label: 'Grant, revoke, suspend; orders, subscriptions, imports' },
+  { scope: 'products:read', label: 'Read products' },
+  { scope: 'products:write', label: 'Create and change products and grant rules' },
+  { scope: 'customers:read', label: 'Read customers and their downloads' },
+  { scope: 'files:read', label: 'Read files, issue download URLs' },
+  { scope: 'files:write', label: 'Upload and delete files' },
+  { scope: 'events:read', label: 'Read events' },
+  { scope: 'webhooks:manage', label: 'Manage webhook endpoints' },
+];
+
+export const KEY_FIELDS = ['name', 'mode', 'scopes'] as const;
+
+export function readKeyForm(form: FormData, choices: { everything: boolean; scopes: string[] }): { body: CreateApiKey; errors: FieldErrors } {
+  const errors: FieldErrors = {};
+  if (!choices.everything && choices.scopes.length === 0) errors.scopes = 'Choose at least one scope, or every scope.';
+  const mode = textOf(form, 'mode') === 'live' ? 'live' : 'test';
+  const name = textOf(form, 'name');
+  return { body: { mode, scopes: choices.everything ? ['*'] : choices.scopes, ...(name ? { name } : {}) }, errors };
+}
+
+/** Creates an API key: a name, its mode and the scopes it may use. */
+export function ApiKeyForm({ mode, pending, error, onSubmit }: { mode: Mode; pending: boolean; error: unknown; onSubmit: (body: CreateApiKey) => void }) {
+  const [everything, setEverything] = useState(false);
+  const [scopes, setScopes] = useState<string[]>([]);
+  const errors = useFormErrors(KEY_FIELDS, error);
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const { body, errors: found } = readKeyForm(new FormData(event.currentTarget), { everything, scopes });
+    if (errors.accept(found)) onSubmit(body);
+  };
+  return (
+    <form className="stack form" onSubmit={submit} aria-label="Create an API key" noValidate>
+      <TextField label="Name" name="name" maxLength={200} optional error={errors.fields.name} hint="Say where it is used, e.g. “checkout backend”." />
+      <FieldGroup legend="Mode" error={errors.fields.mode} className="choices">
+        <label className="choice">
+          <input type="radio" name="mode" value="test" defaultChecked={mode === 'test'} /> Test: sees and changes test data only
+        </label>
+        <label className="choice">
+          <input type="radio" name="mode" value="live" defaultChecked={mode === 'live'} /> Live: real customers
+        </label>
+      </FieldGroup>
+      <FieldGroup legend="Scopes" error={errors.fields.scopes} className="choices scopes">
+        <label className="choice">
+          <input type="checkbox" checked={everything} onChange={(event) => setEverything(event.target.checked)} /> Every scope (*)
+        </label>
+        {!everything &&
+          SCOPES.map(({ scope, label }) => (
+            <label key={scope} className="choice">
+              <input type="checkbox" value={scope} checked={scopes.includes(scope)} onChange={(event) => setScopes((current) => (event.target.checked ? [...current, scope] : current.filter((chosen) => chosen !== scope)))} />{' '}
+              <span>
+                <code>{scope}</code> <small>{label}</small>
+              </span>
+            </label>
+          ))}
+      </FieldGroup>
+      <FormError message={errors.form} />
+      <div className="actions">
+        <SubmitButton pending={pending} pendingLabel="Creating…">
+          Create key
+        </SubmitButton>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,78 @@
+import { http, HttpResponse, type JsonBodyType } from 'msw';
+import { setupServer } from 'msw/node';
+
+/*
+ * The API as the dashboard sees it (docs/dashboard-api-contract.md), answered in memory: tests
+ * add the routes they need with `server.use(...)` and read what was sent from `sent`.
+ */
+export const server = setupServer();
+
+export interface SentRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: Headers;
+  body: unknown;
+}
+
+/** Every request the mock answered, in order. */
+export const sent: SentRequest[] = [];
+
+server.events.on('request:start', async ({ request }) => {
+  const url = new URL(request.url);
+  const text = request.method === 'GET' ? '' : await request.clone().text();
+  sent.push({ method: request.method, path: url.pathname, query: url.searchParams, headers: request.headers, body: text ? JSON.parse(text) : undefined });
+});
+
+export function resetSent(): void {
+  sent.length = 0;
+}
+
+export function sentTo(method: string, path: string): SentRequest[] {
+  return sent.filter((request) => request.method === method && request.path === path);
+}
+
+const meta = { request_id: 'req_test', timestamp: '2026-11-26T12:00:00.000Z' };
+
+/** An enveloped answer. */
+export function ok(data: JsonBodyType, status = 200) {
+  return HttpResponse.json({ data, meta }, { status });
+}
+
+/** An enveloped list page. */
+export function page(data: JsonBodyType[], options: { has_more?: boolean; next_cursor?: string | null; total?: number } = {}) {
+  return HttpResponse.json({
+    data,
+    meta,
+    pagination: { limit: 25, has_more: options.has_more ?? false, next_cursor: options.next_cursor ?? null, total: options.total ?? data.length },
+  });
+}
+
+/** An API error as the service renders it. */
+export function failure(status: number, code: string, message: string, param?: string) {
+  return HttpResponse.json({ error: { type: status === 409 ? 'conflict_error' : 'invalid_request_error', code, message, request_id: 'req_test', ...(param ? { param } : {}) } }, { status });
+}
+
+export { http, HttpResponse };
+
+export const SESSION = { user_id: 'du_1', email: 'ada@example.com', merchant_id: 'mer_1', merchant_name: 'Ada Books', csrf_token: 'csrf_1', upload_origin: 'http://localhost:3000' };
+
+export function product(overrides: Record<string, unknown> = {}) {
+  return {
+    id: 'prod_01aaaaaaaaaaaaaaaaaaaaaaaa',
+    store_product_id: null,
+    name: 'Field Guide',
+    description: '',
+    entitlement_type: 'permanent',
+    access_duration_days: null,
+    usage_limit: null,
+    status: 'active',
+    created_at: '2026-11-20T10:00:00.000Z',
+    updated_at: '2026-11-20T10:00:00.000Z',
+    store_variant_ids: [],
+    included_product_ids: [],
+    metadata: {},
+    fulfillment_config: { delivery_method: 'FILE', file_ids: [], access_url: null, access_instructions: null },
+    ...overrides,
+  };
+}

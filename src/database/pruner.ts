@@ -1,0 +1,124 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Transaction } from './transaction';
+import { UnitOfWork } from './unit-of-work';
+
+/**
+ * Rows of one table that are due for deletion (DESIGN §15: tables that only grow are bounded).
+ * Registered with the Pruner by the module that owns the table.
+ */
+export interface PruneTask {
+  /** What is pruned, for logs and reports (the table). */
+  readonly name: string;
+  /**
+   * Deletes at most `limit` due rows with `tx` and returns how many. The rows are chosen
+   * `FOR UPDATE SKIP LOCKED`, by an index, so a batch never waits for a row a request holds.
+   */
+  pruneBatch(tx: Transaction, limit: number, now: Date): Promise<number>;
+}
+
+/** What one run deleted per task; `ran: false` when another instance held the pruning lock. */
+export interface PruneReport {
+  ran: boolean;
+  deleted: Record<string, number>;
+}
+
+/** Rows per batch: each batch is one short transaction, so its locks last milliseconds. */
+export const PRUNE_BATCH_SIZE = 500;
+/**
+ * After each batch the pruner rests as long as the batch took (at least this long), so a backlog
+ * takes at most half of one connection's time and of the disk's, however slow the database is.
+ */
+const MINIMUM_PAUSE_MILLISECONDS = 10;
+const PRUNE_INTERVAL_MILLISECONDS = 10 * 60 * 1000;
+/** The first run waits a little, so short-lived processes (CLI, tests) never start one. */
+const FIRST_PRUNE_DELAY_MILLISECONDS = 60 * 1000;
+/** pg_try_advisory_xact_lock key of pruning ("prune" in ASCII); the migrations' lock is another. */
+export const PRUNE_LOCK_ID = 0x7072756e65;
+
+/**
+ * Deletes what has outlived its retention (events, deliveries and attempts past EVENT_RETENTION,
+ * idempotency keys past 24 h, ended dashboard sessions, used or expired setup links), a minute
+ * after start and then every ten minutes, in batches of PRUNE_BATCH_SIZE rows, each its own
+ * transaction, resting between batches as long as each took. One instance at a time: every batch first takes a transaction-level advisory lock,
+ * and an instance that finds it taken leaves this round to the one holding it.
+ */
+@Injectable()
+export class Pruner implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(Pruner.name);
+  private readonly tasks: PruneTask[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<PruneReport> | null = null;
+  private stopping = false;
+  private stopped = false;
+
+  constructor(private readonly unitOfWork: UnitOfWork) {}
+
+  /** Owners register their tasks at module init; a run goes through them in this order. */
+  register(task: PruneTask): void {
+    this.tasks.push(task);
+  }
+
+  onApplicationBootstrap(): void {
+    this.schedule(FIRST_PRUNE_DELAY_MILLISECONDS);
+  }
+
+  /** Stops the schedule; a running batch finishes (its transaction commits) before the database closes. */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    this.stopSchedule();
+    await this.running?.catch(() => undefined);
+  }
+
+  /** No more scheduled runs (shutdown; tests that call `run` themselves); `run` still works. */
+  stopSchedule(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  /** One run of every task until nothing is due (also what tests and operators call). A run already going is joined. */
+  run(options: { batchSize?: number; now?: () => Date } = {}): Promise<PruneReport> {
+    this.running ??= this.runTasks(options.batchSize ?? PRUNE_BATCH_SIZE, options.now ?? (() => new Date())).finally(() => (this.running = null));
+    return this.running;
+  }
+
+  private schedule(delay: number): void {
+    this.timer = setTimeout(() => {
+      this.run()
+        .then((report) => {
+          const total = Object.values(report.deleted).reduce((sum, count) => sum + count, 0);
+          if (total > 0) this.logger.log({ deleted: report.deleted }, `Pruned ${total} rows past their retention`);
+        })
+        .catch((error: unknown) => this.logger.error({ err: error }, 'Pruning failed; trying again next round'))
+        .finally(() => {
+          if (!this.stopped) this.schedule(PRUNE_INTERVAL_MILLISECONDS);
+        });
+    }, delay);
+    this.timer.unref();
+  }
+
+  private async runTasks(batchSize: number, now: () => Date): Promise<PruneReport> {
+    const deleted: Record<string, number> = {};
+    for (const task of this.tasks) {
+      deleted[task.name] = 0;
+      for (;;) {
+        if (this.stopping) return { ran: true, deleted };
+        const startedAt = performance.now();
+        const count = await this.unitOfWork.run(async (tx) => {
+          const [{ locked }] = (await tx.manager.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [PRUNE_LOCK_ID])) as [{ locked: boolean }];
+          if (!locked) return null;
+          // A lost batch (a crash before the WAL is flushed) is deleted again next time: its commit
+          // need not wait for the disk, and requests' commits don't queue behind its flushes.
+          await tx.manager.query('SET LOCAL synchronous_commit = off');
+          return task.pruneBatch(tx, batchSize, now());
+        });
+        if (count === null) return { ran: false, deleted };
+        deleted[task.name] += count;
+        if (count < batchSize) break;
+        await sleep(Math.max(MINIMUM_PAUSE_MILLISECONDS, performance.now() - startedAt));
+      }
+    }
+    return { ran: true, deleted };
+  }
+}
