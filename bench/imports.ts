@@ -8,6 +8,8 @@ export interface ImportBenchmarkOptions {
   apiKey: string;
   storeProductId: string;
   rows: number;
+  /** Called at every poll while the import runs (the memory benchmark samples the server's RSS). */
+  onPoll?: () => void;
 }
 
 export interface ImportBenchmarkResult {
@@ -51,6 +53,7 @@ export async function measureImport(options: ImportBenchmarkOptions): Promise<Im
   const acceptSeconds = (Date.now() - started) / 1000;
   let state = created;
   while (state.status !== 'completed' && state.status !== 'failed') {
+    options.onPoll?.();
     await new Promise((resolve) => setTimeout(resolve, 200));
     state = await call(options.baseUrl, options.apiKey, 'GET', `/v1/entitlement-imports/${created.id}`);
   }

@@ -3,6 +3,7 @@ import { DataSource, IsNull, Not } from 'typeorm';
 import { generateId } from '../ids/id';
 import { DashboardSessionEntity } from './dashboard-session.entity';
 import { DashboardUserEntity } from './dashboard-user.entity';
+import type { Transaction } from '../database/transaction';
 
 export type SessionWithUser = DashboardSessionEntity & { user: DashboardUserEntity };
 
@@ -47,8 +48,8 @@ export class DashboardSessionsRepository {
   }
 
   /** Ends every open session of the user but `exceptSessionId` (a password reset keeps the browser that made it). */
-  async endAllOfUser(userId: string, now: Date, exceptSessionId: string | null): Promise<void> {
-    await this.dataSource.manager.update(
+  async endAllOfUser(tx: Transaction, userId: string, now: Date, exceptSessionId: string | null): Promise<void> {
+    await tx.manager.update(
       DashboardSessionEntity,
       { user_id: userId, ended_at: IsNull(), ...(exceptSessionId ? { id: Not(exceptSessionId) } : {}) },
       { ended_at: now },

@@ -11,6 +11,7 @@ import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
 import { DashboardCookie } from './dashboard-cookie';
 import { DashboardSessionsRepository, SessionWithUser } from './dashboard-sessions.repository';
+import type { Transaction } from '../database/transaction';
 
 /** DESIGN §11: a session ends after 12 hours without a request. */
 export const SESSION_IDLE_MILLISECONDS = 12 * 60 * 60 * 1000;
@@ -104,13 +105,14 @@ export class DashboardSessionsService implements DashboardSessionLookup, OnModul
     return toResolved(session);
   }
 
+  /** Ends every session of the user, in the caller's transaction (a password set by a setup link). */
   end(sessionId: string): Promise<void> {
     return this.sessions.end(sessionId, this.clock.now());
   }
 
   /** Ends the user's sessions at once, on every instance (each request reads its session's row). */
-  endAllOfUser(userId: string, exceptSessionId: string | null = null): Promise<void> {
-    return this.sessions.endAllOfUser(userId, this.clock.now(), exceptSessionId);
+  endAllOfUser(tx: Transaction, userId: string, exceptSessionId: string | null = null): Promise<void> {
+    return this.sessions.endAllOfUser(tx, userId, this.clock.now(), exceptSessionId);
   }
 }
 

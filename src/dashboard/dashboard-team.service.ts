@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
+import { UnitOfWork } from '../database/unit-of-work';
 import { DashboardUserEntity } from './dashboard-user.entity';
 import { DashboardUsersRepository } from './dashboard-users.repository';
 import { DashboardUsersService, normaliseEmail } from './dashboard-users.service';
@@ -15,6 +16,7 @@ export class DashboardTeamService {
   constructor(
     private readonly users: DashboardUsersRepository,
     private readonly accounts: DashboardUsersService,
+    private readonly unitOfWork: UnitOfWork,
   ) {}
 
   async list(merchantId: string): Promise<TeamMemberResponseDto[]> {
@@ -41,7 +43,7 @@ export class DashboardTeamService {
 
   /** Removes the user: their sessions end at once (deleted with them); the last user stays (409). */
   async remove(merchantId: string, userId: string): Promise<DeletedTeamMemberResponseDto> {
-    const outcome = await this.users.deleteUnlessLast(merchantId, userId);
+    const outcome = await this.unitOfWork.run((tx) => this.users.deleteUnlessLast(tx, merchantId, userId));
     if (outcome === 'unknown') throw notFound(userId);
     if (outcome === 'last') throw new ApiError(ErrorCode.LAST_DASHBOARD_USER, `'${userId}' is the merchant's last dashboard user; invite another before removing it`);
     return { id: userId, deleted: true };

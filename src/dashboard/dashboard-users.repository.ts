@@ -3,6 +3,7 @@ import { DataSource, IsNull, MoreThan } from 'typeorm';
 import { generateId } from '../ids/id';
 import { DashboardSetupLinkEntity } from './dashboard-setup-link.entity';
 import { DashboardUserEntity } from './dashboard-user.entity';
+import type { Transaction } from '../database/transaction';
 
 /** SQL of dashboard users and their setup links. Users are keyed by merchant or by email (sign-in names no merchant). */
 @Injectable()
@@ -48,19 +49,19 @@ export class DashboardUsersRepository {
   }
 
   /** Marks an unused, unexpired link used and returns its user id; null for any other link. One statement, so a link works once. */
-  async claimSetupLink(tokenHash: string, now: Date): Promise<string | null> {
-    const result = await this.dataSource.manager.update(
+  async claimSetupLink(tx: Transaction, tokenHash: string, now: Date): Promise<string | null> {
+    const result = await tx.manager.update(
       DashboardSetupLinkEntity,
       { token_hash: tokenHash, used_at: IsNull(), expires_at: MoreThan(now) },
       { used_at: now },
     );
     if (!result.affected) return null;
-    const link = await this.dataSource.manager.findOne(DashboardSetupLinkEntity, { where: { token_hash: tokenHash } });
+    const link = await tx.manager.findOne(DashboardSetupLinkEntity, { where: { token_hash: tokenHash } });
     return link?.user_id ?? null;
   }
 
-  async setPasswordHash(userId: string, passwordHash: string): Promise<void> {
-    await this.dataSource.manager.update(DashboardUserEntity, { id: userId }, { password_hash: passwordHash });
+  async setPasswordHash(tx: Transaction, userId: string, passwordHash: string): Promise<void> {
+    await tx.manager.update(DashboardUserEntity, { id: userId }, { password_hash: passwordHash });
   }
 
   async recordSignIn(userId: string, now: Date): Promise<void> {
@@ -82,13 +83,12 @@ export class DashboardUsersRepository {
    * (cascade). The merchant's users are locked first, in id order, so two removals at once can't
    * each see the other and leave nobody.
    */
-  async deleteUnlessLast(merchantId: string, userId: string): Promise<'deleted' | 'last' | 'unknown'> {
-    return this.dataSource.transaction(async (manager) => {
-      const users: Array<{ id: string }> = await manager.query('SELECT id FROM dashboard_users WHERE merchant_id = $1 ORDER BY id FOR UPDATE', [merchantId]);
-      if (!users.some((user) => user.id === userId)) return 'unknown';
-      if (users.length === 1) return 'last';
-      await manager.delete(DashboardUserEntity, { id: userId, merchant_id: merchantId });
-      return 'deleted';
-    });
+  /** Locks the merchant's users in id order, so two removals at once leave one user. */
+  async deleteUnlessLast(tx: Transaction, merchantId: string, userId: string): Promise<'deleted' | 'last' | 'unknown'> {
+    const users: Array<{ id: string }> = await tx.manager.query('SELECT id FROM dashboard_users WHERE merchant_id = $1 ORDER BY id FOR UPDATE', [merchantId]);
+    if (!users.some((user) => user.id === userId)) return 'unknown';
+    if (users.length === 1) return 'last';
+    await tx.manager.delete(DashboardUserEntity, { id: userId, merchant_id: merchantId });
+    return 'deleted';
   }
 }

@@ -10,6 +10,7 @@ import { DashboardSessionsService, StartedSession } from './dashboard-sessions.s
 import { DashboardUsersRepository } from './dashboard-users.repository';
 import { DashboardUserCreatedResponseDto } from './dto/dashboard-response.dto';
 import { dummyPasswordHash, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './password-hash';
+import { UnitOfWork } from '../database/unit-of-work';
 
 /** DESIGN §11: a setup link works once, for 24 hours. */
 export const SETUP_LINK_VALIDITY_MILLISECONDS = 24 * 60 * 60 * 1000;
@@ -33,6 +34,7 @@ export class DashboardUsersService {
     private readonly guessing: GuessingRules,
     private readonly clock: Clock,
     private readonly config: AppConfig,
+    private readonly unitOfWork: UnitOfWork,
   ) {}
 
   /**
@@ -71,10 +73,15 @@ export class DashboardUsersService {
       throw new ApiError(ErrorCode.INVALID_PARAMETER, `password must be at least ${MIN_PASSWORD_LENGTH} characters`, 'password');
     }
     const passwordHash = await hashPassword(password);
-    const userId = await this.users.claimSetupLink(hashToken(token), this.clock.now());
-    if (!userId) throw new ApiError(ErrorCode.SETUP_LINK_INVALID, 'This setup link is unknown, already used or older than 24 hours; ask for a new one');
-    await this.users.setPasswordHash(userId, passwordHash);
-    await this.sessions.endAllOfUser(userId, requestSessionId);
+    // One transaction: the link is used, the password set and the user's other sessions ended
+    // together, or none of it (a crash between them would leave a used link and no password).
+    const userId = await this.unitOfWork.run(async (tx) => {
+      const claimed = await this.users.claimSetupLink(tx, hashToken(token), this.clock.now());
+      if (!claimed) throw new ApiError(ErrorCode.SETUP_LINK_INVALID, 'This setup link is unknown, already used or older than 24 hours; ask for a new one');
+      await this.users.setPasswordHash(tx, claimed, passwordHash);
+      await this.sessions.endAllOfUser(tx, claimed, requestSessionId);
+      return claimed;
+    });
     const user = await this.users.findById(userId);
     return { email: user?.email ?? '' };
   }

@@ -37,7 +37,7 @@ function refuseTenantColumns(fields: object): void {
  * One merchant-owned table, seen through a tenant: every statement it builds carries
  * `merchant_id = … AND mode = …`, written here once. Repositories hold one per table; the tenant
  * is a required parameter of each method and the field arguments' types leave the tenant columns
- * out, so a query without the tenant can't be written through it (test/unit/tenant-table.spec.ts
+ * out, so a query without the tenant can't be written through it (test/e2e/tenant-table.e2e-spec.ts
  * checks both at runtime, test/unit/tenant-table.types.ts at compile time).
  *
  * `manager` is the transaction's (`tx.manager`) inside a transaction, or the pool's for a read

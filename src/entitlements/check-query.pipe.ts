@@ -5,12 +5,12 @@ import { ErrorCode } from '../errors/error-code.enum';
 import { refusePrototypeKeys, refuseUnstorableText } from '../validation/input-rules';
 import { nearestKnownField } from '../validation/validation-exception.factory';
 import { CheckEntitlementQueryDto } from './dto/entitlement-query.dto';
+import { STORE_ID_MAX_LENGTH } from '../validation/input-bounds';
 
 const ID_FIELDS = ['customer_id', 'store_customer_id', 'product_id', 'store_product_id'] as const;
 const INCLUDE_TOKEN_FIELD = 'include_token';
 const INCLUDE_TOKEN_VALUES = ['true', 'false'];
 const KNOWN_FIELDS = new Set<string>([...ID_FIELDS, INCLUDE_TOKEN_FIELD]);
-const MAX_ID_LENGTH = 255;
 /** Stands for the DTO when suggesting the known field nearest to an unknown one. */
 const DTO_SAMPLE = new CheckEntitlementQueryDto();
 
@@ -39,7 +39,7 @@ export function parseCheckQuery(raw: unknown): CheckEntitlementQueryDto {
     const value = input[field];
     if (value === undefined || value === null) continue;
     if (!isString(value)) throw invalid(field, `${field} must be a string`);
-    if (!maxLength(value, MAX_ID_LENGTH)) throw invalid(field, `${field} must be shorter than or equal to ${MAX_ID_LENGTH} characters`);
+    if (!maxLength(value, STORE_ID_MAX_LENGTH)) throw invalid(field, `${field} must be shorter than or equal to ${STORE_ID_MAX_LENGTH} characters`);
     query[field] = value;
   }
   const includeToken = input[INCLUDE_TOKEN_FIELD];

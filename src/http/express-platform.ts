@@ -1,7 +1,7 @@
 import { INestApplication, Logger, NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import express, { Express, NextFunction, Request, Response } from 'express';
-import { parse as parseQuery } from 'node:querystring';
+import { parseQueryString } from '../exchange/query-string';
 import type { AuthenticatedRequest } from '../auth/auth-context';
 import type { HttpTimeouts } from '../config/app-config';
 import { describeRequest, toApiError } from './all-exceptions.filter';
@@ -45,7 +45,7 @@ export class ExpressPlatform implements HttpPlatform {
     const instance = express();
     // Routing rules as under Fastify. They must be set before the adapter creates the router.
     instance.set('case sensitive routing', true);
-    instance.set('query parser', (text: string) => parseQuery(text));
+    instance.set('query parser', (text: string) => parseQueryString(text));
     instance.set('etag', false);
     instance.disable('x-powered-by');
     this.adapter = new TimedExpressAdapter(instance, timeouts, (request, response) => this.direct?.handle(request, response) ?? false);

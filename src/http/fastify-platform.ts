@@ -2,7 +2,7 @@ import { INestApplication, Logger } from '@nestjs/common';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage, RequestListener } from 'node:http';
-import { parse as parseQuery } from 'node:querystring';
+import { parseQueryString } from '../exchange/query-string';
 import type { AuthenticatedRequest } from '../auth/auth-context';
 import type { HttpTimeouts } from '../config/app-config';
 import { requestIdOf } from '../envelope/request-id';
@@ -37,7 +37,7 @@ export class FastifyPlatform implements HttpPlatform {
         maxParamLength: MAX_PARAM_LENGTH,
         // `/v1/products/` is `/v1/products`, as under Express.
         ignoreTrailingSlash: true,
-        querystringParser: (text: string) => parseQuery(text),
+        querystringParser: (text: string) => parseQueryString(text),
       },
       genReqId: (request: IncomingMessage) => requestIdOf(request),
       // Router errors (a malformed percent-encoding) come before any hook: answered here alike.

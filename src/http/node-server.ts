@@ -10,8 +10,17 @@ export type FrontHandler = (request: IncomingMessage, response: ServerResponse) 
  * within HTTP_REQUEST_TIMEOUT (request-deadline.ts, armed by the request gate). `front` sees
  * every request first (src/http/direct-router.ts); what it doesn't answer goes to `listener`.
  */
+/**
+ * The longest request line plus headers Node reads (its default is 16 KiB). A longer head gets
+ * Node's bare 431 before any of our rules; up to this, a long path, query value or header reaches
+ * the request gate and the validation, which answer with a catalogued 404 or 400 naming it (every
+ * string bound is under 64 KiB, and a 64 KiB value must get that answer).
+ */
+export const MAX_REQUEST_HEAD_BYTES = 80 * 1024;
+
 export function createNodeServer(listener: RequestListener | undefined, timeouts: HttpTimeouts, front: FrontHandler): Server {
   const server = createServer({
+    maxHeaderSize: MAX_REQUEST_HEAD_BYTES,
     headersTimeout: timeouts.headersMilliseconds,
     // The body deadline is armed per request (uploads get a longer one); 0 turns Node's off.
     requestTimeout: 0,

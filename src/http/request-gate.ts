@@ -11,6 +11,16 @@ import { announcesBody, armRequestDeadline } from '../exchange/request-deadline'
 import { pathOf, pathProblem } from '../exchange/request-path';
 import { bodyRulesFor } from './route-body-rules';
 
+/**
+ * A GET or HEAD takes no body: every field of one is an unknown field (400 naming it), as in any
+ * other body, never silently ignored. An empty body or `{}` names nothing and passes.
+ */
+function refuseReadBody(method: string, body: unknown): void {
+  if ((method !== 'GET' && method !== 'HEAD') || body === null || typeof body !== 'object') return;
+  const [field] = Object.keys(body);
+  if (field !== undefined) throw new ApiError(ErrorCode.INVALID_PARAMETER, `Unknown field '${field}': a ${method} request takes no body`, field);
+}
+
 /** What the gate let through: the credential, and the parsed body of a JSON API request. */
 export interface GatePass {
   credential: RequestCredential;
@@ -55,6 +65,7 @@ export class RequestGate {
       secure: client.secure,
     });
     const body = isJsonApiPath(path) ? await readJsonApiBody(request, bodyRulesFor(request.method ?? 'GET', path)) : undefined;
+    refuseReadBody(request.method ?? 'GET', body);
     return { credential, auth: credential.kind === 'api-key' || credential.kind === 'dashboard-session' ? credential.auth : undefined, body };
   }
 

@@ -10,6 +10,7 @@ import { attachIdempotencyClaim } from './current-operation.decorator';
 import { IdempotencyKeyTakenError, RequestIdempotencyClaim } from './idempotency-claim';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '../swagger/idempotency-openapi';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../validation/input-bounds';
+import { refuseUnstorableText } from '../validation/input-rules';
 import { IdempotencyService, IdempotentRequest, Replay } from './idempotency.service';
 
 const BODY_KEY_FIELD = 'idempotency_key';
@@ -22,6 +23,8 @@ function checkedKey(value: unknown, param: string): string {
       param,
     );
   }
+  // Read before the validation pipe runs: text the database can't store is refused here (a 400, not a 500).
+  refuseUnstorableText({ [param]: value });
   return value;
 }
 

@@ -47,13 +47,22 @@ export class ImportsRepository {
   }
 
   /** Stores every data row as pending, in one statement (row numbers from 1). */
-  async insertRows(tx: Transaction, tenant: Tenant, importId: string, rows: unknown[]): Promise<void> {
+  /** One batch of rows, numbered from `rowsBefore + 1` (the rows already stored precede it). */
+  async insertRows(tx: Transaction, tenant: Tenant, importId: string, rows: unknown[], rowsBefore: number): Promise<void> {
     assertTenant(tenant);
     await tx.manager.query(
       `INSERT INTO import_rows (import_id, row_number, merchant_id, mode, data, status)
-       SELECT $1, ordinality, $2, $3, data, 'pending' FROM unnest($4::jsonb[]) WITH ORDINALITY AS row(data, ordinality)`,
-      [importId, tenant.merchantId, tenant.mode, rows.map((row) => JSON.stringify(row))],
+       SELECT $1, $5::int + ordinality, $2, $3, data, 'pending' FROM unnest($4::jsonb[]) WITH ORDINALITY AS row(data, ordinality)`,
+      [importId, tenant.merchantId, tenant.mode, rows.map((row) => JSON.stringify(row)), rowsBefore],
     );
+  }
+
+  /** The import's row count, once every batch of its body is stored. */
+  async setTotalRows(tx: Transaction, tenant: Tenant, importId: string, totalRows: number): Promise<EntitlementImportEntity> {
+    await this.imports.update(tx.manager, tenant, { id: importId }, { total_rows: totalRows } as QueryDeepPartialEntity<EntitlementImportEntity>);
+    const saved = await this.findById(tx, tenant, importId);
+    if (!saved) throw new Error(`Import ${importId} vanished inside its own transaction`);
+    return saved;
   }
 
   /**

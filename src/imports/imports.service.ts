@@ -9,7 +9,7 @@ import { generateId, isValidId } from '../ids/id';
 import { toPageRequest, toPageResult } from '../pagination/page';
 import { PaginationQueryDto } from '../pagination/pagination-query.dto';
 import { ImportResponseDto } from './dto/import-response.dto';
-import { rowsOfImportBody } from './import-body';
+import { importRowBatches } from './import-body';
 import { ImportWorker } from './import-worker';
 import { toImportResponse } from './import.mapper';
 import { ImportsRepository } from './imports.repository';
@@ -26,15 +26,20 @@ export class ImportsService {
     private readonly unitOfWork: UnitOfWork,
   ) {}
 
-  /** Stores the import (queued) and every row (pending), then wakes the worker. */
+  /**
+   * Stores the import (queued) and every row (pending), then wakes the worker. The body is parsed
+   * and its rows written a batch at a time, so a large import holds one batch in memory, not all
+   * of its rows; a refused one rolls back with nothing stored.
+   */
   async create(operation: Operation, body: unknown): Promise<ImportResponseDto> {
-    const rows = rowsOfImportBody(body);
     const tenant = operation.tenant;
+    let total = 0;
     const created = await this.unitOfWork.run(operation, async (tx) => {
+      total = 0;
       const entitlementImport = await this.imports.insert(tx, tenant, {
         id: generateId('imp'),
         status: 'queued',
-        total_rows: rows.length,
+        total_rows: 0,
         processed_rows: 0,
         granted: 0,
         skipped: 0,
@@ -42,10 +47,13 @@ export class ImportsService {
         errors: [],
         completed_at: null,
       });
-      await this.imports.insertRows(tx, tenant, entitlementImport.id, rows);
-      return toImportResponse(entitlementImport);
+      for await (const batch of importRowBatches(body)) {
+        await this.imports.insertRows(tx, tenant, entitlementImport.id, batch, total);
+        total += batch.length;
+      }
+      return toImportResponse(await this.imports.setTotalRows(tx, tenant, entitlementImport.id, total));
     });
-    if (rows.length >= STATISTICS_REFRESH_ROWS) await this.imports.refreshStatistics(this.unitOfWork.pool);
+    if (total >= STATISTICS_REFRESH_ROWS) await this.imports.refreshStatistics(this.unitOfWork.pool);
     this.worker.wake();
     return created;
   }

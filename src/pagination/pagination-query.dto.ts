@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 
 export const DEFAULT_PAGE_SIZE = 25;
@@ -9,7 +9,8 @@ export const MAX_PAGE_SIZE = 100;
 export class PaginationQueryDto {
   @ApiPropertyOptional({ description: 'Page size, 1 to 100', default: DEFAULT_PAGE_SIZE, minimum: 1, maximum: MAX_PAGE_SIZE, example: 25 })
   @IsOptional()
-  @Type(() => Number)
+  // Decimal digits only: Number() would read `1e1` as 10 and `0x10` as 16.
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^[0-9]{1,9}$/.test(value) ? Number(value) : value))
   @IsInt({ message: 'limit must be an integer from 1 to 100' })
   @Min(1, { message: 'limit must be an integer from 1 to 100' })
   @Max(MAX_PAGE_SIZE, { message: 'limit must be an integer from 1 to 100' })

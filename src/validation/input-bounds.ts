@@ -1,16 +1,17 @@
 /*
- * Every bound on an input, defined once: validation, the request gate and the OpenAPI document
- * all read them from here, so what is refused and what is documented can't drift apart.
+ * Every bound on an input string, defined once: the DTOs' validators, the hand-written parsers
+ * (the check's query, import rows), the request gate and the OpenAPI document (maxLength) all read
+ * them from here, so what is refused and what is documented can't drift apart.
  */
+
+/** Every store id (a customer's, product's, variant's, order's, line item's, subscription's): 1 to 255 characters. */
+export const STORE_ID_MAX_LENGTH = 255;
+
+/** One of our ids (`cus_…`, `prod_…`, `ent_…`) named in a body or a query: longer can name nothing (400). */
+export const ID_MAX_LENGTH = 255;
 
 /** An Idempotency-Key header or `idempotency_key` field: 1 to 255 characters (DESIGN §4). */
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
-
-/**
- * A store's id (product, variant, customer, order, line item, subscription), and any of our ids a
- * body or query names (typeids of at most 31 characters, well within it): 1 to 255 characters.
- */
-export const STORE_ID_MAX_LENGTH = 255;
 
 /**
  * An ISO 8601 date-time in a body, query or import row. The longest useful one

@@ -33,7 +33,8 @@ function* walk(root: unknown): Generator<{ value: unknown; path: string; depth: 
     const { value, path, depth, freeForm } = entry;
     if (typeof value !== 'object' || value === null) continue;
     const inArray = Array.isArray(value);
-    for (const [key, field] of Object.entries(value)) {
+    // Pushed last to first, so they are visited first to last: a refusal names the first bad field or row.
+    for (const [key, field] of Object.entries(value).reverse()) {
       // `metadata` at the top level of a body, or of an object in it, is the client's data.
       pending.push({ value: field, path: childPath(path, key, inArray), depth: depth + 1, key, freeForm: freeForm || (!inArray && key === FREE_FORM_FIELD) });
     }

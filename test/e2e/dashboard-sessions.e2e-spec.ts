@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { controlClock } from '../support/entitlement-fixtures';
 import { bearer, createTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
 
@@ -64,6 +65,23 @@ describe('dashboard users and sessions', () => {
       csrf_token: session.csrf,
     });
     await testApp.http.get('/v1/products').set('Cookie', session.cookie).set('Eh-Mode', 'test').expect(200);
+  });
+
+  it('a new password from a setup link ends the user’s other sessions, in the same transaction as the link and the password', async () => {
+    const tenant = await testApp.createTenant();
+    const email = await userWithPassword(tenant.merchantId);
+    const first = await signIn(email);
+    const second = await signIn(email);
+    await testApp.http.get('/dashboard/api/session').set('Cookie', first.cookie).expect(200);
+    // A reset: a new link for the same user; completing it signs the user out everywhere.
+    const token = await createUser(tenant.merchantId, email);
+    await testApp.http.post('/dashboard/api/setup').send({ token, password: `${PASSWORD}-new` }).expect(200);
+    for (const session of [first, second]) await testApp.http.get('/dashboard/api/session').set('Cookie', session.cookie).expect(401);
+    const open: Array<{ count: string }> = await testApp.app
+      .get(DataSource)
+      .query(`SELECT count(*)::text AS count FROM dashboard_sessions s JOIN dashboard_users u ON u.id = s.user_id WHERE u.email = $1 AND s.ended_at IS NULL`, [email.toLowerCase()]);
+    expect(open[0].count).toBe('0');
+    await testApp.http.post('/dashboard/api/sign-in').send({ email, password: `${PASSWORD}-new` }).expect(200);
   });
 
   it('refuses a setup link after 24 hours', async () => {

@@ -160,6 +160,14 @@ describe('entitlement imports: CSV or JSON, processed in the background', () => 
     expect((await post().set('Content-Type', 'text/csv').send('store_customer_id,product_id\n"x,prod\n').expect(400)).body.error.code).toBe('INVALID_PARAMETER');
     expect((await post().set('Content-Type', 'text/plain').send('hello').expect(400)).body.error.code).toBe('INVALID_PARAMETER');
 
+    // A refused import names its first bad row, not its last (rows are read in order, a batch at a time).
+    const twoBadRows = { rows: [{ store_customer_id: 'a', product_id: 'p' }, { store_customer_id: 'b\u0000', product_id: 'p' }, { store_customer_id: 'c', product_id: 'p' }, { store_customer_id: 'd\u0000', product_id: 'p' }] };
+    const firstBad = await post().send(twoBadRows).expect(400);
+    expect(firstBad.body.error).toMatchObject({ code: 'INVALID_PARAMETER', param: 'rows[1].store_customer_id' });
+    const csvBadRows = `store_customer_id,product_id\nok,p\n${'x'.repeat(300)},p\nfine,p\n\u0000,p\n`;
+    const firstBadCsv = await post().set('Content-Type', 'text/csv').send(csvBadRows.replace('x'.repeat(300), 'bad\u0000')).expect(400);
+    expect(firstBadCsv.body.error).toMatchObject({ code: 'INVALID_PARAMETER', param: 'rows[1].store_customer_id' });
+
     const tooMany = `store_customer_id,product_id\n${'c,p\n'.repeat(100_001)}`;
     const refused = await post().set('Content-Type', 'text/csv').send(tooMany).expect(400);
     expect(refused.body.error).toMatchObject({ code: 'INVALID_PARAMETER', param: 'rows' });

@@ -3,8 +3,8 @@ import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } fro
 import { IsIsoTimestamp } from '../../validation/iso-timestamp';
 import { IsMetadataObject } from '../../validation/metadata-object';
 import { IsOptionalNotNull } from '../../validation/is-optional-not-null.decorator';
+import { STORE_ID_MAX_LENGTH, IDEMPOTENCY_KEY_MAX_LENGTH } from '../../validation/input-bounds';
 
-const MAX_ID_LENGTH = 255;
 
 /**
  * Body of POST /v1/entitlements. Exactly one of customer_id / store_customer_id and one of
@@ -15,27 +15,27 @@ export class CreateEntitlementDto {
   @ApiPropertyOptional({ description: 'Existing customer id (one of customer_id / store_customer_id)', example: 'cus_01jd8x3k2m4n5p6q7r8s9t0v1w' })
   @IsOptionalNotNull()
   @IsString()
-  @MaxLength(MAX_ID_LENGTH)
+  @MaxLength(STORE_ID_MAX_LENGTH)
   customer_id?: string;
 
   @ApiPropertyOptional({ description: 'Customer id in the e-commerce platform; the customer is created if new', example: 'store_cust_1001' })
   @IsOptionalNotNull()
   @IsString()
   @MinLength(1)
-  @MaxLength(MAX_ID_LENGTH)
+  @MaxLength(STORE_ID_MAX_LENGTH)
   store_customer_id?: string;
 
   @ApiPropertyOptional({ description: 'Product id (one of product_id / store_product_id)', example: 'prod_01jd8x3k2m4n5p6q7r8s9t0v1w' })
   @IsOptionalNotNull()
   @IsString()
-  @MaxLength(MAX_ID_LENGTH)
+  @MaxLength(STORE_ID_MAX_LENGTH)
   product_id?: string;
 
   @ApiPropertyOptional({ description: 'Product id in the e-commerce platform', example: 'sku_ebook_42' })
   @IsOptionalNotNull()
   @IsString()
   @MinLength(1)
-  @MaxLength(MAX_ID_LENGTH)
+  @MaxLength(STORE_ID_MAX_LENGTH)
   store_product_id?: string;
 
   @ApiPropertyOptional({
@@ -66,19 +66,19 @@ export class CreateEntitlementDto {
   @ApiPropertyOptional({ description: 'Order id in the e-commerce platform', example: 'order_5001' })
   @IsOptionalNotNull()
   @IsString()
-  @MaxLength(MAX_ID_LENGTH)
+  @MaxLength(STORE_ID_MAX_LENGTH)
   store_order_id?: string;
 
   @ApiPropertyOptional({ description: 'Order line item id in the e-commerce platform', example: 'line_9001' })
   @IsOptionalNotNull()
   @IsString()
-  @MaxLength(MAX_ID_LENGTH)
+  @MaxLength(STORE_ID_MAX_LENGTH)
   store_line_item_id?: string;
 
-  @ApiPropertyOptional({ description: 'Same meaning as the Idempotency-Key header: a repeat returns the first response', maxLength: 255, example: 'order_5001_line_9001' })
+  @ApiPropertyOptional({ description: 'Same meaning as the Idempotency-Key header: a repeat returns the first response', maxLength: IDEMPOTENCY_KEY_MAX_LENGTH, example: 'order_5001_line_9001' })
   @IsOptionalNotNull()
   @IsString()
   @MinLength(1)
-  @MaxLength(255)
+  @MaxLength(IDEMPOTENCY_KEY_MAX_LENGTH)
   idempotency_key?: string;
 }

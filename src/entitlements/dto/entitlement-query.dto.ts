@@ -5,6 +5,7 @@ import { PaginationQueryDto } from '../../pagination/pagination-query.dto';
 import { ENTITLEMENT_SOURCES, ENTITLEMENT_STATUSES, EntitlementSource, EntitlementStatus } from '../entitlement.entity';
 import { IsIsoTimestamp } from '../../validation/iso-timestamp';
 import { ParsedByOwnPipe } from '../../validation/parsed-by-own-pipe.decorator';
+import { STORE_ID_MAX_LENGTH } from '../../validation/input-bounds';
 
 const lowercase = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.toLowerCase() : value);
 
@@ -20,25 +21,25 @@ export class CheckEntitlementQueryDto {
   @ApiPropertyOptional({ description: 'Customer id (one of customer_id / store_customer_id), e.g. cus_01jd8x3k2m4n5p6q7r8s9t0v1w' })
   @IsOptional()
   @IsString()
-  @MaxLength(255)
+  @MaxLength(STORE_ID_MAX_LENGTH)
   customer_id?: string;
 
   @ApiPropertyOptional({ description: 'Customer id in the e-commerce platform', example: 'store_cust_1001' })
   @IsOptional()
   @IsString()
-  @MaxLength(255)
+  @MaxLength(STORE_ID_MAX_LENGTH)
   store_customer_id?: string;
 
   @ApiPropertyOptional({ description: 'Product id (one of product_id / store_product_id), e.g. prod_01jd8x3k2m4n5p6q7r8s9t0v1w' })
   @IsOptional()
   @IsString()
-  @MaxLength(255)
+  @MaxLength(STORE_ID_MAX_LENGTH)
   product_id?: string;
 
   @ApiPropertyOptional({ description: 'Product id in the e-commerce platform', example: 'sku_ebook_42' })
   @IsOptional()
   @IsString()
-  @MaxLength(255)
+  @MaxLength(STORE_ID_MAX_LENGTH)
   store_product_id?: string;
 
   @ApiPropertyOptional({
@@ -58,20 +59,20 @@ export class ListEntitlementsQueryDto extends PaginationQueryDto {
   @ApiPropertyOptional({ description: 'Filter: customer id, e.g. cus_01jd8x3k2m4n5p6q7r8s9t0v1w' })
   @IsOptional()
   @IsString()
-  @MaxLength(255)
+  @MaxLength(STORE_ID_MAX_LENGTH)
   customer_id?: string;
 
   // The one filter with an example, so "Try it out" lists the demo customer's entitlements as shipped.
   @ApiPropertyOptional({ description: 'Filter: customer id in the e-commerce platform', example: 'store_cust_1001' })
   @IsOptional()
   @IsString()
-  @MaxLength(255)
+  @MaxLength(STORE_ID_MAX_LENGTH)
   store_customer_id?: string;
 
   @ApiPropertyOptional({ description: 'Filter: product id, e.g. prod_01jd8x3k2m4n5p6q7r8s9t0v1w' })
   @IsOptional()
   @IsString()
-  @MaxLength(255)
+  @MaxLength(STORE_ID_MAX_LENGTH)
   product_id?: string;
 
   @ApiPropertyOptional({

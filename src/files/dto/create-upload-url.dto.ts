@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
 import { ErrorCode } from '../../errors/error-code.enum';
 import { ALLOWED_MIME_TYPES } from '../mime-types';
-import { STORE_ID_MAX_LENGTH } from '../../validation/input-bounds';
+import { ID_MAX_LENGTH } from '../../validation/input-bounds';
 
 /** The reference: any missing or invalid required field of upload-url is MISSING_REQUIRED_FIELD. */
 const MISSING = { context: { errorCode: ErrorCode.MISSING_REQUIRED_FIELD } };
@@ -47,6 +47,6 @@ export class CreateUploadUrlDto {
   @ApiPropertyOptional({ description: "Links the file to this product (appended to its fulfillment_config.file_ids), e.g. prod_01jd8x3k2m4n5p6q7r8s9t0v1w" })
   @IsOptional()
   @IsString()
-  @MaxLength(STORE_ID_MAX_LENGTH)
+  @MaxLength(ID_MAX_LENGTH)
   product_id?: string;
 }

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsDefined, IsString, MaxLength, MinLength } from 'class-validator';
-import { STORE_ID_MAX_LENGTH } from '../../validation/input-bounds';
+import { ID_MAX_LENGTH } from '../../validation/input-bounds';
 
 export class DownloadQueryDto {
   // No examples: Swagger UI pre-fills them, and an id printed in the docs names nothing of the reader's.
@@ -11,14 +11,14 @@ export class DownloadQueryDto {
   @IsDefined()
   @IsString()
   @MinLength(1)
-  @MaxLength(STORE_ID_MAX_LENGTH)
+  @MaxLength(ID_MAX_LENGTH)
   entitlement_id: string;
 
   @ApiProperty({ description: "Customer downloading: the entitlement's `customer_id`, e.g. cus_01jd8x3k2m4n5p6q7r8s9t0v1w" })
   @IsDefined()
   @IsString()
   @MinLength(1)
-  @MaxLength(STORE_ID_MAX_LENGTH)
+  @MaxLength(ID_MAX_LENGTH)
   customer_id: string;
 }
 

@@ -1,9 +1,9 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { IsOptionalNotNull } from '../../validation/is-optional-not-null.decorator';
+import { ID_MAX_LENGTH, STORE_ID_MAX_LENGTH } from '../../validation/input-bounds';
 
 const MAX_DURATION_DAYS = 36_500;
-const MAX_STORE_ID_LENGTH = 255;
 
 /**
  * Body of POST /v1/grant-rules. Each product is named by our id or by its store_product_id: exactly
@@ -15,14 +15,14 @@ export class CreateGrantRuleDto {
   @ApiPropertyOptional({ description: 'The product whose grant fires the rule (any source but rule), by our id (from POST or GET /v1/products), e.g. prod_01jd8x3k2m4n5p6q7r8s9t0v1w' })
   @IsOptionalNotNull()
   @IsString()
-  @MaxLength(MAX_STORE_ID_LENGTH)
+  @MaxLength(ID_MAX_LENGTH)
   trigger_product_id?: string;
 
   @ApiPropertyOptional({ description: 'The trigger product by its store_product_id, instead of trigger_product_id', example: 'sku_ebook_42' })
   @IsOptionalNotNull()
   @IsString()
   @MinLength(1)
-  @MaxLength(MAX_STORE_ID_LENGTH)
+  @MaxLength(STORE_ID_MAX_LENGTH)
   trigger_store_product_id?: string;
 
   @ApiPropertyOptional({
@@ -31,14 +31,14 @@ export class CreateGrantRuleDto {
   })
   @IsOptionalNotNull()
   @IsString()
-  @MaxLength(MAX_STORE_ID_LENGTH)
+  @MaxLength(ID_MAX_LENGTH)
   grant_product_id?: string;
 
   @ApiPropertyOptional({ description: 'The granted product by its store_product_id, instead of grant_product_id', example: 'sku_api_credits_100' })
   @IsOptionalNotNull()
   @IsString()
   @MinLength(1)
-  @MaxLength(MAX_STORE_ID_LENGTH)
+  @MaxLength(STORE_ID_MAX_LENGTH)
   grant_store_product_id?: string;
 
   @ApiPropertyOptional({ description: "Days of access the rule's grant gives; null or absent = the grant product's defaults", type: Number, nullable: true, minimum: 1, example: 30 })

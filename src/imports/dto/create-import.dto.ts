@@ -5,7 +5,7 @@ import { MAX_USAGE_LIMIT } from '../import-row-parser';
 
 /**
  * One row of an import (JSON form; a CSV's header names the same columns). Documentation only: the
- * body is read by rowsOfImportBody and each row is checked when it is processed, so one bad row
+ * body is read by importRowBatches and each row is checked when it is processed, so one bad row
  * fails alone, with its row number, instead of refusing the whole import.
  */
 export class ImportRowDto {

@@ -19,14 +19,13 @@ import {
 import { IsOptionalNotNull } from '../../validation/is-optional-not-null.decorator';
 import { IsMetadataObject } from '../../validation/metadata-object';
 import { DELIVERY_METHODS, type DeliveryMethod, ENTITLEMENT_TYPES, type EntitlementType, PRODUCT_STATUSES, type ProductStatus } from '../product.entity';
-import { STORE_ID_MAX_LENGTH } from '../../validation/input-bounds';
+import { ID_MAX_LENGTH, STORE_ID_MAX_LENGTH } from '../../validation/input-bounds';
 
 export const MAX_FILE_IDS = 100;
 export const MAX_STORE_VARIANT_IDS = 100;
 export const MAX_INCLUDED_PRODUCTS = 50;
-const MAX_STORE_ID_LENGTH = STORE_ID_MAX_LENGTH;
 /** The document's view of file ids in a config (FulfillmentConfigRequestDto's rules, which validate). */
-const FILE_ID_ITEMS = { type: 'string', maxLength: STORE_ID_MAX_LENGTH } as const;
+const FILE_ID_ITEMS = { type: 'string', maxLength: ID_MAX_LENGTH } as const;
 const MAX_DURATION_DAYS = 36_500;
 const MAX_USAGE_LIMIT = 2_000_000_000;
 
@@ -158,7 +157,7 @@ export class CreateProductDto {
   @IsOptional()
   @IsString()
   @MinLength(1)
-  @MaxLength(MAX_STORE_ID_LENGTH)
+  @MaxLength(STORE_ID_MAX_LENGTH)
   store_product_id?: string | null;
 
   @ApiPropertyOptional({ description: 'Variant ids in the e-commerce platform; default [] on create; PATCH replaces the list', type: [String], example: ['sku_ebook_42_pdf'] })
@@ -167,7 +166,7 @@ export class CreateProductDto {
   @ArrayMaxSize(MAX_STORE_VARIANT_IDS)
   @IsString({ each: true })
   @MinLength(1, { each: true })
-  @MaxLength(MAX_STORE_ID_LENGTH, { each: true })
+  @MaxLength(STORE_ID_MAX_LENGTH, { each: true })
   store_variant_ids?: string[];
 
   @ApiPropertyOptional({

@@ -3,8 +3,8 @@ import { IsBoolean, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'cla
 import { IsIsoTimestamp } from '../../validation/iso-timestamp';
 import { IsOptionalNotNull } from '../../validation/is-optional-not-null.decorator';
 import { SUBSCRIPTION_STATUSES, SubscriptionStatus } from '../subscription.entity';
+import { STORE_ID_MAX_LENGTH } from '../../validation/input-bounds';
 
-const MAX_ID_LENGTH = 255;
 
 /**
  * Body of PUT /v1/subscriptions/store/{store_subscription_id}: the store's state of the
@@ -17,34 +17,34 @@ export class PutSubscriptionDto {
   @ApiPropertyOptional({ description: 'Existing customer id, instead of store_customer_id (e.g. cus_01jd8x3k2m4n5p6q7r8s9t0v1w)' })
   @IsOptionalNotNull()
   @IsString()
-  @MaxLength(MAX_ID_LENGTH)
+  @MaxLength(STORE_ID_MAX_LENGTH)
   customer_id?: string;
 
   @ApiPropertyOptional({ description: 'Customer id in the e-commerce platform; the customer is created if new', example: 'store_cust_1001' })
   @IsOptionalNotNull()
   @IsString()
   @MinLength(1)
-  @MaxLength(MAX_ID_LENGTH)
+  @MaxLength(STORE_ID_MAX_LENGTH)
   store_customer_id?: string;
 
   @ApiPropertyOptional({ description: 'Product id of a subscription_linked product, instead of store_product_id / store_variant_id (e.g. prod_01jd8x3k2m4n5p6q7r8s9t0v1w)' })
   @IsOptionalNotNull()
   @IsString()
-  @MaxLength(MAX_ID_LENGTH)
+  @MaxLength(STORE_ID_MAX_LENGTH)
   product_id?: string;
 
   @ApiPropertyOptional({ description: 'Product id in the e-commerce platform', example: 'sku_pro_monthly' })
   @IsOptionalNotNull()
   @IsString()
   @MinLength(1)
-  @MaxLength(MAX_ID_LENGTH)
+  @MaxLength(STORE_ID_MAX_LENGTH)
   store_product_id?: string;
 
   @ApiPropertyOptional({ description: "A variant id listed in a product's store_variant_ids, instead of product_id / store_product_id (e.g. variant_pro_monthly_eur)" })
   @IsOptionalNotNull()
   @IsString()
   @MinLength(1)
-  @MaxLength(MAX_ID_LENGTH)
+  @MaxLength(STORE_ID_MAX_LENGTH)
   store_variant_id?: string;
 
   @ApiProperty({
