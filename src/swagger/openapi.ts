@@ -137,9 +137,13 @@ function decorateOperations(document: OpenAPIObject): void {
           operation.responses['413'] = { ...PAYLOAD_TOO_LARGE_RESPONSE(), ...(declared ? { description: declared.description } : {}) };
         }
       }
-      if (!scopes) continue;
-      const scopeLine = `**Scope:** ${scopes.map((scope) => `\`${scope}\``).join(', ')}`;
-      operation.description = operation.description ? `${scopeLine}\n\n${operation.description}` : scopeLine;
+      // A session is rate-limited like a key: its answers carry the same headers.
+      const bySession = operation.security.some((requirement) => DASHBOARD_SESSION_SECURITY in requirement);
+      if (!scopes && !bySession) continue;
+      if (scopes) {
+        const scopeLine = `**Scope:** ${scopes.map((scope) => `\`${scope}\``).join(', ')}`;
+        operation.description = operation.description ? `${scopeLine}\n\n${operation.description}` : scopeLine;
+      }
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         response.headers = { ...(status.startsWith('2') ? RATE_LIMIT_HEADERS : RATE_LIMIT_ERROR_HEADERS), ...(response.headers ?? {}) };
       }
@@ -232,7 +236,24 @@ export function buildDashboardOpenApiDocument(app: INestApplication): OpenAPIObj
     include: modulesByDocument(app).dashboardModules,
   });
   documentCsrfHeader(document);
-  return finishDocument(document);
+  const finished = finishDocument(document);
+  documentRateLimitsOfSignedInCallers(finished);
+  return finished;
+}
+
+/**
+ * Sign-in and setup need no session, but a browser that has one sends its cookie, and a request a
+ * session authenticates is rate-limited (and answered with the headers) like any other.
+ */
+function documentRateLimitsOfSignedInCallers(document: OpenAPIObject): void {
+  for (const pathItem of Object.values(document.paths)) {
+    for (const operation of Object.values(pathItem) as Operation[]) {
+      if ((operation.security ?? []).length > 0) continue;
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        response.headers = { ...(status.startsWith('2') ? RATE_LIMIT_HEADERS : RATE_LIMIT_ERROR_HEADERS), ...(response.headers ?? {}) };
+      }
+    }
+  }
 }
 
 /** The CSRF header and its 403 on every state-changing operation that needs the session. */

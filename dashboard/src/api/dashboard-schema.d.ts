@@ -661,6 +661,14 @@ export interface operations {
             /** @description The new session; the cookie is in Set-Cookie */
             200: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Request identifier, as meta.request_id */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -673,6 +681,12 @@ export interface operations {
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -682,6 +696,12 @@ export interface operations {
             /** @description `INVALID_CREDENTIALS`: Dashboard sign-in: unknown email or wrong password */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -691,6 +711,12 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -717,6 +743,14 @@ export interface operations {
             /** @description The password is set */
             200: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Request identifier, as meta.request_id */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -729,6 +763,12 @@ export interface operations {
             /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -738,6 +778,12 @@ export interface operations {
             /** @description `SETUP_LINK_INVALID`: The setup link is unknown, used or older than 24 hours */
             404: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -758,6 +804,14 @@ export interface operations {
             /** @description The session */
             200: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Request identifier, as meta.request_id */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -770,6 +824,12 @@ export interface operations {
             /** @description `INVALID_SESSION`: No dashboard session, or it ended (signed out or idle for 12 hours) */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -779,6 +839,12 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -790,6 +856,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -799,6 +871,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -810,6 +888,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -836,6 +920,14 @@ export interface operations {
             /** @description Signed out */
             200: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Request identifier, as meta.request_id */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -848,6 +940,12 @@ export interface operations {
             /** @description `INVALID_SESSION`: No dashboard session, or it ended (signed out or idle for 12 hours) */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -857,6 +955,12 @@ export interface operations {
             /** @description `CSRF_TOKEN_INVALID`: A state-changing request of a dashboard session without the session's X-CSRF-Token */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -866,6 +970,12 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -877,6 +987,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -886,6 +1002,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -897,6 +1019,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -920,6 +1048,14 @@ export interface operations {
             /** @description Plan, usage and 30 days of downloads */
             200: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Request identifier, as meta.request_id */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -932,6 +1068,12 @@ export interface operations {
             /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -941,6 +1083,12 @@ export interface operations {
             /** @description `INVALID_SESSION`: No dashboard session, or it ended (signed out or idle for 12 hours) */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -950,6 +1098,12 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -961,6 +1115,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -970,6 +1130,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -981,6 +1147,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1001,6 +1173,14 @@ export interface operations {
             /** @description Every key of the merchant */
             200: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Request identifier, as meta.request_id */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1013,6 +1193,12 @@ export interface operations {
             /** @description `INVALID_SESSION`: No dashboard session, or it ended (signed out or idle for 12 hours) */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1022,6 +1208,12 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1033,6 +1225,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1042,6 +1240,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1053,6 +1257,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1083,6 +1293,14 @@ export interface operations {
             /** @description The key, with its secret */
             201: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Request identifier, as meta.request_id */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1095,6 +1313,12 @@ export interface operations {
             /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1104,6 +1328,12 @@ export interface operations {
             /** @description `INVALID_SESSION`: No dashboard session, or it ended (signed out or idle for 12 hours) */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1113,6 +1343,12 @@ export interface operations {
             /** @description `CSRF_TOKEN_INVALID`: A state-changing request of a dashboard session without the session's X-CSRF-Token */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1122,6 +1358,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1131,6 +1373,12 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1142,6 +1390,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1151,6 +1405,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1162,6 +1422,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1191,6 +1457,14 @@ export interface operations {
             /** @description The revoked key */
             200: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Request identifier, as meta.request_id */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1203,6 +1477,12 @@ export interface operations {
             /** @description `INVALID_SESSION`: No dashboard session, or it ended (signed out or idle for 12 hours) */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1212,6 +1492,12 @@ export interface operations {
             /** @description `CSRF_TOKEN_INVALID`: A state-changing request of a dashboard session without the session's X-CSRF-Token */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1221,6 +1507,12 @@ export interface operations {
             /** @description `API_KEY_NOT_FOUND`: No such API key (admin API) */
             404: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1230,6 +1522,12 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1241,6 +1539,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1250,6 +1554,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1261,6 +1571,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1281,6 +1597,14 @@ export interface operations {
             /** @description Every user of the merchant */
             200: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Request identifier, as meta.request_id */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1293,6 +1617,12 @@ export interface operations {
             /** @description `INVALID_SESSION`: No dashboard session, or it ended (signed out or idle for 12 hours) */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1302,6 +1632,12 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1313,6 +1649,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1322,6 +1664,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1333,6 +1681,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1363,6 +1717,14 @@ export interface operations {
             /** @description The new user and its setup link */
             201: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Request identifier, as meta.request_id */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1375,6 +1737,12 @@ export interface operations {
             /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1384,6 +1752,12 @@ export interface operations {
             /** @description `INVALID_SESSION`: No dashboard session, or it ended (signed out or idle for 12 hours) */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1393,6 +1767,12 @@ export interface operations {
             /** @description `CSRF_TOKEN_INVALID`: A state-changing request of a dashboard session without the session's X-CSRF-Token */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1402,6 +1782,12 @@ export interface operations {
             /** @description `DASHBOARD_USER_EXISTS`: The email already belongs to another merchant's dashboard user */
             409: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1411,6 +1797,12 @@ export interface operations {
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1420,6 +1812,12 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1431,6 +1829,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1440,6 +1844,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1451,6 +1861,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1480,6 +1896,14 @@ export interface operations {
             /** @description The user and the link */
             201: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Request identifier, as meta.request_id */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1492,6 +1916,12 @@ export interface operations {
             /** @description `INVALID_SESSION`: No dashboard session, or it ended (signed out or idle for 12 hours) */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1501,6 +1931,12 @@ export interface operations {
             /** @description `CSRF_TOKEN_INVALID`: A state-changing request of a dashboard session without the session's X-CSRF-Token */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1510,6 +1946,12 @@ export interface operations {
             /** @description `DASHBOARD_USER_NOT_FOUND`: No such user in the merchant's dashboard team */
             404: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1519,6 +1961,12 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1530,6 +1978,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1539,6 +1993,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1550,6 +2010,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1579,6 +2045,14 @@ export interface operations {
             /** @description The user is removed */
             200: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Request identifier, as meta.request_id */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1591,6 +2065,12 @@ export interface operations {
             /** @description `INVALID_SESSION`: No dashboard session, or it ended (signed out or idle for 12 hours) */
             401: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1600,6 +2080,12 @@ export interface operations {
             /** @description `CSRF_TOKEN_INVALID`: A state-changing request of a dashboard session without the session's X-CSRF-Token */
             403: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1609,6 +2095,12 @@ export interface operations {
             /** @description `DASHBOARD_USER_NOT_FOUND`: No such user in the merchant's dashboard team */
             404: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1618,6 +2110,12 @@ export interface operations {
             /** @description `LAST_DASHBOARD_USER`: The merchant's last dashboard user can't be removed */
             409: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1627,6 +2125,12 @@ export interface operations {
             /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1638,6 +2142,12 @@ export interface operations {
             /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
             500: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1647,6 +2157,12 @@ export interface operations {
             /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1658,6 +2174,12 @@ export interface operations {
             /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
             default: {
                 headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
