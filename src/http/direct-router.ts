@@ -1,7 +1,7 @@
 import { Logger as NestLogger, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parse as parseQuery, ParsedUrlQuery } from 'node:querystring';
+import type { ParsedUrlQuery } from 'node:querystring';
 import type { Logger } from 'pino';
 import type { AccessGuard, RouteAccess } from '../auth/access.guard';
 import type { AuthContext } from '../auth/auth-context';
@@ -12,6 +12,7 @@ import { toApiError } from './all-exceptions.filter';
 import { errorReply, startExchange } from './exchange-start';
 import { RequestGate } from './request-gate';
 import { pathOf } from '../exchange/request-path';
+import { parseQueryString } from '../exchange/query-string';
 import type { SecurityHeaders } from './security-headers';
 
 /** A definition bound to the application's controller, its path and its access, read from its decorators. */
@@ -95,7 +96,7 @@ export class DirectRouter {
         })
         .then(() => {
           const queryStart = url.indexOf('?');
-          return route.answer(auth, parseQuery(queryStart === -1 ? '' : url.slice(queryStart + 1)));
+          return route.answer(auth, parseQueryString(queryStart === -1 ? '' : url.slice(queryStart + 1)));
         })
         .then(
           (result) => writeJson(response, 200, envelopeOf(result, requestIdOf(request))),

@@ -98,7 +98,7 @@ describe('client address behind a trusted proxy (TRUST_PROXY=loopback)', () => {
     const secureCookie = ([] as string[]).concat(overHttps.headers['set-cookie'])[0];
     expect(secureCookie).toMatch(/^__Host-eh_session=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Secure$/);
     const cookie = secureCookie.split(';')[0];
-    await testApp.http.get('/v1/products').set('Cookie', cookie).set('X-Forwarded-Proto', 'https').expect(200);
+    await testApp.http.get('/v1/products').set('Cookie', cookie).set('Eh-Mode', 'test').set('X-Forwarded-Proto', 'https').expect(200);
     // Over plain http the __Host- cookie is not the session (a browser would not send it anyway).
     await testApp.http.get('/dashboard/api/session').set('Cookie', cookie).expect(401);
 

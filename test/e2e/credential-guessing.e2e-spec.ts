@@ -87,13 +87,13 @@ describe('credential guessing without lockouts', () => {
 
     const sessionLookups = jest.spyOn(DashboardSessionsRepository.prototype, 'findOpenByTokenHash');
     const answers = await Promise.all(
-      Array.from({ length: 100 }, (_, index) => statusOf(index % 2 === 0 ? '/v1/products' : '/dashboard/api/session', { Cookie: `eh_session=${guessSessionToken()}`, ...from })),
+      Array.from({ length: 100 }, (_, index) => statusOf(index % 2 === 0 ? '/v1/products' : '/dashboard/api/session', { Cookie: `eh_session=${guessSessionToken()}`, 'Eh-Mode': 'test', ...from })),
     );
     expect(answers.filter((status) => status !== 429)).toEqual([]);
     expect(sessionLookups).not.toHaveBeenCalled();
 
     // The real session, from the same blocked client: never refused for failures.
-    expect(await statusOf('/v1/products', { Cookie: sessionCookie, ...from })).toBe(200);
+    expect(await statusOf('/v1/products', { Cookie: sessionCookie, 'Eh-Mode': 'test', ...from })).toBe(200);
     expect(await statusOf('/dashboard/api/session', { Cookie: sessionCookie, ...from })).toBe(200);
     expect(sessionLookups).toHaveBeenCalledTimes(2);
   }, 120_000);

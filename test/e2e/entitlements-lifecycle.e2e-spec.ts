@@ -161,7 +161,7 @@ describe('entitlements: create, read, lifecycle, expiry', () => {
         [second.id, 'active'],
         [first.id, 'revoked'],
       ]);
-      expect(Object.keys(response.body.data[0]).sort()).toEqual(['expires_at', 'granted_at', 'id', 'metadata', 'product_id', 'source', 'status']);
+      expect(Object.keys(response.body.data[0]).sort()).toEqual(['expires_at', 'granted_at', 'id', 'metadata', 'product_id', 'product_name', 'source', 'status']);
     }
   });
 });

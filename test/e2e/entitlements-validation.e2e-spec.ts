@@ -132,7 +132,7 @@ describe('entitlements and customers: validation errors', () => {
       const lower = await list(`status=active&source=api&customer_id=${customerId}`).expect(200);
       expect(upper.body.data.map((item: { id: string }) => item.id)).toEqual([entitlementId]);
       expect(lower.body.data).toEqual(upper.body.data);
-      const dated = await list(`customer_id=${customerId}&granted_after=${encodeURIComponent('2000-01-01T00:00:00+02:00')}&granted_before=2999-01-01`).expect(200);
+      const dated = await list(`customer_id=${customerId}&granted_after=${encodeURIComponent('2000-01-01T00:00:00+02:00')}&granted_before=${encodeURIComponent('2999-01-01T00:00:00Z')}`).expect(200);
       expect(dated.body.pagination.total).toBe(1);
       const none = await list(`customer_id=${customerId}&granted_before=2000-01-01T00:00:00Z`).expect(200);
       expect(none.body).toMatchObject({ data: [], pagination: { total: 0, has_more: false, next_cursor: null } });

@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { ApiKeyEntity } from '../../src/auth/api-key.entity';
+import { ApiKeysRepository } from '../../src/auth/api-keys.repository';
 import { MerchantEntity } from '../../src/auth/merchant.entity';
 import { freePort } from '../support/free-port';
 import { randomLoopbackAddress, sendFrom } from '../support/raw-http';
@@ -127,9 +128,10 @@ describeNeeding(['redis'], 'rate limiting with Redis storage', () => {
     }
   });
 
-  it('shares failed-authentication blocks between instances: an address blocked on one is refused on the other, before any lookup', async () => {
+  it('shares failed-authentication blocks between instances: an address blocked on one gets 429 for unknown keys on the other, before any lookup, while its valid key still works', async () => {
     const first = await createTestApp({ AUTH_FAILURE_LIMIT_PER_MINUTE: '3', REDIS_URL: redisUrl });
     const second = await createTestApp({ AUTH_FAILURE_LIMIT_PER_MINUTE: '3', REDIS_URL: redisUrl });
+    const keyLookups = jest.spyOn(ApiKeysRepository.prototype, 'findActiveByHash');
     try {
       const [firstPort, secondPort] = [await freePort(), await freePort()];
       await first.app.listen(firstPort, '127.0.0.1');
@@ -142,12 +144,17 @@ describeNeeding(['redis'], 'rate limiting with Redis storage', () => {
         expect((await sendFrom({ port: firstPort, localAddress }, 'GET', '/v1/products', unknownKey)).status).toBe(401);
       }
       expect((await sendFrom({ port: firstPort, localAddress }, 'GET', '/v1/products', unknownKey)).status).toBe(429);
-      const refused = await sendFrom({ port: secondPort, localAddress }, 'GET', '/v1/products', bearer(tenant.testKey));
+      keyLookups.mockClear();
+      const refused = await sendFrom({ port: secondPort, localAddress }, 'GET', '/v1/products', { Authorization: 'Bearer eh_test_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB' });
       expect(refused.status).toBe(429);
       expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(keyLookups).not.toHaveBeenCalled();
+      // A valid key is never refused for failures it did not make, from the blocked address included (DESIGN §13).
+      expect((await sendFrom({ port: secondPort, localAddress }, 'GET', '/v1/products', bearer(tenant.testKey))).status).toBe(200);
       // Another address is not affected.
-      expect((await sendFrom({ port: secondPort, localAddress: randomLoopbackAddress() }, 'GET', '/v1/products', bearer(tenant.testKey))).status).toBe(200);
+      expect((await sendFrom({ port: secondPort, localAddress: randomLoopbackAddress() }, 'GET', '/v1/products', unknownKey)).status).toBe(401);
     } finally {
+      keyLookups.mockRestore();
       await first.close();
       await second.close();
     }

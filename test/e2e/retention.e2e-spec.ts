@@ -52,10 +52,10 @@ describe('retention: what outlives it is pruned', () => {
     const created = await testApp.http.post(`/admin/v1/merchants/${tenant.merchantId}/users`).set(bearer(TEST_ADMIN_TOKEN)).send({ email }).expect(201);
     const userId = created.body.data.id as string;
     await dataSource.query(
-      `INSERT INTO dashboard_sessions (id, token_hash, user_id, merchant_id, mode, csrf_token, last_seen_at, ended_at, checksummed)
-       VALUES ('sess_prune_ended', 'h-ended-${userId}', $1, $2, 'test', 'c', now(), now() - interval '1 minute', true),
-              ('sess_prune_idle', 'h-idle-${userId}', $1, $2, 'test', 'c', now() - interval '13 hours', null, true),
-              ('sess_prune_live', 'h-live-${userId}', $1, $2, 'test', 'c', now() - interval '11 hours', null, true)`,
+      `INSERT INTO dashboard_sessions (id, token_hash, user_id, merchant_id, csrf_token, last_seen_at, ended_at, checksummed)
+       VALUES ('sess_prune_ended', 'h-ended-${userId}', $1, $2, 'c', now(), now() - interval '1 minute', true),
+              ('sess_prune_idle', 'h-idle-${userId}', $1, $2, 'c', now() - interval '13 hours', null, true),
+              ('sess_prune_live', 'h-live-${userId}', $1, $2, 'c', now() - interval '11 hours', null, true)`,
       [userId, tenant.merchantId],
     );
     await dataSource.query(

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { AppProcess } from '../support/app-process';
+import { LocalStorageController } from '../../src/files/storage/local-storage.controller';
 import { FileFixtures, putObject, UploadedFile } from '../support/file-fixtures';
 import { freePort } from '../support/free-port';
 import { SocketOutcome, trickle } from '../support/raw-http';
@@ -191,18 +192,17 @@ describe('slow clients: upload slots', () => {
     try {
       let started = 0;
       for (; started < 32; started += 1) startTrickle(trickled[started]);
-      // Once all 32 are in progress, A's next upload is refused: A's slots are taken. (Probed with
-      // one byte: a probe that is let in holds a slot only for a moment, but a trickle arriving in
-      // that moment is refused, so each refused trickle is replaced.)
+      // Waits on the server's own count of A's uploads in progress until all 32 trickles hold a
+      // slot (a trickle refused meanwhile is replaced), then probes once: A's slots are taken.
+      const slots = (testApp.app.get(LocalStorageController) as unknown as { uploadsByMerchant: Map<string, number> }).uploadsByMerchant;
       const waitForFull = async (): Promise<Response> => {
-        for (let attempt = 0; attempt < 100; attempt += 1) {
+        for (let attempt = 0; attempt < 300; attempt += 1) {
           const refusedTrickles = received.filter((answer) => answer.startsWith('HTTP/1.1 503')).length;
           while (started < 32 + refusedTrickles && started < trickled.length) startTrickle(trickled[started++]);
-          const response = await putObject(probe.uploadUrl, Buffer.alloc(1, 1), PDF);
-          if (response.status !== 200) return response;
+          if ((slots.get(merchantA.merchantId) ?? 0) >= 32) return putObject(probe.uploadUrl, Buffer.alloc(1, 1), PDF);
           await new Promise((resolve) => setTimeout(resolve, 100));
         }
-        throw new Error(`merchant A's uploads never filled its slots; they were answered: ${JSON.stringify(received)}`);
+        throw new Error(`merchant A's uploads never filled its slots (${slots.get(merchantA.merchantId) ?? 0} held); they were answered: ${JSON.stringify(received)}`);
       };
       const refusedA = await waitForFull();
       expect(refusedA.status).toBe(503);

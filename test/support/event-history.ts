@@ -20,8 +20,8 @@ export async function insertHistory(dataSource: DataSource, tenant: TestTenant, 
     [tenant.merchantId, count],
   );
   await dataSource.query(
-    `INSERT INTO webhook_deliveries (merchant_id, mode, endpoint_id, event_id, status, attempt_count, next_attempt_at, created_at, updated_at)
-     SELECT $1, 'test', $2, 'evt_${label}_' || g, 'succeeded', 1, ${age}, ${age}, ${age}
+    `INSERT INTO webhook_deliveries (merchant_id, mode, endpoint_id, event_id, object_id, status, attempt_count, next_attempt_at, created_at, updated_at)
+     SELECT $1, 'test', $2, 'evt_${label}_' || g, 'ent_history', 'succeeded', 1, ${age}, ${age}, ${age}
      FROM generate_series(1, $3::int) g`,
     [tenant.merchantId, endpointId, count],
   );
