@@ -27,6 +27,12 @@ export interface ApiApplication {
 /** Handlers answered before the framework's router (src/http/direct-router.ts): the access check. */
 const DIRECT_ROUTES: DirectRouteDefinition[] = [CHECK_DIRECT_ROUTE as DirectRouteDefinition];
 
+/** Where the dashboard's uploads go: the local driver's PUBLIC_BASE_URL, and an S3 endpoint (http:// for MinIO and the like). */
+function uploadOriginsOf(config: AppConfig): string[] {
+  const endpoint = config.s3.endpoint;
+  return [new URL(config.publicBaseUrl).origin, ...(endpoint ? [new URL(endpoint).origin] : [])];
+}
+
 /** Everything main.ts and the tests share, so tests exercise the real HTTP stack. */
 export function configureApp(app: INestApplication, platform: HttpPlatform): void {
   app.useLogger(app.get(PinoNestLogger));
@@ -38,7 +44,7 @@ export function configureApp(app: INestApplication, platform: HttpPlatform): voi
     guard: app.get(AccessGuard),
     directRoutes: DIRECT_ROUTES.map((definition) => ({ definition, instance: app.get(definition.controller) })),
     logger: app.get(RootLogger).pino,
-    dashboard: config.dashboardEnabled ? new DashboardAssets() : null,
+    dashboard: config.dashboardEnabled ? new DashboardAssets({ uploadOrigins: uploadOriginsOf(config) }) : null,
   });
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter(platform));

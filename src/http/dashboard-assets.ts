@@ -1,6 +1,9 @@
 import { createReadStream, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as path from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import { pathOf } from '../exchange/request-path';
 
 /** Where `npm run build` puts the Vite build of `dashboard/` (never committed). */
@@ -22,19 +25,46 @@ const CONTENT_TYPES: Record<string, string> = {
 
 /**
  * The app's pages: its own scripts and styles only; `connect-src` also allows https origins, where
- * an S3 store's presigned upload URLs point.
+ * an S3 store's presigned upload URLs point, and the upload origins: PUBLIC_BASE_URL's, where the
+ * local driver's upload URLs point (the page may be opened at another address of the same
+ * service), and S3_ENDPOINT's.
  */
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self' https:",
-  "frame-ancestors 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "object-src 'none'",
-].join('; ');
+function contentSecurityPolicy(uploadOrigins: string[]): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    ["connect-src 'self' https:", ...new Set(uploadOrigins)].join(' '),
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "object-src 'none'",
+  ].join('; ');
+}
+
+/** Text worth compressing; images and fonts are compressed already. */
+const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.svg', '.json', '.map']);
+type Encoding = 'br' | 'gzip';
+const COMPRESSORS: Record<Encoding, (content: Buffer) => Promise<Buffer>> = {
+  // Best ratio: each file is compressed once per process (the build never changes under it).
+  br: (content) => promisify(brotliCompress)(content, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: content.length } }),
+  gzip: (content) => promisify(gzip)(content, { level: 9 }),
+};
+
+/** The encoding to send: brotli, else gzip, when the client accepts it (q=0 refuses). */
+export function preferredEncoding(acceptEncoding: string | undefined): Encoding | null {
+  const accepted = new Set(
+    (acceptEncoding ?? '')
+      .split(',')
+      .map((entry) => entry.trim().split(';').map((part) => part.trim()))
+      .filter(([, ...parameters]) => !parameters.some((parameter) => /^q=0(\.0*)?$/.test(parameter)))
+      .map(([name]) => name.toLowerCase()),
+  );
+  if (accepted.has('br')) return 'br';
+  if (accepted.has('gzip')) return 'gzip';
+  return null;
+}
 
 /** Whether a path belongs to the dashboard at all (its pages or its JSON routes). */
 export function isDashboardPath(requestPath: string): boolean {
@@ -48,7 +78,16 @@ export function isDashboardPath(requestPath: string): boolean {
  * fallback). `/dashboard/api/` is the service's JSON and passes on to routing.
  */
 export class DashboardAssets {
-  constructor(private readonly root: string = DASHBOARD_BUILD_DIRECTORY) {}
+  private readonly contentSecurityPolicy: string;
+  /** Compressed files by path, encoding and modification time, each made once (concurrent asks share it). */
+  private readonly compressed = new Map<string, Promise<Buffer>>();
+
+  constructor(options: { uploadOrigins?: string[]; root?: string } = {}) {
+    this.root = options.root ?? DASHBOARD_BUILD_DIRECTORY;
+    this.contentSecurityPolicy = contentSecurityPolicy(options.uploadOrigins ?? []);
+  }
+
+  private readonly root: string;
 
   handles(request: IncomingMessage): boolean {
     const requestPath = pathOf(request.url ?? '/');
@@ -59,7 +98,7 @@ export class DashboardAssets {
   serve(request: IncomingMessage, response: ServerResponse): void {
     const requestPath = pathOf(request.url ?? '/');
     const file = this.fileFor(requestPath) ?? this.fileFor(`${DASHBOARD_PREFIX}/index.html`);
-    response.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+    response.setHeader('Content-Security-Policy', this.contentSecurityPolicy);
     if (!file) {
       response.statusCode = 404;
       response.setHeader('Content-Type', 'text/plain; charset=utf-8');
@@ -67,10 +106,24 @@ export class DashboardAssets {
       return;
     }
     response.statusCode = 200;
-    response.setHeader('Content-Type', CONTENT_TYPES[path.extname(file.path)] ?? 'application/octet-stream');
-    response.setHeader('Content-Length', String(file.size));
+    const extension = path.extname(file.path);
+    response.setHeader('Content-Type', CONTENT_TYPES[extension] ?? 'application/octet-stream');
     // Vite names assets by content hash, so they never change; index.html names the current ones.
     response.setHeader('Cache-Control', file.path.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+    const encoding = COMPRESSIBLE.has(extension) ? preferredEncoding(request.headers['accept-encoding']) : null;
+    if (COMPRESSIBLE.has(extension)) response.setHeader('Vary', 'Accept-Encoding');
+    if (encoding) {
+      this.compressedFile(file, encoding).then(
+        (content) => {
+          response.setHeader('Content-Encoding', encoding);
+          response.setHeader('Content-Length', String(content.length));
+          response.end(request.method === 'HEAD' ? undefined : content);
+        },
+        () => response.destroy(),
+      );
+      return;
+    }
+    response.setHeader('Content-Length', String(file.size));
     if (request.method === 'HEAD') {
       response.end();
       return;
@@ -80,8 +133,20 @@ export class DashboardAssets {
       .pipe(response);
   }
 
+  private compressedFile(file: { path: string; modified: number }, encoding: Encoding): Promise<Buffer> {
+    const key = `${encoding}:${file.modified}:${file.path}`;
+    let content = this.compressed.get(key);
+    if (!content) {
+      content = readFile(file.path).then(COMPRESSORS[encoding]);
+      // A failure is not kept: the next request tries again.
+      content.catch(() => this.compressed.delete(key));
+      this.compressed.set(key, content);
+    }
+    return content;
+  }
+
   /** The build's file for a path under /dashboard, never outside the build directory. */
-  private fileFor(requestPath: string): { path: string; size: number } | null {
+  private fileFor(requestPath: string): { path: string; size: number; modified: number } | null {
     let relative: string;
     try {
       relative = decodeURIComponent(requestPath.slice(DASHBOARD_PREFIX.length).replace(/^\/+/, '')) || 'index.html';
@@ -92,7 +157,7 @@ export class DashboardAssets {
     if (!candidate.startsWith(this.root + path.sep)) return null;
     try {
       const stats = statSync(candidate);
-      return stats.isFile() ? { path: candidate, size: stats.size } : null;
+      return stats.isFile() ? { path: candidate, size: stats.size, modified: stats.mtimeMs } : null;
     } catch {
       return null;
     }

@@ -56,7 +56,7 @@ describeWithBrowser('dashboard lists in a browser', () => {
     await openPage(page, 'Products');
     await page.getByRole('searchbox', { name: 'Search' }).fill('item 007');
     await page.getByRole('link', { name: nameOf(7) }).waitFor();
-    await pager().getByText('1–1 of 1 products').waitFor();
+    await pager().getByText('1–1 of 1 product', { exact: true }).waitFor();
     await page.getByRole('searchbox', { name: 'Search' }).fill('sku_2');
     await page.getByRole('link', { name: nameOf(2) }).waitFor();
     await page.getByRole('searchbox', { name: 'Search' }).fill('nothing like this');
@@ -81,7 +81,7 @@ describeWithBrowser('dashboard lists in a browser', () => {
     await page.getByRole('row', { name: new RegExp(nameOf(1)) }).waitFor();
     await openPage(page, 'Events');
     await page.getByLabel('Type').selectOption('entitlement.created');
-    await page.getByRole('navigation', { name: 'Pages of events' }).getByText('1–1 of 1 events').waitFor();
+    await page.getByRole('navigation', { name: 'Pages of events' }).getByText('1–1 of 1 event', { exact: true }).waitFor();
     await page.getByLabel('Type').selectOption('product.created');
     await page.getByRole('navigation', { name: 'Pages of events' }).getByText('1–25 of 150 events').waitFor();
   });

@@ -94,6 +94,20 @@ describe('files on the local storage driver', () => {
     expect(usage.body.data.usage.live).toEqual({ storage_used_bytes: 0, storage_reserved_bytes: 0, bandwidth_bytes: 0, overage_bytes: 0 });
   });
 
+  it('answers a browser on another origin like a presigned S3 URL: the CORS preflight and the PUT allow any origin, no credentials', async () => {
+    const upload = await fixtures.uploadUrl(tenant.testKey, { file_name: 'cors.pdf', file_size: 4, mime_type: PDF });
+    const origin = { Origin: 'http://localhost:5173' };
+    const preflight = await fetch(upload.uploadUrl, { method: 'OPTIONS', headers: { ...origin, 'Access-Control-Request-Method': 'PUT', 'Access-Control-Request-Headers': 'content-type' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('PUT');
+    expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('content-type');
+    expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+    const put = await fetch(upload.uploadUrl, { method: 'PUT', headers: { ...origin, 'Content-Type': PDF }, body: Buffer.from('%PDF') });
+    expect(put.status).toBe(200);
+    expect(put.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
   describe('upload-url validation', () => {
     const valid = { file_name: 'a.pdf', file_size: 10, mime_type: PDF };
     it.each([

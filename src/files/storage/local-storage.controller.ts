@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Param, Put, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Options, Param, Put, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
@@ -27,9 +27,22 @@ function mediaType(header: string | undefined): string {
   return (header ?? '').split(';')[0].trim().toLowerCase();
 }
 
+/**
+ * Like an S3 bucket's CORS rule for presigned URLs: any page may PUT or GET with a signed URL (the
+ * token is the only authorisation, no cookie is read), so the dashboard uploads from whichever
+ * address it was opened at, not only PUBLIC_BASE_URL's.
+ */
+const CROSS_ORIGIN_HEADERS: Record<string, string> = { 'Access-Control-Allow-Origin': '*' };
+const PREFLIGHT_HEADERS: Record<string, string> = {
+  ...CROSS_ORIGIN_HEADERS,
+  'Access-Control-Allow-Methods': 'GET, PUT',
+  'Access-Control-Allow-Headers': 'Content-Type',
+  'Access-Control-Max-Age': '600',
+};
+
 function reply(response: ServerResponse, status: number, message: string, options: { closeConnection?: boolean; headers?: Record<string, string> } = {}): void {
   if (response.headersSent) return;
-  const headers: Record<string, string> = { 'Content-Type': 'text/plain; charset=utf-8', ...options.headers };
+  const headers: Record<string, string> = { 'Content-Type': 'text/plain; charset=utf-8', ...CROSS_ORIGIN_HEADERS, ...options.headers };
   if (options.closeConnection) headers.Connection = 'close';
   response.writeHead(status, headers).end(`${message}\n`);
 }
@@ -52,6 +65,12 @@ export class LocalStorageController {
     private readonly clock: Clock,
     private readonly config: AppConfig,
   ) {}
+
+  /** A browser's preflight before a cross-origin PUT (its Content-Type is not a simple one). */
+  @Options(':merchant_id/:mode/:file_id')
+  preflight(@Res() httpResponse: HttpResponse): void {
+    takeOverResponse(httpResponse).writeHead(204, PREFLIGHT_HEADERS).end();
+  }
 
   @Put(':merchant_id/:mode/:file_id')
   async upload(
@@ -109,6 +128,7 @@ export class LocalStorageController {
       'Content-Length': String(object.size),
       'Content-Disposition': attachmentDisposition(grant.fileName ?? 'download'),
       'Cache-Control': 'private, no-store',
+      ...CROSS_ORIGIN_HEADERS,
     });
     // A client that goes away mid-download ends the pipeline; nothing to answer then.
     await pipeline(object.stream, response).catch(() => undefined);
