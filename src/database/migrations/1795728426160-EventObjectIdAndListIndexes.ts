@@ -11,6 +11,11 @@ export class EventObjectIdAndListIndexes1795728426160 implements MigrationInterf
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`ALTER TABLE "events" ADD "object_id" text GENERATED ALWAYS AS (data -> 'object' ->> 'id') STORED`);
+    // TypeORM makes this table only when the running DataSource's entities have a generated column;
+    // a migration run without entities (the test template, a tool) must find it all the same.
+    await queryRunner.query(
+      `CREATE TABLE IF NOT EXISTS "typeorm_metadata" ("type" character varying NOT NULL, "database" character varying, "schema" character varying, "table" character varying, "name" character varying, "value" text)`,
+    );
     await queryRunner.query(`INSERT INTO "typeorm_metadata"("database", "schema", "table", "type", "name", "value") VALUES ($1, $2, $3, $4, $5, $6)`, ["postgres","public","events","GENERATED_COLUMN","object_id","data -> 'object' ->> 'id'"]);
     await queryRunner.query(`CREATE INDEX "orders_tenant_created_idx" ON "orders" ("merchant_id", "mode", "created_at", "id") `);
     await queryRunner.query(`CREATE INDEX "subscriptions_tenant_created_idx" ON "subscriptions" ("merchant_id", "mode", "created_at", "id") `);
