@@ -14,6 +14,7 @@ import { LegacyCredentialFilter } from './legacy-credential-filter';
 import { MerchantsService } from './merchants.service';
 import { ALL_SCOPES_WILDCARD, isScope, SCOPES } from './scopes';
 import type { ApiMode } from '../database/tenant';
+import { UnitOfWork } from '../database/unit-of-work';
 
 /** last_used_at is written at most this often per key, to keep writes off the hot path. */
 const LAST_USED_WRITE_INTERVAL_MILLISECONDS = 60_000;
@@ -52,8 +53,9 @@ export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
     private readonly keys: ApiKeysRepository,
     private readonly merchants: MerchantsService,
     private readonly checksum: CredentialChecksum,
+    private readonly unitOfWork: UnitOfWork,
   ) {
-    this.legacyKeys = new LegacyCredentialFilter('legacy API key', () => this.keys.listLegacyHashes());
+    this.legacyKeys = new LegacyCredentialFilter('legacy API key', () => this.keys.listLegacyHashes(this.unitOfWork.pool));
   }
 
   async onModuleInit(): Promise<void> {
@@ -64,23 +66,25 @@ export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
     await this.merchants.require(merchantId);
     const scopes = this.normaliseScopes(input.scopes);
     const key = generateApiKey(input.mode, this.checksum);
-    const entity = await this.keys.create(merchantId, {
+    const entity = await this.unitOfWork.run((tx) =>
+      this.keys.create(tx, merchantId, {
       keyHash: hashApiKey(key),
       prefix: displayPrefix(key),
       mode: input.mode,
       scopes,
       name: input.name ?? null,
-    });
+      }),
+    );
     return { ...toApiKeyResponse(entity), key };
   }
 
   async list(merchantId: string): Promise<ApiKeyResponseDto[]> {
     await this.merchants.require(merchantId);
-    return (await this.keys.listForMerchant(merchantId)).map(toApiKeyResponse);
+    return (await this.keys.listForMerchant(this.unitOfWork.pool, merchantId)).map(toApiKeyResponse);
   }
 
   async revoke(keyId: string): Promise<ApiKeyResponseDto> {
-    const revoked = isValidId('key', keyId) ? await this.keys.revoke(keyId) : null;
+    const revoked = isValidId('key', keyId) ? await this.unitOfWork.run((tx) => this.keys.revoke(tx, keyId)) : null;
     if (!revoked) throw new ApiError(ErrorCode.API_KEY_NOT_FOUND, `No API key with id '${keyId}'`);
     // This instance forgets it now; others within the cache TTL.
     this.cache.deleteWhere((context) => context.credentialId === keyId);
@@ -107,8 +111,8 @@ export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
     const lastWrite = this.lastUsedWrites.get(context.credentialId) ?? 0;
     if (now - lastWrite < LAST_USED_WRITE_INTERVAL_MILLISECONDS) return;
     this.lastUsedWrites.set(context.credentialId, now);
-    const write = this.keys
-      .touchLastUsed(context.credentialId, new Date(now))
+    const write = this.unitOfWork
+      .run((tx) => this.keys.touchLastUsed(tx, context.credentialId, new Date(now)))
       .catch((error: unknown) => {
         this.logger.warn({ err: error }, 'Could not record last_used_at');
       })
@@ -120,7 +124,7 @@ export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
     let lookup = this.lookups.get(hash);
     if (!lookup) {
       lookup = this.keys
-        .findActiveByHash(hash)
+        .findActiveByHash(this.unitOfWork.pool, hash)
         .then((entity) => {
           if (!entity) {
             this.unknownKeys.set(hash, true);

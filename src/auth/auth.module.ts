@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { UnitOfWork } from '../database/unit-of-work';
 import { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeysService } from './api-keys.service';
 import { CREDENTIAL_CHECKSUM_SECRET, CredentialChecksum } from './credential-checksum';
@@ -23,8 +24,9 @@ import { ServerSecretsRepository } from './server-secrets.repository';
     ServerSecretsRepository,
     {
       provide: CredentialChecksum,
-      inject: [ServerSecretsRepository],
-      useFactory: async (secrets: ServerSecretsRepository) => new CredentialChecksum(await secrets.obtain(CREDENTIAL_CHECKSUM_SECRET)),
+      inject: [ServerSecretsRepository, UnitOfWork],
+      useFactory: async (secrets: ServerSecretsRepository, unitOfWork: UnitOfWork) =>
+        new CredentialChecksum(await unitOfWork.run((tx) => secrets.obtain(tx, CREDENTIAL_CHECKSUM_SECRET))),
     },
   ],
   exports: [MerchantsService, ApiKeysService, RequestAuthenticator, GuessingRules, CredentialChecksum],

@@ -3,7 +3,6 @@ import { AppConfig } from '../config/app-config';
 import type { DemoCredentials } from '../logging/startup-summary';
 import { ApiKeysService } from './api-keys.service';
 import { DASHBOARD_USER_INVITER, DashboardUserInviter } from './dashboard-session-lookup';
-import { MerchantsRepository } from './merchants.repository';
 import { MerchantsService } from './merchants.service';
 
 /**
@@ -16,7 +15,6 @@ import { MerchantsService } from './merchants.service';
 export class DemoMerchantSeeder {
   constructor(
     private readonly config: AppConfig,
-    private readonly merchantsRepository: MerchantsRepository,
     private readonly merchants: MerchantsService,
     private readonly apiKeys: ApiKeysService,
     @Optional() @Inject(DASHBOARD_USER_INVITER) private readonly dashboardUsers: DashboardUserInviter | null = null,
@@ -25,7 +23,7 @@ export class DemoMerchantSeeder {
   /** The demo merchant's id and key when this call created them, else null. */
   async seed(): Promise<DemoCredentials | null> {
     if (!this.config.embeddedDatabase || this.config.skipDemoSeed) return null;
-    if ((await this.merchantsRepository.count()) > 0) return null;
+    if ((await this.merchants.count()) > 0) return null;
     const merchant = await this.merchants.create('Demo merchant', 'free');
     const key = await this.apiKeys.create(merchant.id, { mode: 'test', scopes: ['*'], name: 'demo key' });
     const user = this.config.dashboardEnabled ? await this.dashboardUsers?.create(merchant.id, 'demo@example.com') : undefined;

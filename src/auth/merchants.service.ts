@@ -32,7 +32,11 @@ export class MerchantsService {
   ) {}
 
   async create(name: string, plan: Plan): Promise<MerchantResponseDto> {
-    return toMerchantResponse(await this.merchants.create(name, plan));
+    return toMerchantResponse(await this.unitOfWork.run((tx) => this.merchants.create(tx, name, plan)));
+  }
+
+  count(): Promise<number> {
+    return this.merchants.count(this.unitOfWork.pool);
   }
 
   async get(merchantId: string): Promise<MerchantResponseDto> {
@@ -41,7 +45,7 @@ export class MerchantsService {
 
   async update(merchantId: string, changes: { name?: string; plan?: Plan }): Promise<MerchantResponseDto> {
     await this.require(merchantId);
-    const updated = await this.merchants.update(merchantId, changes);
+    const updated = await this.unitOfWork.run((tx) => this.merchants.update(tx, merchantId, changes));
     this.plans.delete(merchantId);
     if (!updated) throw this.notFound(merchantId);
     return toMerchantResponse(updated);

@@ -12,6 +12,7 @@ import { AppConfig } from '../config/app-config';
 import { DashboardCookie } from './dashboard-cookie';
 import { DashboardSessionsRepository, SessionWithUser } from './dashboard-sessions.repository';
 import type { Transaction } from '../database/transaction';
+import { UnitOfWork } from '../database/unit-of-work';
 
 /** DESIGN §11: a session ends after 12 hours without a request. */
 export const SESSION_IDLE_MILLISECONDS = 12 * 60 * 60 * 1000;
@@ -42,11 +43,12 @@ export class DashboardSessionsService implements DashboardSessionLookup, OnModul
     private readonly sessions: DashboardSessionsRepository,
     private readonly clock: Clock,
     private readonly checksum: CredentialChecksum,
+    private readonly unitOfWork: UnitOfWork,
     config: AppConfig,
   ) {
     this.alwaysSecure = config.publicBaseUrl.startsWith('https:');
     this.enabled = config.dashboardEnabled;
-    this.legacyTokens = new LegacyCredentialFilter('legacy dashboard session', () => this.sessions.listLegacyTokenHashes());
+    this.legacyTokens = new LegacyCredentialFilter('legacy dashboard session', () => this.sessions.listLegacyTokenHashes(this.unitOfWork.pool));
   }
 
   async onModuleInit(): Promise<void> {
@@ -69,7 +71,7 @@ export class DashboardSessionsService implements DashboardSessionLookup, OnModul
     // 32 random bytes and the keyed checksum that lets a guessed cookie be refused without a lookup.
     const token = this.checksum.seal(randomBytes(32).toString('base64url'));
     const csrfToken = randomBytes(32).toString('base64url');
-    await this.sessions.create({ tokenHash: hashSessionToken(token), userId, merchantId, csrfToken, now: this.clock.now() });
+    await this.unitOfWork.run((tx) => this.sessions.create(tx, { tokenHash: hashSessionToken(token), userId, merchantId, csrfToken, now: this.clock.now() }));
     return { token, csrfToken };
   }
 
@@ -93,24 +95,24 @@ export class DashboardSessionsService implements DashboardSessionLookup, OnModul
   }
 
   private async resolve(token: string): Promise<DashboardSessionCredential | null> {
-    const session = await this.sessions.findOpenByTokenHash(hashSessionToken(token));
+    const session = await this.sessions.findOpenByTokenHash(this.unitOfWork.pool, hashSessionToken(token));
     if (!session) return null;
     const now = this.clock.now();
     const idle = now.getTime() - session.last_seen_at.getTime();
     if (idle > SESSION_IDLE_MILLISECONDS) {
-      await this.sessions.end(session.id, now);
+      await this.unitOfWork.run((tx) => this.sessions.end(tx, session.id, now));
       return null;
     }
-    if (idle > TOUCH_INTERVAL_MILLISECONDS) await this.sessions.touch(session.id, now);
+    if (idle > TOUCH_INTERVAL_MILLISECONDS) await this.unitOfWork.run((tx) => this.sessions.touch(tx, session.id, now));
     return toResolved(session);
   }
 
-  /** Ends every session of the user, in the caller's transaction (a password set by a setup link). */
+  /** Ends one session (sign-out). */
   end(sessionId: string): Promise<void> {
-    return this.sessions.end(sessionId, this.clock.now());
+    return this.unitOfWork.run((tx) => this.sessions.end(tx, sessionId, this.clock.now()));
   }
 
-  /** Ends the user's sessions at once, on every instance (each request reads its session's row). */
+  /** Ends the user's sessions at once, on every instance (each request reads its session's row), in the caller's transaction (a password set by a setup link). */
   endAllOfUser(tx: Transaction, userId: string, exceptSessionId: string | null = null): Promise<void> {
     return this.sessions.endAllOfUser(tx, userId, this.clock.now(), exceptSessionId);
   }

@@ -20,15 +20,15 @@ export class DashboardTeamService {
   ) {}
 
   async list(merchantId: string): Promise<TeamMemberResponseDto[]> {
-    return (await this.users.listByMerchant(merchantId)).map(toTeamMember);
+    return (await this.users.listByMerchant(this.unitOfWork.pool, merchantId)).map(toTeamMember);
   }
 
   /** A new user of the merchant and its setup link; an email that is anybody's already is a 409 (a member gets a reset link instead). */
   async invite(merchantId: string, rawEmail: string): Promise<TeamSetupLinkResponseDto> {
     const email = normaliseEmail(rawEmail);
-    const user = await this.users.createIfNew(merchantId, email);
+    const user = await this.unitOfWork.run((tx) => this.users.createIfNew(tx, merchantId, email));
     if (!user) {
-      const existing = await this.users.findByEmail(email);
+      const existing = await this.users.findByEmail(this.unitOfWork.pool, email);
       const whose = existing?.merchant_id === merchantId ? 'a member of this team: issue them a reset link instead' : "another merchant's dashboard user";
       throw new ApiError(ErrorCode.DASHBOARD_USER_EXISTS, `The email '${email}' already belongs to ${whose}`, 'email');
     }
@@ -50,7 +50,7 @@ export class DashboardTeamService {
   }
 
   private async require(merchantId: string, userId: string): Promise<DashboardUserEntity> {
-    const user = await this.users.findOfMerchant(merchantId, userId);
+    const user = await this.users.findOfMerchant(this.unitOfWork.pool, merchantId, userId);
     if (!user) throw notFound(userId);
     return user;
   }

@@ -1,38 +1,39 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, IsNull, MoreThan } from 'typeorm';
+import { IsNull, MoreThan } from 'typeorm';
 import { generateId } from '../ids/id';
 import { DashboardSetupLinkEntity } from './dashboard-setup-link.entity';
 import { DashboardUserEntity } from './dashboard-user.entity';
-import type { Transaction } from '../database/transaction';
+import type { Reader, Transaction } from '../database/transaction';
 
-/** SQL of dashboard users and their setup links. Users are keyed by merchant or by email (sign-in names no merchant). */
+/**
+ * SQL of dashboard users and their setup links. Users are keyed by merchant or by email (sign-in
+ * names no merchant). Reads take a Reader, writes a Transaction.
+ */
 @Injectable()
 export class DashboardUsersRepository {
-  constructor(private readonly dataSource: DataSource) {}
-
-  findByEmail(email: string): Promise<DashboardUserEntity | null> {
-    return this.dataSource.manager.findOne(DashboardUserEntity, { where: { email } });
+  findByEmail(db: Reader, email: string): Promise<DashboardUserEntity | null> {
+    return db.manager.findOne(DashboardUserEntity, { where: { email } });
   }
 
-  findById(userId: string): Promise<DashboardUserEntity | null> {
-    return this.dataSource.manager.findOne(DashboardUserEntity, { where: { id: userId } });
+  findById(db: Reader, userId: string): Promise<DashboardUserEntity | null> {
+    return db.manager.findOne(DashboardUserEntity, { where: { id: userId } });
   }
 
   /** The user with this email, created for the merchant when there is none (a concurrent twin loses to the unique index). */
-  async findOrCreate(merchantId: string, email: string): Promise<DashboardUserEntity> {
-    await this.dataSource
+  async findOrCreate(tx: Transaction, merchantId: string, email: string): Promise<DashboardUserEntity> {
+    await tx.manager
       .createQueryBuilder()
       .insert()
       .into(DashboardUserEntity)
       .values({ id: generateId('user'), merchant_id: merchantId, email, password_hash: null })
       .orIgnore()
       .execute();
-    return (await this.findByEmail(email)) as DashboardUserEntity;
+    return (await this.findByEmail(tx, email)) as DashboardUserEntity;
   }
 
   /** A new user of the merchant with this email, or null when the email is anybody's already (one statement, race-free). */
-  async createIfNew(merchantId: string, email: string): Promise<DashboardUserEntity | null> {
-    const result = await this.dataSource
+  async createIfNew(tx: Transaction, merchantId: string, email: string): Promise<DashboardUserEntity | null> {
+    const result = await tx.manager
       .createQueryBuilder()
       .insert()
       .into(DashboardUserEntity)
@@ -41,11 +42,11 @@ export class DashboardUsersRepository {
       .returning('id')
       .execute();
     const inserted = (result.raw as Array<{ id: string }>)[0];
-    return inserted ? this.findById(inserted.id) : null;
+    return inserted ? this.findById(tx, inserted.id) : null;
   }
 
-  async addSetupLink(userId: string, tokenHash: string, expiresAt: Date): Promise<void> {
-    await this.dataSource.manager.insert(DashboardSetupLinkEntity, { token_hash: tokenHash, user_id: userId, expires_at: expiresAt, used_at: null });
+  async addSetupLink(tx: Transaction, userId: string, tokenHash: string, expiresAt: Date): Promise<void> {
+    await tx.manager.insert(DashboardSetupLinkEntity, { token_hash: tokenHash, user_id: userId, expires_at: expiresAt, used_at: null });
   }
 
   /** Marks an unused, unexpired link used and returns its user id; null for any other link. One statement, so a link works once. */
@@ -64,18 +65,18 @@ export class DashboardUsersRepository {
     await tx.manager.update(DashboardUserEntity, { id: userId }, { password_hash: passwordHash });
   }
 
-  async recordSignIn(userId: string, now: Date): Promise<void> {
-    await this.dataSource.manager.update(DashboardUserEntity, { id: userId }, { last_signed_in_at: now });
+  async recordSignIn(tx: Transaction, userId: string, now: Date): Promise<void> {
+    await tx.manager.update(DashboardUserEntity, { id: userId }, { last_signed_in_at: now });
   }
 
   /** The merchant's users, oldest first. */
-  listByMerchant(merchantId: string): Promise<DashboardUserEntity[]> {
-    return this.dataSource.manager.find(DashboardUserEntity, { where: { merchant_id: merchantId }, order: { created_at: 'ASC', id: 'ASC' } });
+  listByMerchant(db: Reader, merchantId: string): Promise<DashboardUserEntity[]> {
+    return db.manager.find(DashboardUserEntity, { where: { merchant_id: merchantId }, order: { created_at: 'ASC', id: 'ASC' } });
   }
 
   /** The merchant's user with this id, or null (another merchant's users are nobody's here). */
-  findOfMerchant(merchantId: string, userId: string): Promise<DashboardUserEntity | null> {
-    return this.dataSource.manager.findOne(DashboardUserEntity, { where: { id: userId, merchant_id: merchantId } });
+  findOfMerchant(db: Reader, merchantId: string, userId: string): Promise<DashboardUserEntity | null> {
+    return db.manager.findOne(DashboardUserEntity, { where: { id: userId, merchant_id: merchantId } });
   }
 
   /**
@@ -83,7 +84,6 @@ export class DashboardUsersRepository {
    * (cascade). The merchant's users are locked first, in id order, so two removals at once can't
    * each see the other and leave nobody.
    */
-  /** Locks the merchant's users in id order, so two removals at once leave one user. */
   async deleteUnlessLast(tx: Transaction, merchantId: string, userId: string): Promise<'deleted' | 'last' | 'unknown'> {
     const users: Array<{ id: string }> = await tx.manager.query('SELECT id FROM dashboard_users WHERE merchant_id = $1 ORDER BY id FOR UPDATE', [merchantId]);
     if (!users.some((user) => user.id === userId)) return 'unknown';

@@ -44,7 +44,7 @@ export class DashboardUsersService {
   async create(merchantId: string, rawEmail: string): Promise<DashboardUserCreatedResponseDto> {
     const email = normaliseEmail(rawEmail);
     await this.merchants.require(merchantId);
-    const user = await this.users.findOrCreate(merchantId, email);
+    const user = await this.unitOfWork.run((tx) => this.users.findOrCreate(tx, merchantId, email));
     if (user.merchant_id !== merchantId) {
       throw new ApiError(ErrorCode.DASHBOARD_USER_EXISTS, `The email '${email}' already belongs to another merchant's dashboard user`, 'email');
     }
@@ -59,7 +59,7 @@ export class DashboardUsersService {
   async issueSetupLink(userId: string): Promise<{ setup_url: string; setup_url_expires_at: string }> {
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(this.clock.now().getTime() + SETUP_LINK_VALIDITY_MILLISECONDS);
-    await this.users.addSetupLink(userId, hashToken(token), expiresAt);
+    await this.unitOfWork.run((tx) => this.users.addSetupLink(tx, userId, hashToken(token), expiresAt));
     return { setup_url: `${this.config.publicBaseUrl}/dashboard/setup#token=${token}`, setup_url_expires_at: expiresAt.toISOString() };
   }
 
@@ -82,7 +82,7 @@ export class DashboardUsersService {
       await this.sessions.endAllOfUser(tx, claimed, requestSessionId);
       return claimed;
     });
-    const user = await this.users.findById(userId);
+    const user = await this.users.findById(this.unitOfWork.pool, userId);
     return { email: user?.email ?? '' };
   }
 
@@ -98,7 +98,7 @@ export class DashboardUsersService {
         { subject: 'email', value: email },
       ],
       async () => {
-        const found = await this.users.findByEmail(email);
+        const found = await this.users.findByEmail(this.unitOfWork.pool, email);
         // An unknown email costs a hash too, so timing does not tell which emails exist.
         const matches = await verifyPassword(password, found?.password_hash ?? (await dummyPasswordHash()));
         return found && found.password_hash && matches ? found : null;
@@ -106,7 +106,7 @@ export class DashboardUsersService {
       () => new ApiError(ErrorCode.INVALID_CREDENTIALS, 'Unknown email or wrong password'),
     );
     const session = await this.sessions.start(user.id, user.merchant_id);
-    await this.users.recordSignIn(user.id, this.clock.now());
+    await this.unitOfWork.run((tx) => this.users.recordSignIn(tx, user.id, this.clock.now()));
     return { ...session, userId: user.id, email: user.email, merchantId: user.merchant_id };
   }
 }

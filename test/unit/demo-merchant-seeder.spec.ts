@@ -1,7 +1,6 @@
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { DashboardUserInviter } from '../../src/auth/dashboard-session-lookup';
 import { DemoMerchantSeeder } from '../../src/auth/demo-merchant.seeder';
-import { MerchantsRepository } from '../../src/auth/merchants.repository';
 import { MerchantsService } from '../../src/auth/merchants.service';
 import { AppConfig } from '../../src/config/app-config';
 import { validateEnvironment } from '../../src/config/config.schema';
@@ -11,8 +10,7 @@ function seederWith(environment: Record<string, string>, merchantCount: number, 
   const createKey = jest.fn().mockResolvedValue({ key: 'eh_test_x' });
   const seeder = new DemoMerchantSeeder(
     new AppConfig(validateEnvironment(environment)),
-    { count: jest.fn().mockResolvedValue(merchantCount) } as unknown as MerchantsRepository,
-    { create } as unknown as MerchantsService,
+    { create, count: jest.fn().mockResolvedValue(merchantCount) } as unknown as MerchantsService,
     { create: createKey } as unknown as ApiKeysService,
     inviter,
   );
