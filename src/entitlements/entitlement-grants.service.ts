@@ -8,6 +8,7 @@ import { ProductsService } from '../products/products.service';
 import { EntitlementEntity, EntitlementSource, EntitlementStatus } from './entitlement.entity';
 import { toEntitlementResponse } from './entitlement.mapper';
 import { EntitlementsRepository, NewEntitlement } from './entitlements.repository';
+import { bundleChildrenOf, defaultUsageLimit, grantsThatFireRules, ruleGrantCandidates } from './grant-cascade';
 
 const DAY_MILLISECONDS = 24 * 60 * 60 * 1000;
 
@@ -73,12 +74,7 @@ export class EntitlementGrantsService {
       })),
     );
     const children = await this.grantBundleChildren(tx, tenant, parents, storeCustomerIds, now);
-    // A rule's own grant, and the bundle children of one, never fire rules.
-    const ruleParents = new Set(parents.filter((parent) => parent.source === 'rule').map((parent) => parent.id));
-    const triggering = [...parents, ...children].filter(
-      (entitlement) => entitlement.source !== 'rule' && !(entitlement.parent_entitlement_id !== null && ruleParents.has(entitlement.parent_entitlement_id)),
-    );
-    await this.fireGrantRules(tx, tenant, triggering, storeCustomerIds, now);
+    await this.fireGrantRules(tx, tenant, grantsThatFireRules(parents, children), storeCustomerIds, now);
     return parents;
   }
 
@@ -91,22 +87,7 @@ export class EntitlementGrantsService {
     now: Date,
   ): Promise<EntitlementEntity[]> {
     const included = await this.products.includedProductsForGrant(tx, tenant, [...new Set(parents.map((parent) => parent.product_id))]);
-    const children = parents.flatMap((parent) =>
-      (included.get(parent.product_id) ?? []).map((product) => ({
-        id: generateId('ent'),
-        customer_id: parent.customer_id,
-        product_id: product.id,
-        status: parent.status,
-        expires_at: parent.expires_at,
-        usage_limit: defaultUsageLimit(product),
-        source: 'bundle' as const,
-        store_order_id: parent.store_order_id,
-        store_line_item_id: parent.store_line_item_id,
-        parent_entitlement_id: parent.id,
-        metadata: {},
-      })),
-    );
-    return this.insertAndPublish(tx, tenant, storeCustomerIds, now, children);
+    return this.insertAndPublish(tx, tenant, storeCustomerIds, now, bundleChildrenOf(parents, included, () => generateId('ent')));
   }
 
   /**
@@ -119,21 +100,7 @@ export class EntitlementGrantsService {
     if (triggering.length === 0) return;
     const rules = await this.grantRules.triggeredBy(tx, tenant, [...new Set(triggering.map((entitlement) => entitlement.product_id))]);
     if (rules.length === 0) return;
-    const candidates = new Map<string, { customerId: string; productId: string; accessDurationDays: number | null }>();
-    const grantedTo = new Map<string, Set<string>>();
-    for (const entitlement of triggering) {
-      const productIds = grantedTo.get(entitlement.customer_id) ?? new Set<string>();
-      grantedTo.set(entitlement.customer_id, productIds.add(entitlement.product_id));
-    }
-    for (const [customerId, held] of grantedTo) {
-      for (const rule of rules) {
-        const key = `${customerId}/${rule.grantProductId}`;
-        if (held.has(rule.triggerProductId) && !candidates.has(key)) {
-          candidates.set(key, { customerId, productId: rule.grantProductId, accessDurationDays: rule.accessDurationDays });
-        }
-      }
-    }
-    const pending = [...candidates.values()];
+    const pending = ruleGrantCandidates(triggering, rules);
     const alreadyHeld = await this.entitlements.activePairs(
       tx,
       tenant,
@@ -192,8 +159,4 @@ function defaultExpiry(product: ProductEntity, now: Date): Date | null {
   return product.entitlement_type === 'time_limited' && product.access_duration_days !== null
     ? new Date(now.getTime() + product.access_duration_days * DAY_MILLISECONDS)
     : null;
-}
-
-export function defaultUsageLimit(product: ProductEntity): number | null {
-  return product.entitlement_type === 'usage_limited' ? product.usage_limit : null;
 }

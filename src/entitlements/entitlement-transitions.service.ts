@@ -8,11 +8,12 @@ import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { isValidId } from '../ids/id';
 import { effectiveStatus } from './effective-status';
-import { canTransition, EntitlementOperation, transition } from './entitlement-state-machine';
+import { EntitlementOperation } from './entitlement-state-machine';
 import { EntitlementEntity, EntitlementStatus } from './entitlement.entity';
 import { ChangedEntitlement, toEntitlementResponse } from './entitlement.mapper';
 import { refuseIfExpiredAtOnce, stateOf } from './entitlement-state';
-import { EntitlementsRepository, EntitlementState } from './entitlements.repository';
+import { Apply, planOperation } from './operation-plan';
+import { EntitlementsRepository } from './entitlements.repository';
 
 /** The changes reactivate may bring (undefined = keep, null = remove the bound). */
 export interface ReactivateChanges {
@@ -35,13 +36,6 @@ export interface LockedEntitlement {
   status: EntitlementStatus;
   expiresAt: Date | null;
 }
-
-/**
- * Applies an allowed operation's other effects to the state; may refuse with an ApiError (the
- * transaction rolls back; a bundle child that refuses is left as it is). `parent` is the bundle
- * parent as saved, when applying to one of its children.
- */
-type Apply = (state: EntitlementState, now: Date, parent?: EntitlementEntity) => void;
 
 /** The largest usage_count its int4 column holds. */
 const USAGE_COUNT_MAX = 2_147_483_647;
@@ -247,21 +241,9 @@ export class EntitlementTransitionsService {
     context: { storeCustomerId: string; now: Date; strict: boolean },
   ): Promise<EntitlementEntity | null> {
     const { storeCustomerId, now, strict } = context;
-    const from = effectiveStatus(entitlement, now);
-    // expire of an expired entitlement is the one pair that is neither applied nor refused.
-    const alreadyExpired = operation === 'expire' && from === 'expired';
-    // The cascade asks the table: a bundle child the operation does not fit is left as it is.
-    if (!alreadyExpired && !strict && !canTransition(operation, from)) return null;
-    const to = alreadyExpired ? from : transition(operation, from);
-    const state = { ...stateOf(entitlement), status: from };
-    if (!alreadyExpired) {
-      try {
-        apply(state, now);
-      } catch (error) {
-        if (strict || !(error instanceof ApiError)) throw error;
-        return null;
-      }
-    }
+    const plan = planOperation(entitlement, operation, apply, now, strict);
+    if (plan.kind === 'leave') return null;
+    const { from } = plan;
     let current = entitlement;
     if (entitlement.status !== from) {
       // Expired by time or usage but not stored yet: record the expiry (and its one event) first,
@@ -270,9 +252,8 @@ export class EntitlementTransitionsService {
       await tx.publish('entitlement.expired', tenant, { ...toEntitlementResponse(current, storeCustomerId, now) });
     }
     // Nothing more to change and no second event: the expiry was recorded before (or just above).
-    if (alreadyExpired) return current;
-    state.status = to;
-    const saved = await this.entitlements.saveState(tx, tenant, entitlement.id, state);
+    if (plan.kind === 'already-expired') return current;
+    const saved = await this.entitlements.saveState(tx, tenant, entitlement.id, plan.state);
     await tx.publish(eventType, tenant, { ...toEntitlementResponse(saved, storeCustomerId, now) });
     return saved;
   }
