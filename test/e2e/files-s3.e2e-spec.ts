@@ -3,6 +3,7 @@ import { Clock } from '../../src/clock/clock';
 import { FileFixtures, putObject, withFileRowLocked } from '../support/file-fixtures';
 import { RunningS3Server, startS3Server } from '../support/s3-server';
 import { bearer, createTestApp, TestApp, TestTenant } from '../support/test-app';
+import { untilBlocked } from '../support/until-blocked';
 
 const PDF = 'application/pdf';
 
@@ -144,7 +145,7 @@ describe('files on the S3 storage driver (against s3rver)', () => {
     await withFileRowLocked(testApp, upload.fileId, async () => {
       confirm = testApp.http.post(`/v1/files/${upload.fileId}/confirm`).set(bearer(tenant.liveKey)).then((response) => response);
       // Confirm waits for the lock; meanwhile the object is replaced by one of the wrong size.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await untilBlocked(testApp, tenant.merchantId);
       await s3.replaceObject(`${tenant.merchantId}/live/${upload.fileId}`, Buffer.alloc(2000, 2));
     });
     const outcome = await (confirm as unknown as Promise<Response>);

@@ -3,6 +3,7 @@ import { UnitOfWork } from '../../src/database/unit-of-work';
 import { Pruner } from '../../src/database/pruner';
 import { IdempotencyService } from '../../src/idempotency/idempotency.service';
 import { eventually } from '../support/eventually';
+import { untilBlocked } from '../support/until-blocked';
 import { bearer, createTestApp, TestApp, TestTenant } from '../support/test-app';
 
 describe('idempotency (Idempotency-Key on POST /v1)', () => {
@@ -241,8 +242,8 @@ describe('idempotency (Idempotency-Key on POST /v1)', () => {
         settled = true;
         return response;
       });
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      // Still waiting: the first transaction holds the key and has not committed.
+      // The second request is held: the first transaction holds the key and has not committed.
+      await untilBlocked(testApp, tenant.merchantId);
       expect(settled).toBe(false);
       release();
       await first;
