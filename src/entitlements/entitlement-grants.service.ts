@@ -16,7 +16,8 @@ const DAY_MILLISECONDS = 24 * 60 * 60 * 1000;
  * archived; `expiresAt`, when given, is in the future): what `grantResolved` writes.
  */
 export interface ResolvedGrant {
-  customer: { id: string; storeCustomerId: string };
+  /** testClockId: the test clock the customer is bound to (DESIGN §14), copied to the entitlement. */
+  customer: { id: string; storeCustomerId: string; testClockId: string | null };
   product: ProductEntity;
   source: EntitlementSource;
   status?: Extract<EntitlementStatus, 'active' | 'pending'>;
@@ -30,7 +31,7 @@ export interface ResolvedGrant {
 /** What a grant decides; the rest of a new entitlement is the same for every grant. */
 type GrantedFields = Pick<
   NewEntitlement,
-  'id' | 'customer_id' | 'product_id' | 'status' | 'expires_at' | 'usage_limit' | 'source' | 'store_order_id' | 'store_line_item_id' | 'parent_entitlement_id' | 'metadata'
+  'id' | 'customer_id' | 'test_clock_id' | 'product_id' | 'status' | 'expires_at' | 'usage_limit' | 'source' | 'store_order_id' | 'store_line_item_id' | 'parent_entitlement_id' | 'metadata'
 >;
 
 /**
@@ -61,6 +62,7 @@ export class EntitlementGrantsService {
       grants.map((grant) => ({
         id: generateId('ent'),
         customer_id: grant.customer.id,
+        test_clock_id: grant.customer.testClockId,
         product_id: grant.product.id,
         status: grant.status ?? 'active',
         expires_at: grant.expiresAt ?? defaultExpiry(grant.product, now),
@@ -95,6 +97,7 @@ export class EntitlementGrantsService {
       (included.get(parent.product_id) ?? []).map((product) => ({
         id: generateId('ent'),
         customer_id: parent.customer_id,
+        test_clock_id: parent.test_clock_id,
         product_id: product.id,
         status: parent.status,
         expires_at: parent.expires_at,
@@ -119,8 +122,9 @@ export class EntitlementGrantsService {
     if (triggering.length === 0) return;
     const rules = await this.grantRules.triggeredBy(tx, tenant, [...new Set(triggering.map((entitlement) => entitlement.product_id))]);
     if (rules.length === 0) return;
-    const candidates = new Map<string, { customerId: string; productId: string; accessDurationDays: number | null }>();
+    const candidates = new Map<string, { customerId: string; testClockId: string | null; productId: string; accessDurationDays: number | null }>();
     const grantedTo = new Map<string, Set<string>>();
+    const clockOf = new Map(triggering.map((entitlement) => [entitlement.customer_id, entitlement.test_clock_id]));
     for (const entitlement of triggering) {
       const productIds = grantedTo.get(entitlement.customer_id) ?? new Set<string>();
       grantedTo.set(entitlement.customer_id, productIds.add(entitlement.product_id));
@@ -129,7 +133,7 @@ export class EntitlementGrantsService {
       for (const rule of rules) {
         const key = `${customerId}/${rule.grantProductId}`;
         if (held.has(rule.triggerProductId) && !candidates.has(key)) {
-          candidates.set(key, { customerId, productId: rule.grantProductId, accessDurationDays: rule.accessDurationDays });
+          candidates.set(key, { customerId, testClockId: clockOf.get(customerId) ?? null, productId: rule.grantProductId, accessDurationDays: rule.accessDurationDays });
         }
       }
     }
@@ -149,7 +153,7 @@ export class EntitlementGrantsService {
       const product = products.get(candidate.productId);
       if (!product || product.status === 'archived') continue;
       ruleGrants.push({
-        customer: { id: candidate.customerId, storeCustomerId: storeCustomerIds.get(candidate.customerId) ?? '' },
+        customer: { id: candidate.customerId, storeCustomerId: storeCustomerIds.get(candidate.customerId) ?? '', testClockId: candidate.testClockId },
         product,
         source: 'rule',
         expiresAt: candidate.accessDurationDays === null ? undefined : new Date(now.getTime() + candidate.accessDurationDays * DAY_MILLISECONDS),

@@ -115,10 +115,12 @@ export class ImportBatchProcessor {
     const resolved = new Map<string, ResolvedGrant['customer']>();
     const storeIds = rows.flatMap(({ customer }) => (customer.storeId !== undefined ? [customer.storeId] : []));
     for (const [storeId, customer] of await this.customers.findOrCreateManyByStoreIds(tx, tenant, storeIds)) {
-      resolved.set(`store:${storeId}`, { id: customer.id, storeCustomerId: customer.store_customer_id });
+      resolved.set(`store:${storeId}`, { id: customer.id, storeCustomerId: customer.store_customer_id, testClockId: customer.test_clock_id });
     }
     const ids = [...new Set(rows.flatMap(({ customer }) => (customer.id !== undefined && isValidId('cus', customer.id) ? [customer.id] : [])))];
-    for (const [id, storeCustomerId] of await this.customers.storeIdsOf(tx, tenant, ids)) resolved.set(`id:${id}`, { id, storeCustomerId });
+    for (const customer of await this.customers.findByIds(tx, tenant, ids)) {
+      resolved.set(`id:${customer.id}`, { id: customer.id, storeCustomerId: customer.store_customer_id, testClockId: customer.test_clock_id });
+    }
     return resolved;
   }
 

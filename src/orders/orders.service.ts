@@ -52,10 +52,12 @@ export class OrdersService {
     const { tenant } = operation;
     checkBody(input);
     return this.unitOfWork.run(operation, async (tx) => {
-      const customer =
-        input.customer_id !== undefined
-          ? await this.customers.require(tx, tenant, input.customer_id)
-          : await this.customers.findOrCreateByStoreId(tx, tenant, input.store_customer_id as string);
+      const customer = await this.customers.resolveForWrite(
+        tx,
+        tenant,
+        input.customer_id !== undefined ? { id: input.customer_id } : { storeId: input.store_customer_id as string },
+        input.test_clock,
+      );
       const placedAt = input.placed_at === undefined ? undefined : new Date(input.placed_at);
       const created = await this.orders.insertIfNew(tx, tenant, {
         id: generateId('ord'),
@@ -91,7 +93,7 @@ export class OrdersService {
             throw new ApiError(ErrorCode.INVALID_PARAMETER, `Invalid 'line_items[${index}].quantity': usage_limit × quantity may not pass ${USAGE_LIMIT_MAX}`, `line_items[${index}].quantity`);
           }
           grants.push({
-            customer: { id: customer.id, storeCustomerId: customer.store_customer_id },
+            customer: { id: customer.id, storeCustomerId: customer.store_customer_id, testClockId: customer.test_clock_id },
             product,
             source: 'order',
             usageLimit,

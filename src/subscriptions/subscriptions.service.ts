@@ -94,7 +94,7 @@ export class SubscriptionsService {
       if (!subscription) {
         if (!customerName) throw new ApiError(ErrorCode.MISSING_REQUIRED_FIELD, "The first put needs 'customer_id' or 'store_customer_id'", 'customer_id');
         if (!productName) throw new ApiError(ErrorCode.MISSING_REQUIRED_FIELD, "The first put needs 'product_id', 'store_product_id' or 'store_variant_id'", 'product_id');
-        const customer = await this.resolveCustomer(tx, tenant, customerName);
+        const customer = await this.resolveCustomer(tx, tenant, customerName, body.test_clock ?? null);
         const product = await this.resolveProduct(tx, tenant, productName);
         created = await this.subscriptions.insertIfAbsent(tx, tenant, {
           id: generateId('sub'),
@@ -112,6 +112,7 @@ export class SubscriptionsService {
         if (!subscription) throw new Error(`Subscription ${storeSubscriptionId} vanished after its insert`);
       }
       const customer = await this.customers.require(tx, tenant, subscription.customer_id);
+      this.customers.assertBoundTo(customer, body.test_clock ?? null);
       if (!created) await this.refuseChanges(tx, tenant, subscription, customer, customerName, productName);
       if (!created && storeUpdatedAt && subscription.store_updated_at && storeUpdatedAt.getTime() < subscription.store_updated_at.getTime()) {
         // Store webhooks arrive out of order: an older state changes nothing.
@@ -187,8 +188,8 @@ export class SubscriptionsService {
     return toSubscriptionResponse(subscription, customer.store_customer_id, productNames.get(subscription.product_id) ?? '', statuses, applied);
   }
 
-  private resolveCustomer(tx: Transaction, tenant: Tenant, name: CustomerName): Promise<CustomerEntity> {
-    return 'id' in name ? this.customers.require(tx, tenant, name.id) : this.customers.findOrCreateByStoreId(tx, tenant, name.storeId);
+  private resolveCustomer(tx: Transaction, tenant: Tenant, name: CustomerName, testClockId: string | null): Promise<CustomerEntity> {
+    return this.customers.resolveForWrite(tx, tenant, 'id' in name ? { id: name.id } : { storeId: name.storeId }, testClockId);
   }
 
   private async resolveProduct(tx: Transaction, tenant: Tenant, name: ProductName): Promise<ProductEntity> {
