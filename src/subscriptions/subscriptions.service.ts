@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Tenant } from '../database/tenant';
-import { Clock } from '../clock/clock';
 import { CustomerEntity } from '../customer-records/customer.entity';
 import { CustomerRecordsService } from '../customer-records/customer-records.service';
+import { TestClockTime } from '../test-clock-records/test-clock-time.service';
 import type { Operation } from '../database/operation';
 import { UnitOfWork } from '../database/unit-of-work';
 import type { Reader, Transaction } from '../database/transaction';
@@ -68,7 +68,7 @@ export class SubscriptionsService {
     private readonly customers: CustomerRecordsService,
     private readonly products: ProductsService,
     private readonly unitOfWork: UnitOfWork,
-    private readonly clock: Clock,
+    private readonly time: TestClockTime,
   ) {}
 
   async put(operation: Operation, storeSubscriptionId: string, body: PutSubscriptionDto): Promise<PutResult> {
@@ -125,7 +125,7 @@ export class SubscriptionsService {
         store_updated_at: storeUpdatedAt ?? subscription.store_updated_at,
         entitlement_id: subscription.entitlement_id,
       };
-      state.entitlement_id = await this.keepEntitlementInStep(tx, tenant, { ...subscription, ...state });
+      state.entitlement_id = await this.keepEntitlementInStep(tx, tenant, { ...subscription, ...state }, customer);
       const saved = await this.subscriptions.saveState(tx, tenant, subscription.id, state);
       const response = await this.response(tx, tenant, saved, customer, true);
       await tx.publish(created ? 'subscription.created' : 'subscription.updated', tenant, { ...response });
@@ -247,8 +247,9 @@ export class SubscriptionsService {
    * (each step publishes its own entitlement.* event); returns the entitlement's id. A revoked
    * entitlement stays revoked whatever the store says.
    */
-  private async keepEntitlementInStep(tx: Transaction, tenant: Tenant, subscription: SubscriptionEntity): Promise<string | null> {
-    const now = this.clock.now();
+  private async keepEntitlementInStep(tx: Transaction, tenant: Tenant, subscription: SubscriptionEntity, customer: CustomerEntity): Promise<string | null> {
+    // The customer's now: its test clock's frozen time when it is bound to one (DESIGN §14).
+    const now = await this.time.nowFor(tx, tenant, customer.test_clock_id);
     const target = ENTITLEMENT_TARGET[subscription.status];
     const endsAt = subscription.cancel_at_period_end ? subscription.current_period_end : null;
     const ended = endsAt !== null && endsAt.getTime() <= now.getTime();
