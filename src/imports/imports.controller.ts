@@ -1,6 +1,7 @@
 import { ApiJsonBody } from '../swagger/api-json-body.decorator';
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiConsumes, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiConsumes, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ID_MAX_LENGTH } from '../validation/input-bounds';
 import { CurrentTenant } from '../auth/current-tenant.decorator';
 import { RequireScopes } from '../auth/route-access.decorators';
 import type { Tenant } from '../database/tenant';
@@ -38,14 +39,22 @@ export class ImportsController {
       'message; the first 1,000 are listed). Publishes entitlement.created per grant and import.completed at the end.',
   })
   @ApiConsumes('application/json', 'text/csv')
+  @ApiQuery({
+    name: 'test_clock',
+    required: false,
+    description:
+      "Test mode: the import's test clock, for a CSV body (a JSON body may name it in its test_clock field instead), e.g. clock_01jd8x3k2m4n5p6q7r8s9t0v1w. " +
+      'Customers its rows create are bound to it; a row naming an existing customer not bound to it fails with TEST_CLOCK_MISMATCH',
+    schema: { type: 'string', maxLength: ID_MAX_LENGTH },
+  })
   @ApiJsonBody(CreateImportDto, {
     rows: [{ store_customer_id: 'store_cust_2001', store_product_id: 'sku_ebook_42', expires_at: '2030-01-15T10:30:00Z', store_order_id: 'legacy_order_77', metadata: { migrated_from: 'legacy' } }],
   })
   @ApiEnvelopeResponse(ImportResponseDto, { status: 202, description: 'The import, queued' })
   @ApiResponse({ status: 413, description: '`PAYLOAD_TOO_LARGE`: the body is larger than 20 MiB', type: ErrorResponseDto })
-  @ApiErrorResponses(ErrorCode.MISSING_REQUIRED_FIELD, ErrorCode.INVALID_PARAMETER, ErrorCode.IDEMPOTENCY_KEY_CONFLICT)
-  create(@CurrentOperation() operation: Operation, @ImportRequestBody() body: unknown): Promise<ImportResponseDto> {
-    return this.imports.create(operation, body);
+  @ApiErrorResponses(ErrorCode.MISSING_REQUIRED_FIELD, ErrorCode.INVALID_PARAMETER, ErrorCode.TEST_CLOCK_NOT_FOUND, ErrorCode.IDEMPOTENCY_KEY_CONFLICT)
+  create(@CurrentOperation() operation: Operation, @ImportRequestBody() body: unknown, @Query('test_clock') testClock?: string): Promise<ImportResponseDto> {
+    return this.imports.create(operation, body, testClock);
   }
 
   @Get()

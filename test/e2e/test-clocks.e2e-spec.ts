@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { EntitlementExpirySweeper } from '../../src/entitlements/entitlement-expiry.sweeper';
 import type { ProductEntity } from '../../src/products/product.entity';
 import { countEvents, ENTITLEMENT_TEST_OVERRIDES, insertProduct } from '../support/entitlement-fixtures';
+import { eventually } from '../support/eventually';
 import { bearer, createTestApp, TestApp, TestTenant } from '../support/test-app';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -178,6 +179,44 @@ describe('test clocks', () => {
     expect(claims.iat).toBe(start.getTime() / 1000);
     // exp: the earlier of expires_at (day 30) and iat + the token lifetime (1 hour by default).
     expect(claims.exp).toBe(start.getTime() / 1000 + 3600);
+  });
+
+  it("imports bind the customers their rows create to the import's own clock (JSON field or, for CSV, the query)", async () => {
+    const start = new Date('2024-11-01T00:00:00.000Z');
+    const clock = await createClock(start);
+    await http().post('/v1/entitlements').set(key()).send({ store_customer_id: 'c_import_unbound', product_id: linked.id }).expect(201);
+    const finished = async (importId: string) => {
+      let report: { status: string; granted: number; failed: number; test_clock: string | null; errors: Array<{ row: number; code: string }> } | null = null;
+      await eventually(async () => {
+        report = (await http().get(`/v1/entitlement-imports/${importId}`).set(key()).expect(200)).body.data;
+        return report?.status === 'completed';
+      }, 30_000);
+      return report as unknown as { granted: number; failed: number; test_clock: string | null; errors: Array<{ row: number; code: string }> };
+    };
+
+    const json = await http()
+      .post('/v1/entitlement-imports')
+      .set(key())
+      .send({ test_clock: clock.id, rows: [{ store_customer_id: 'c_import_json', product_id: thirtyDays.id }, { store_customer_id: 'c_import_unbound', product_id: thirtyDays.id }] })
+      .expect(202);
+    expect(json.body.data.test_clock).toBe(clock.id);
+    const jsonReport = await finished(json.body.data.id);
+    expect(jsonReport).toMatchObject({ granted: 1, failed: 1, test_clock: clock.id });
+    expect(jsonReport.errors).toEqual([expect.objectContaining({ row: 2, code: 'TEST_CLOCK_MISMATCH' })]);
+    const imported = (await http().get('/v1/entitlements?store_customer_id=c_import_json').set(key()).expect(200)).body.data[0];
+    expect(imported).toMatchObject({ test_clock: clock.id, granted_at: start.toISOString(), source: 'import' });
+
+    const csv = await http()
+      .post(`/v1/entitlement-imports?test_clock=${clock.id}`)
+      .set(key())
+      .set('Content-Type', 'text/csv')
+      .send(`store_customer_id,product_id\nc_import_csv,${thirtyDays.id}\n`)
+      .expect(202);
+    expect(await finished(csv.body.data.id)).toMatchObject({ granted: 1, failed: 0, test_clock: clock.id });
+    expect((await http().get('/v1/customers/store/c_import_csv').set(key()).expect(200)).body.data.test_clock).toBe(clock.id);
+
+    const unknown = await http().post('/v1/entitlement-imports?test_clock=clock_nonsense').set(key()).send({ rows: [{ store_customer_id: 'x', product_id: thirtyDays.id }] }).expect(404);
+    expect(unknown.body.error.code).toBe('TEST_CLOCK_NOT_FOUND');
   });
 
   it('advances forward only, at most 2 years per call', async () => {
