@@ -135,18 +135,14 @@ export async function* importRowBatches(body: unknown): AsyncGenerator<unknown[]
 
 /**
  * The import's own test clock (DESIGN §14), which binds the customers its rows create: `test_clock`
- * of a JSON body, or the `test_clock` query parameter (the only way a CSV body can name one). Both
- * at once must agree. Null when neither names one.
+ * of a JSON body (a CSV body names none: import bound customers as JSON). Null when none is named.
  */
-export function importTestClockOf(body: unknown, queryValue: unknown): string | null {
-  const inBody = body instanceof CsvBody || typeof body !== 'object' || body === null ? undefined : (body as Record<string, unknown>).test_clock;
-  for (const value of [inBody, queryValue]) {
-    if (value !== undefined && (typeof value !== 'string' || value.length === 0 || value.length > ID_MAX_LENGTH)) {
-      throw new ApiError(ErrorCode.INVALID_PARAMETER, `Invalid 'test_clock': a test clock id (clock_…)`, 'test_clock');
-    }
+export function importTestClockOf(body: unknown): string | null {
+  if (body instanceof CsvBody || typeof body !== 'object' || body === null) return null;
+  const value = (body as Record<string, unknown>).test_clock;
+  if (value === undefined) return null;
+  if (typeof value !== 'string' || value.length === 0 || value.length > ID_MAX_LENGTH) {
+    throw new ApiError(ErrorCode.INVALID_PARAMETER, "Invalid 'test_clock': a test clock id (clock_…)", 'test_clock');
   }
-  if (inBody !== undefined && queryValue !== undefined && inBody !== queryValue) {
-    throw new ApiError(ErrorCode.INVALID_PARAMETER, "The body's 'test_clock' and the query's differ: name the import's clock once", 'test_clock');
-  }
-  return (inBody ?? queryValue ?? null) as string | null;
+  return value;
 }

@@ -1,7 +1,6 @@
 import { ApiJsonBody } from '../swagger/api-json-body.decorator';
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiConsumes, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ID_MAX_LENGTH } from '../validation/input-bounds';
+import { ApiConsumes, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../auth/current-tenant.decorator';
 import { RequireScopes } from '../auth/route-access.decorators';
 import type { Tenant } from '../database/tenant';
@@ -36,25 +35,18 @@ export class ImportsController {
       'once; the rows are granted in the background (source import) in batches, each its own transaction, resumed ' +
       'after a crash with no row granted twice. A row whose customer already holds an active entitlement for the ' +
       'product is skipped; an invalid row fails alone (its row number, counted from 1 without the header, code and ' +
-      'message; the first 1,000 are listed). Publishes entitlement.created per grant and import.completed at the end.',
+      'message; the first 1,000 are listed). Publishes entitlement.created per grant and import.completed at the end. ' +
+      'Test mode: a JSON body may name the import\'s test clock (test_clock), which binds the customers its rows create.',
   })
   @ApiConsumes('application/json', 'text/csv')
-  @ApiQuery({
-    name: 'test_clock',
-    required: false,
-    description:
-      "Test mode: the import's test clock, for a CSV body (a JSON body may name it in its test_clock field instead), e.g. clock_01jd8x3k2m4n5p6q7r8s9t0v1w. " +
-      'Customers its rows create are bound to it; a row naming an existing customer not bound to it fails with TEST_CLOCK_MISMATCH',
-    schema: { type: 'string', maxLength: ID_MAX_LENGTH },
-  })
   @ApiJsonBody(CreateImportDto, {
     rows: [{ store_customer_id: 'store_cust_2001', store_product_id: 'sku_ebook_42', expires_at: '2030-01-15T10:30:00Z', store_order_id: 'legacy_order_77', metadata: { migrated_from: 'legacy' } }],
   })
   @ApiEnvelopeResponse(ImportResponseDto, { status: 202, description: 'The import, queued' })
   @ApiResponse({ status: 413, description: '`PAYLOAD_TOO_LARGE`: the body is larger than 20 MiB', type: ErrorResponseDto })
   @ApiErrorResponses(ErrorCode.MISSING_REQUIRED_FIELD, ErrorCode.INVALID_PARAMETER, ErrorCode.TEST_CLOCK_NOT_FOUND, ErrorCode.IDEMPOTENCY_KEY_CONFLICT)
-  create(@CurrentOperation() operation: Operation, @ImportRequestBody() body: unknown, @Query('test_clock') testClock?: string): Promise<ImportResponseDto> {
-    return this.imports.create(operation, body, testClock);
+  create(@CurrentOperation() operation: Operation, @ImportRequestBody() body: unknown): Promise<ImportResponseDto> {
+    return this.imports.create(operation, body);
   }
 
   @Get()

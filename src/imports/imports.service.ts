@@ -33,9 +33,9 @@ export class ImportsService {
    * and its rows written a batch at a time, so a large import holds one batch in memory, not all
    * of its rows; a refused one rolls back with nothing stored.
    */
-  async create(operation: Operation, body: unknown, testClockQuery?: unknown): Promise<ImportResponseDto> {
+  async create(operation: Operation, body: unknown): Promise<ImportResponseDto> {
     const tenant = operation.tenant;
-    const testClockId = importTestClockOf(body, testClockQuery);
+    const testClockId = importTestClockOf(body);
     let total = 0;
     const created = await this.unitOfWork.run(operation, async (tx) => {
       total = 0;

@@ -49,7 +49,7 @@ export class CreateImportDto {
   @ApiPropertyOptional({
     description:
       "Test mode: the import's test clock (from POST /v1/test-clocks, e.g. clock_01jd8x3k2m4n5p6q7r8s9t0v1w). Customers its rows create are bound to it; " +
-      'a row naming an existing customer not bound to it fails with TEST_CLOCK_MISMATCH. A CSV body names it with the test_clock query parameter',
+      'a row naming an existing customer not bound to it fails with TEST_CLOCK_MISMATCH. (A CSV body names no clock: import bound customers as JSON)',
     maxLength: ID_MAX_LENGTH,
   })
   test_clock?: string;
