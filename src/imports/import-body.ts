@@ -141,6 +141,7 @@ export function importTestClockOf(body: unknown): string | null {
   if (body instanceof CsvBody || typeof body !== 'object' || body === null) return null;
   const value = (body as Record<string, unknown>).test_clock;
   if (value === undefined) return null;
+  refuseUnstorableText({ test_clock: value });
   if (typeof value !== 'string' || value.length === 0 || value.length > ID_MAX_LENGTH) {
     throw new ApiError(ErrorCode.INVALID_PARAMETER, "Invalid 'test_clock': a test clock id (clock_…)", 'test_clock');
   }
