@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ClockModule } from '../clock/clock.module';
+import { TestClockRecordsService } from './test-clock-records.service';
 import { TestClockTime } from './test-clock-time.service';
 import { TestClocksRepository } from './test-clocks.repository';
 
@@ -11,7 +12,7 @@ import { TestClocksRepository } from './test-clocks.repository';
  */
 @Module({
   imports: [ClockModule],
-  providers: [TestClocksRepository, TestClockTime],
-  exports: [TestClockTime, TestClocksRepository],
+  providers: [TestClocksRepository, TestClockTime, TestClockRecordsService],
+  exports: [TestClockTime, TestClockRecordsService],
 })
 export class TestClockRecordsModule {}

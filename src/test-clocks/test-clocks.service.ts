@@ -1,18 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import type { Operation } from '../database/operation';
 import type { Tenant } from '../database/tenant';
-import type { Transaction } from '../database/transaction';
 import { UnitOfWork } from '../database/unit-of-work';
 import { PageResult } from '../envelope/page-result';
 import { EntitlementExpirySweeper } from '../entitlements/entitlement-expiry.sweeper';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
-import { generateId, isValidId } from '../ids/id';
 import { toPageRequest, toPageResult } from '../pagination/page';
 import { PaginationQueryDto } from '../pagination/pagination-query.dto';
-import { TestClockEntity } from '../test-clock-records/test-clock.entity';
 import { TestClockTime } from '../test-clock-records/test-clock-time.service';
-import { TestClocksRepository } from '../test-clock-records/test-clocks.repository';
+import { TestClockRecordsService } from '../test-clock-records/test-clock-records.service';
 import { AdvanceTestClockDto, CreateTestClockDto } from './dto/test-clock-request.dto';
 import { DeletedTestClockResponseDto, TestClockResponseDto } from './dto/test-clock-response.dto';
 import { toTestClockResponse } from './test-clock.mapper';
@@ -35,7 +32,7 @@ function requireTestMode(tenant: Tenant): void {
 @Injectable()
 export class TestClocksService {
   constructor(
-    private readonly clocks: TestClocksRepository,
+    private readonly clocks: TestClockRecordsService,
     private readonly time: TestClockTime,
     private readonly sweeper: EntitlementExpirySweeper,
     private readonly unitOfWork: UnitOfWork,
@@ -45,7 +42,7 @@ export class TestClocksService {
     const { tenant } = operation;
     requireTestMode(tenant);
     return this.unitOfWork.run(operation, async (tx) =>
-      toTestClockResponse(await this.clocks.insert(tx, tenant, { id: generateId('clock'), name: input.name ?? null, frozen_time: new Date(input.frozen_time) })),
+      toTestClockResponse(await this.clocks.create(tx, tenant, new Date(input.frozen_time), input.name ?? null)),
     );
   }
 
@@ -71,7 +68,7 @@ export class TestClocksService {
     requireTestMode(tenant);
     const target = new Date(input.frozen_time);
     return this.unitOfWork.run(operation, async (tx) => {
-      const clock = await this.lock(tx, tenant, clockId);
+      const clock = await this.clocks.lock(tx, tenant, clockId);
       if (target.getTime() <= clock.frozen_time.getTime()) {
         throw new ApiError(
           ErrorCode.INVALID_PARAMETER,
@@ -99,15 +96,9 @@ export class TestClocksService {
     const { tenant } = operation;
     requireTestMode(tenant);
     return this.unitOfWork.run(operation, async (tx) => {
-      const clock = await this.lock(tx, tenant, clockId);
+      const clock = await this.clocks.lock(tx, tenant, clockId);
       await this.clocks.delete(tx, tenant, clock.id);
       return { id: clock.id, deleted: true };
     });
-  }
-
-  private async lock(tx: Transaction, tenant: Tenant, clockId: string): Promise<TestClockEntity> {
-    const clock = isValidId('clock', clockId) ? await this.clocks.lockById(tx, tenant, clockId) : null;
-    if (!clock) throw new ApiError(ErrorCode.TEST_CLOCK_NOT_FOUND, `No test clock with id '${clockId}'`);
-    return clock;
   }
 }
