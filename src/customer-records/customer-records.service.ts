@@ -105,6 +105,11 @@ export class CustomerRecordsService {
     return this.customers.list(db, tenant, filters, page);
   }
 
+  /** These customers of the tenant by id (unknown ids left out): responses name each one's store id and test clock. */
+  async byIds(db: Reader, tenant: Tenant, customerIds: string[]): Promise<Map<string, CustomerEntity>> {
+    return new Map((await this.findByIds(db, tenant, customerIds)).map((customer) => [customer.id, customer]));
+  }
+
   /** These customers of the tenant (unknown ids left out). */
   findByIds(db: Reader, tenant: Tenant, customerIds: string[]): Promise<CustomerEntity[]> {
     return this.customers.findByIds(db, tenant, [...new Set(customerIds)]);

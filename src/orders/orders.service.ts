@@ -126,7 +126,7 @@ export class OrdersService {
       const status = orderStatusOf(lineItems);
       if (status !== order.status) changes.status = status;
       if (Object.keys(changes).length > 0 || fresh.length > 0) order = await this.orders.update(tx, tenant, order.id, changes);
-      const response = toOrderResponse(order, lineItems, customer.store_customer_id, await this.productNamesOf(tx, tenant, lineItems));
+      const response = toOrderResponse(order, lineItems, customer, await this.productNamesOf(tx, tenant, lineItems));
       if (isNew) await tx.publish('order.created', tenant, { ...response });
       else if (Object.keys(changes).length > 0 || fresh.length > 0) await tx.publish('order.updated', tenant, { ...response });
       return new StatusResult(isNew ? 201 : 200, response);
@@ -193,13 +193,13 @@ export class OrdersService {
     if (customer === null) return new PageResult([], { total: 0, limit: page.limit, has_more: false, next_cursor: null });
     const { rows, total } = await this.orders.list(tenant, { customerId: customer, search: query.search }, page);
     const lineItems = await this.orders.lineItemsOf(db, tenant, rows.map((row) => row.id));
-    const storeIds = await this.customers.storeIdsOf(db, tenant, rows.map((row) => row.customer_id));
+    const customers = await this.customers.byIds(db, tenant, rows.map((row) => row.customer_id));
     const productNames = await this.productNamesOf(db, tenant, [...lineItems.values()].flat());
     return toPageResult(
       rows,
       page,
       (row) => row.created_at,
-      (row) => toOrderResponse(row, lineItems.get(row.id) ?? [], storeIds.get(row.customer_id) ?? '', productNames),
+      (row) => toOrderResponse(row, lineItems.get(row.id) ?? [], customers.get(row.customer_id), productNames),
       total,
     );
   }
@@ -244,8 +244,8 @@ export class OrdersService {
 
   private async respond(db: Reader, tenant: Tenant, order: OrderEntity, lineItems?: OrderLineItemEntity[]): Promise<OrderResponseDto> {
     const items = lineItems ?? (await this.orders.lineItemsOf(db, tenant, [order.id])).get(order.id) ?? [];
-    const storeIds = await this.customers.storeIdsOf(db, tenant, [order.customer_id]);
-    return toOrderResponse(order, items, storeIds.get(order.customer_id) ?? '', await this.productNamesOf(db, tenant, items));
+    const customers = await this.customers.byIds(db, tenant, [order.customer_id]);
+    return toOrderResponse(order, items, customers.get(order.customer_id), await this.productNamesOf(db, tenant, items));
   }
 
   /** The names of these line items' products, in one read. */

@@ -165,14 +165,14 @@ export class SubscriptionsService {
     if (customer === null) return new PageResult([], { total: 0, limit: page.limit, has_more: false, next_cursor: null });
     const { rows, total } = await this.subscriptions.list(db, tenant, { customerId: customer?.id, status: query.status, search: query.search }, page);
     const pageRows = rows.slice(0, page.limit);
-    const storeIds = await this.customers.storeIdsOf(db, tenant, pageRows.map((row) => row.customer_id));
+    const customers = await this.customers.byIds(db, tenant, pageRows.map((row) => row.customer_id));
     const statuses = await this.entitlements.statusesOf(db, tenant, pageRows.flatMap((row) => (row.entitlement_id ? [row.entitlement_id] : [])));
     const productNames = await this.products.namesOf(db, tenant, pageRows.map((row) => row.product_id));
     return toPageResult(
       rows,
       page,
       (row) => row.created_at,
-      (row) => toSubscriptionResponse(row, storeIds.get(row.customer_id) ?? '', productNames.get(row.product_id) ?? '', statuses, true),
+      (row) => toSubscriptionResponse(row, customers.get(row.customer_id), productNames.get(row.product_id) ?? '', statuses, true),
       total,
     );
   }
@@ -185,7 +185,7 @@ export class SubscriptionsService {
   private async response(db: Reader, tenant: Tenant, subscription: SubscriptionEntity, customer: CustomerEntity, applied: boolean): Promise<SubscriptionResponseDto> {
     const statuses = await this.entitlements.statusesOf(db, tenant, subscription.entitlement_id ? [subscription.entitlement_id] : []);
     const productNames = await this.products.namesOf(db, tenant, [subscription.product_id]);
-    return toSubscriptionResponse(subscription, customer.store_customer_id, productNames.get(subscription.product_id) ?? '', statuses, applied);
+    return toSubscriptionResponse(subscription, customer, productNames.get(subscription.product_id) ?? '', statuses, applied);
   }
 
   private resolveCustomer(tx: Transaction, tenant: Tenant, name: CustomerName, testClockId: string | null): Promise<CustomerEntity> {
@@ -291,7 +291,7 @@ export class SubscriptionsService {
 /** The response shape; `entitlementStatuses` holds the effective status of the subscription's entitlement. */
 function toSubscriptionResponse(
   subscription: SubscriptionEntity,
-  storeCustomerId: string,
+  customer: Pick<CustomerEntity, 'store_customer_id' | 'test_clock_id'> | undefined,
   productName: string,
   entitlementStatuses: ReadonlyMap<string, string>,
   applied: boolean,
@@ -300,7 +300,8 @@ function toSubscriptionResponse(
     id: subscription.id,
     store_subscription_id: subscription.store_subscription_id,
     customer_id: subscription.customer_id,
-    store_customer_id: storeCustomerId,
+    store_customer_id: customer?.store_customer_id ?? '',
+    test_clock: customer?.test_clock_id ?? null,
     product_id: subscription.product_id,
     product_name: productName,
     status: subscription.status,

@@ -156,6 +156,7 @@ describe('test clocks', () => {
       .expect(201);
     const { id: subscriptionId, entitlement_id: entitlementId } = put.body.data as { id: string; entitlement_id: string };
     expect(put.body.data.entitlement_status).toBe('active');
+    expect(put.body.data.test_clock).toBe(clock.id);
     expect(await entitlement(entitlementId)).toMatchObject({ expires_at: periodEnd.toISOString(), granted_at: start.toISOString() });
 
     await advance(clock.id, new Date(periodEnd.getTime() + DAY)).expect(200);
@@ -174,6 +175,11 @@ describe('test clocks', () => {
       .expect(201);
     const entitlementId: string = order.body.data.line_items[0].entitlement_id;
     expect(await entitlement(entitlementId)).toMatchObject({ granted_at: start.toISOString(), test_clock: clock.id });
+    expect(order.body.data.test_clock).toBe(clock.id);
+    const orderEvents: Array<{ data: { test_clock?: string } }> = await testApp.app
+      .get(DataSource)
+      .query(`SELECT data FROM events WHERE type = 'order.created' AND data->'object'->>'id' = $1`, [order.body.data.id]);
+    expect(orderEvents.map((event) => event.data.test_clock)).toEqual([clock.id]);
     const token = (await http().post(`/v1/entitlements/${entitlementId}/token`).set(key()).expect(200)).body.data.token as string;
     const claims = decodeJwt(token);
     expect(claims.iat).toBe(start.getTime() / 1000);

@@ -2624,6 +2624,11 @@ export interface components {
              */
             store_customer_id: string;
             /**
+             * @description Test mode: the test clock the order's customer is bound to (events about it carry data.test_clock); null when unbound
+             * @example null
+             */
+            test_clock: string | null;
+            /**
              * @description active, partially_refunded (some granted line items refunded) or refunded (all)
              * @example active
              * @enum {string}
@@ -3365,6 +3370,11 @@ export interface components {
              * @example store_cust_1001
              */
             store_customer_id: string;
+            /**
+             * @description Test mode: the test clock the subscription's customer is bound to (events about it carry data.test_clock); null when unbound
+             * @example null
+             */
+            test_clock: string | null;
             /**
              * @description Product id (a subscription_linked product)
              * @example prod_01jd8x3k2m4n5p6q7r8s9t0v1w
