@@ -12,6 +12,7 @@ import { EntitlementEntity } from './entitlements/entitlement.entity';
 import { DownloadEntity } from './files/download.entity';
 import { FileEntity } from './files/file.entity';
 import { GrantRuleEntity } from './grant-rules/grant-rule.entity';
+import { TestClockEntity } from './test-clock-records/test-clock.entity';
 import { IdempotencyKeyEntity } from './idempotency/idempotency-key.entity';
 import { OrderLineItemEntity } from './orders/order-line-item.entity';
 import { OrderEntity } from './orders/order.entity';
@@ -27,4 +28,4 @@ import { WebhookDeliveryEntity } from './webhooks/webhook-delivery.entity';
 import { WebhookEndpointEntity } from './webhooks/webhook-endpoint.entity';
 
 /** Every entity, listed explicitly so ts-node, jest and the compiled build load the same set. */
-export const ENTITIES = [MerchantEntity, ApiKeyEntity, ProductEntity, EventEntity, CustomerEntity, EntitlementEntity, FileEntity, DownloadEntity, StorageUsageEntity, StorageReservationEntity, BandwidthUsageEntity, ProductFileEntity, ProductBundleItemEntity, WebhookEndpointEntity, WebhookDeliveryEntity, WebhookDeliveryAttemptEntity, IdempotencyKeyEntity, GrantRuleEntity, OrderEntity, OrderLineItemEntity, SubscriptionEntity, EntitlementImportEntity, ImportRowEntity, DashboardUserEntity, DashboardSetupLinkEntity, DashboardSessionEntity, ServerSecretEntity];
+export const ENTITIES = [MerchantEntity, ApiKeyEntity, ProductEntity, EventEntity, CustomerEntity, EntitlementEntity, FileEntity, DownloadEntity, StorageUsageEntity, StorageReservationEntity, BandwidthUsageEntity, ProductFileEntity, ProductBundleItemEntity, WebhookEndpointEntity, WebhookDeliveryEntity, WebhookDeliveryAttemptEntity, IdempotencyKeyEntity, GrantRuleEntity, OrderEntity, OrderLineItemEntity, SubscriptionEntity, EntitlementImportEntity, ImportRowEntity, DashboardUserEntity, DashboardSetupLinkEntity, DashboardSessionEntity, ServerSecretEntity, TestClockEntity];

@@ -18,6 +18,7 @@ import { ResponseInterceptor } from './idempotency/response.interceptor';
 import { FileRecordsModule } from './files/file-records.module';
 import { FilesModule } from './files/files.module';
 import { GrantRulesModule } from './grant-rules/grant-rules.module';
+import { TestClocksModule } from './test-clocks/test-clocks.module';
 import { HealthModule } from './health/health.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { ImportsModule } from './imports/imports.module';
@@ -48,6 +49,7 @@ export class AppModule {
         ProductsModule,
         CustomerRecordsModule,
         GrantRulesModule,
+        TestClocksModule,
         EntitlementsModule,
         OrdersModule,
         CustomersModule,

@@ -102,6 +102,7 @@ export function entitlement(overrides: Record<string, unknown> = {}) {
     source: 'manual' as const,
     store_order_id: null,
     metadata: {} as Record<string, unknown>,
+    test_clock: null as string | null,
     created_at: '2026-11-01T00:00:00.000Z',
     updated_at: '2026-11-01T00:00:00.000Z',
     store_line_item_id: null,

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { TestClockRecordsModule } from '../test-clock-records/test-clock-records.module';
 import { CustomerRecordsService } from './customer-records.service';
 import { CustomersRepository } from './customers.repository';
 
@@ -8,6 +9,7 @@ import { CustomersRepository } from './customers.repository';
  * files) can depend on EntitlementsModule while EntitlementsModule depends on this one.
  */
 @Module({
+  imports: [TestClockRecordsModule],
   providers: [CustomersRepository, CustomerRecordsService],
   exports: [CustomerRecordsService],
 })

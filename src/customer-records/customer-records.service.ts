@@ -8,6 +8,10 @@ import { isValidId } from '../ids/id';
 import { CustomerEntity } from './customer.entity';
 import { CustomerFilters, CustomersRepository } from './customers.repository';
 import type { PageRequest } from '../pagination/page';
+import { TestClockTime } from '../test-clock-records/test-clock-time.service';
+
+/** A customer named by our id or by the store's id. */
+export type CustomerReference = { id: string; storeId?: undefined } | { id?: undefined; storeId: string };
 
 /**
  * The customers table for other modules: lookups and implicit creation by store id. Each method
@@ -20,13 +24,42 @@ const STORE_ID_CACHE_ENTRIES = 50_000;
 @Injectable()
 export class CustomerRecordsService {
   /**
-   * A customer's store id by tenant and id. A customer row is never updated or deleted (its
-   * store id is its identity in the merchant's store), so what was read once stays true: the
-   * events of a use or a state change name the customer without a read per request.
+   * A customer's store id by tenant and id. A customer row is never updated (its store id is its
+   * identity in the merchant's store) and ids are never reused (a test clock's customers are
+   * deleted with it), so what was read once stays true: the events of a use or a state change name
+   * the customer without a read per request.
    */
   private readonly storeIds = new LRUCache<string, string>({ max: STORE_ID_CACHE_ENTRIES });
 
-  constructor(private readonly customers: CustomersRepository) {}
+  constructor(
+    private readonly customers: CustomersRepository,
+    private readonly testClocks: TestClockTime,
+  ) {}
+
+  /**
+   * The customer a write names, created in `tx` when named by a new store id. `testClockId` (test
+   * mode, DESIGN §14) binds a new customer to that clock (404 TEST_CLOCK_NOT_FOUND when the
+   * tenant has no such clock); naming it for an existing customer bound elsewhere, or to none, is
+   * 409 TEST_CLOCK_MISMATCH.
+   */
+  async resolveForWrite(tx: Transaction, tenant: Tenant, customer: CustomerReference, testClockId?: string | null): Promise<CustomerEntity> {
+    const clockId = testClockId ?? null;
+    if (clockId !== null) await this.testClocks.require(tx, tenant, clockId);
+    const found = customer.id !== undefined ? await this.require(tx, tenant, customer.id) : await this.customers.upsertByStoreId(tx, tenant, customer.storeId, clockId);
+    this.assertBoundTo(found, clockId);
+    return found;
+  }
+
+  /** 409 TEST_CLOCK_MISMATCH when a clock is named and the customer is not bound to it. */
+  assertBoundTo(customer: CustomerEntity, testClockId: string | null): void {
+    if (testClockId === null || customer.test_clock_id === testClockId) return;
+    const bound = customer.test_clock_id === null ? 'is bound to no test clock' : `is bound to test clock '${customer.test_clock_id}'`;
+    throw new ApiError(
+      ErrorCode.TEST_CLOCK_MISMATCH,
+      `Customer '${customer.id}' (store_customer_id '${customer.store_customer_id}') already exists and ${bound}: a customer is bound to a clock when it is created`,
+      'test_clock',
+    );
+  }
 
   /** The store id of the tenant's customer with this id, or 404 CUSTOMER_NOT_FOUND. */
   async storeIdOf(db: Reader, tenant: Tenant, customerId: string): Promise<string> {
@@ -61,20 +94,25 @@ export class CustomerRecordsService {
     return this.customers.findByStoreId(db, tenant, storeCustomerId);
   }
 
-  /** The customer with this store id, created in `tx` if it is new. */
-  findOrCreateByStoreId(tx: Transaction, tenant: Tenant, storeCustomerId: string): Promise<CustomerEntity> {
-    return this.customers.upsertByStoreId(tx, tenant, storeCustomerId);
-  }
-
-  /** The customers with these store ids, created in `tx` where new, by store id (bulk imports). */
-  async findOrCreateManyByStoreIds(tx: Transaction, tenant: Tenant, storeCustomerIds: string[]): Promise<Map<string, CustomerEntity>> {
-    const customers = await this.customers.upsertManyByStoreIds(tx, tenant, storeCustomerIds);
+  /** The customers with these store ids, created in `tx` where new (bound to `testClockId`, checked by the caller), by store id (bulk imports). */
+  async findOrCreateManyByStoreIds(tx: Transaction, tenant: Tenant, storeCustomerIds: string[], testClockId: string | null = null): Promise<Map<string, CustomerEntity>> {
+    const customers = await this.customers.upsertManyByStoreIds(tx, tenant, storeCustomerIds, testClockId);
     return new Map(customers.map((customer) => [customer.store_customer_id, customer]));
   }
 
   /** One keyset page (limit + 1 rows) of the tenant's customers matching the filters, and their total. */
   list(db: Reader, tenant: Tenant, filters: CustomerFilters, page: PageRequest): Promise<{ rows: CustomerEntity[]; total: number }> {
     return this.customers.list(db, tenant, filters, page);
+  }
+
+  /** These customers of the tenant by id (unknown ids left out): responses name each one's store id and test clock. */
+  async byIds(db: Reader, tenant: Tenant, customerIds: string[]): Promise<Map<string, CustomerEntity>> {
+    return new Map((await this.findByIds(db, tenant, customerIds)).map((customer) => [customer.id, customer]));
+  }
+
+  /** These customers of the tenant (unknown ids left out). */
+  findByIds(db: Reader, tenant: Tenant, customerIds: string[]): Promise<CustomerEntity[]> {
+    return this.customers.findByIds(db, tenant, [...new Set(customerIds)]);
   }
 
   /** store_customer_id of each of these customers of the tenant. */

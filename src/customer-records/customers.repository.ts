@@ -57,15 +57,15 @@ export class CustomersRepository {
    * The customer with this store id, created if new. One statement, race-free: a concurrent
    * insert of the same store id waits on the unique index and then returns the existing row.
    */
-  async upsertByStoreId(tx: Transaction, tenant: Tenant, storeCustomerId: string): Promise<CustomerEntity> {
+  async upsertByStoreId(tx: Transaction, tenant: Tenant, storeCustomerId: string, testClockId: string | null = null): Promise<CustomerEntity> {
     assertTenant(tenant);
     // RETURNING the whole row: no second read (every grant by store id comes through here).
     const rows: CustomerEntity[] = await tx.manager.query(
-      `INSERT INTO customers (id, merchant_id, mode, store_customer_id)
-       VALUES ($1, $2, $3, $4)
+      `INSERT INTO customers (id, merchant_id, mode, store_customer_id, test_clock_id)
+       VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (merchant_id, mode, store_customer_id) DO UPDATE SET store_customer_id = EXCLUDED.store_customer_id
-       RETURNING id, merchant_id, mode, store_customer_id, created_at`,
-      [generateId('cus'), tenant.merchantId, tenant.mode, storeCustomerId],
+       RETURNING id, merchant_id, mode, store_customer_id, test_clock_id, created_at`,
+      [generateId('cus'), tenant.merchantId, tenant.mode, storeCustomerId, testClockId],
     );
     return tx.manager.create(CustomerEntity, rows[0]);
   }
@@ -75,15 +75,15 @@ export class CustomersRepository {
    * (bulk imports). Store ids are inserted in sorted order, so two batches never wait on each other
    * in opposite orders.
    */
-  async upsertManyByStoreIds(tx: Transaction, tenant: Tenant, storeCustomerIds: string[]): Promise<CustomerEntity[]> {
+  async upsertManyByStoreIds(tx: Transaction, tenant: Tenant, storeCustomerIds: string[], testClockId: string | null = null): Promise<CustomerEntity[]> {
     assertTenant(tenant);
     const storeIds = [...new Set(storeCustomerIds)].sort();
     if (storeIds.length === 0) return [];
     await tx.manager.query(
-      `INSERT INTO customers (id, merchant_id, mode, store_customer_id)
-       SELECT id, $1, $2, store_customer_id FROM unnest($3::text[], $4::text[]) AS incoming(id, store_customer_id)
+      `INSERT INTO customers (id, merchant_id, mode, store_customer_id, test_clock_id)
+       SELECT id, $1, $2, store_customer_id, $5 FROM unnest($3::text[], $4::text[]) AS incoming(id, store_customer_id)
        ON CONFLICT (merchant_id, mode, store_customer_id) DO NOTHING`,
-      [tenant.merchantId, tenant.mode, storeIds.map(() => generateId('cus')), storeIds],
+      [tenant.merchantId, tenant.mode, storeIds.map(() => generateId('cus')), storeIds, testClockId],
     );
     return this.table.find(tx.manager, tenant, { store_customer_id: In(storeIds) });
   }

@@ -120,5 +120,5 @@ export class CustomersService {
 }
 
 function toCustomerResponse(customer: CustomerEntity): CustomerResponseDto {
-  return { id: customer.id, store_customer_id: customer.store_customer_id, created_at: customer.created_at.toISOString() };
+  return { id: customer.id, store_customer_id: customer.store_customer_id, test_clock: customer.test_clock_id, created_at: customer.created_at.toISOString() };
 }

@@ -1,6 +1,7 @@
 import type { Tenant } from '../database/tenant';
 import { customerIdByStoreIdSql } from '../customer-records/customer-lookup.sql';
 import { productIdByStoreIdSql } from '../products/product-lookup.sql';
+import { customerNowSql } from '../test-clock-records/test-clock-time.sql';
 import { notRunOutSql } from './effective-status';
 
 /** A customer or product named by our id or by the store's id. */
@@ -17,7 +18,7 @@ export interface CheckQuery {
  * The access check as ONE statement: store ids resolve through scalar subqueries on the unique
  * (merchant_id, mode, store_*_id) indexes, entitlements through entitlements_check_idx. Only
  * entitlements active at `now` qualify (expiry is evaluated here, so it is visible from the
- * instant it happens); the one lasting longest wins: no expiry first, then the latest expiry,
+ * instant it happens; a test clock's customer's now is the clock's frozen time, DESIGN §14); the one lasting longest wins: no expiry first, then the latest expiry,
  * then unlimited or most remaining uses. Exported so the EXPLAIN test plans exactly this query.
  */
 export function buildCheckQuery(tenant: Tenant, customer: Reference, product: Reference, now: Date): CheckQuery {
@@ -30,7 +31,7 @@ export function buildCheckQuery(tenant: Tenant, customer: Reference, product: Re
       AND e.customer_id = ${customerSql}
       AND e.product_id = ${productSql}
       AND e.status = 'active'
-      AND ${notRunOutSql('e', '$5')}
+      AND ${notRunOutSql('e', customerNowSql('e.test_clock_id', '$5'))}
     ORDER BY e.expires_at DESC NULLS FIRST, (e.usage_limit - e.usage_count) DESC NULLS FIRST, e.granted_at DESC, e.id DESC
     LIMIT 1`;
   return {

@@ -1,9 +1,11 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
+import type { Tenant } from '../database/tenant';
+import type { Transaction } from '../database/transaction';
 import { UnitOfWork } from '../database/unit-of-work';
 import { EntitlementTransitionsService } from './entitlement-transitions.service';
-import { EntitlementsRepository } from './entitlements.repository';
+import { DueEntitlement, EntitlementsRepository } from './entitlements.repository';
 
 const BATCH_SIZE = 200;
 
@@ -12,6 +14,7 @@ const BATCH_SIZE = 200;
  * per expiry. Reads already report the expiry from its instant; this makes it durable and tells
  * webhooks. `FOR UPDATE SKIP LOCKED` lets several instances sweep side by side without taking the
  * same row, and skips rows a lifecycle operation holds (that operation records the expiry itself).
+ * Entitlements of a test clock's customers are left to the clock's advance (sweepTestClock).
  */
 @Injectable()
 export class EntitlementExpirySweeper implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -61,17 +64,34 @@ export class EntitlementExpirySweeper implements OnApplicationBootstrap, OnAppli
     }
   }
 
-  /** One batch: how many due rows it claimed (a full batch means more may wait) and how many it expired. */
+  /** One batch: how many due rows it claimed (a full batch means more may wait); it expires each of them. */
   private sweepBatch(): Promise<number> {
     const now = this.clock.now();
-    return this.unitOfWork.run(async (tx) => {
-      const due = await this.entitlements.lockDueAcrossTenants(tx, now, BATCH_SIZE);
-      // The one expiry path (the lifecycle's expire): the same rules and exactly one event, whoever
-      // expires it; a bundle parent's children expire with it.
-      for (const entitlement of due) {
-        await this.transitions.expire(tx, { merchantId: entitlement.merchant_id, mode: entitlement.mode }, entitlement.id);
-      }
-      return due.length;
-    });
+    return this.unitOfWork.run(async (tx) => this.expireEach(tx, await this.entitlements.lockDueAcrossTenants(tx, now, BATCH_SIZE)));
+  }
+
+  /**
+   * A test clock's advance (DESIGN §14): what the sweep does for real time, for the clock's
+   * entitlements at its new frozen time `now`, in the advance's transaction, so the advance
+   * answers once everything due is applied. Returns how many it expired.
+   */
+  async sweepTestClock(tx: Transaction, tenant: Tenant, testClockId: string, now: Date): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const claimed = await this.expireEach(tx, await this.entitlements.lockDueForTestClock(tx, tenant, testClockId, now, BATCH_SIZE));
+      total += claimed;
+      if (claimed < BATCH_SIZE) return total;
+    }
+  }
+
+  /**
+   * The one expiry path (the lifecycle's expire): the same rules and exactly one event, whoever
+   * expires it; a bundle parent's children expire with it.
+   */
+  private async expireEach(tx: Transaction, due: DueEntitlement[]): Promise<number> {
+    for (const entitlement of due) {
+      await this.transitions.expire(tx, { merchantId: entitlement.merchant_id, mode: entitlement.mode }, entitlement.id);
+    }
+    return due.length;
   }
 }

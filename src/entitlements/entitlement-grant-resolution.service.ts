@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../clock/clock';
 import { CustomerRecordsService } from '../customer-records/customer-records.service';
+import { TestClockTime } from '../test-clock-records/test-clock-time.service';
 import type { Tenant } from '../database/tenant';
 import type { Transaction } from '../database/transaction';
 import { ApiError } from '../errors/api-error';
@@ -16,6 +16,8 @@ export type { ResolvedGrant } from './entitlement-grants.service';
 /** A grant, from any source (DESIGN §10): the product's defaults apply where a field is left out. */
 export interface GrantInput {
   customer: Reference;
+  /** A test clock to bind a new customer to (DESIGN §14); an existing customer must be bound to it. */
+  testClockId?: string | null;
   product: Reference;
   source: EntitlementSource;
   /** Default active; `pending` waits for activate. */
@@ -41,7 +43,7 @@ export class EntitlementGrantResolutionService {
     private readonly customers: CustomerRecordsService,
     private readonly products: ProductsService,
     private readonly grants: EntitlementGrantsService,
-    private readonly clock: Clock,
+    private readonly time: TestClockTime,
   ) {}
 
   /**
@@ -51,14 +53,12 @@ export class EntitlementGrantResolutionService {
    * chain).
    */
   async grant(tx: Transaction, tenant: Tenant, input: GrantInput): Promise<ChangedEntitlement> {
-    const now = this.clock.now();
+    const customer = await this.customers.resolveForWrite(tx, tenant, input.customer, input.testClockId);
+    // The customer's now: its test clock's frozen time when it is bound to one.
+    const now = await this.time.nowFor(tx, tenant, customer.test_clock_id);
     if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) {
       throw new ApiError(ErrorCode.INVALID_PARAMETER, `'expires_at' must be in the future`, 'expires_at');
     }
-    const customer =
-      input.customer.id !== undefined
-        ? await this.customers.require(tx, tenant, input.customer.id)
-        : await this.customers.findOrCreateByStoreId(tx, tenant, input.customer.storeId);
     const product = await this.products.findForGrant(tx, tenant, input.product);
     if (!product) {
       const named = input.product.id !== undefined ? `id '${input.product.id}'` : `store_product_id '${input.product.storeId}'`;
@@ -68,7 +68,7 @@ export class EntitlementGrantResolutionService {
       throw new ApiError(ErrorCode.PRODUCT_ARCHIVED, `Product '${product.id}' is archived and cannot be granted`);
     }
     const resolved: ResolvedGrant = {
-      customer: { id: customer.id, storeCustomerId: customer.store_customer_id },
+      customer: { id: customer.id, storeCustomerId: customer.store_customer_id, testClockId: customer.test_clock_id },
       product,
       source: input.source,
       status: input.status,
@@ -85,12 +85,20 @@ export class EntitlementGrantResolutionService {
   /**
    * Many grants whose customers and products the caller has resolved and checked (an import
    * batch): the same rules, children, grant rules and events as `grant`, in a few set-based
-   * statements. Returns the granted entitlements in the grants' order.
+   * statements. Returns the granted entitlements in the grants' order. Grants are made per test
+   * clock of their customers (DESIGN §14), each group at its customers' now.
    */
-  grantMany(tx: Transaction, tenant: Tenant, grants: ResolvedGrant[]): Promise<EntitlementEntity[]> {
-    const now = this.clock.now();
-    const past = grants.find((grant) => grant.expiresAt && grant.expiresAt.getTime() <= now.getTime());
+  async grantMany(tx: Transaction, tenant: Tenant, grants: ResolvedGrant[]): Promise<EntitlementEntity[]> {
+    const groups = new Map<string | null, number[]>();
+    grants.forEach((grant, index) => groups.set(grant.customer.testClockId, [...(groups.get(grant.customer.testClockId) ?? []), index]));
+    const nowOf = await this.time.nowsFor(tx, tenant, [...groups.keys()]);
+    const past = grants.find((grant) => grant.expiresAt && grant.expiresAt.getTime() <= nowOf(grant.customer.testClockId).getTime());
     if (past) throw new ApiError(ErrorCode.INVALID_PARAMETER, `'expires_at' must be in the future`, 'expires_at');
-    return this.grants.grantResolved(tx, tenant, grants, now);
+    const granted: EntitlementEntity[] = new Array<EntitlementEntity>(grants.length);
+    for (const [testClockId, indexes] of groups) {
+      const entitlements = await this.grants.grantResolved(tx, tenant, indexes.map((index) => grants[index]), nowOf(testClockId));
+      indexes.forEach((index, position) => (granted[index] = entitlements[position]));
+    }
+    return granted;
   }
 }

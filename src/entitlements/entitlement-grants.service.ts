@@ -17,7 +17,8 @@ const DAY_MILLISECONDS = 24 * 60 * 60 * 1000;
  * archived; `expiresAt`, when given, is in the future): what `grantResolved` writes.
  */
 export interface ResolvedGrant {
-  customer: { id: string; storeCustomerId: string };
+  /** testClockId: the test clock the customer is bound to (DESIGN §14), copied to the entitlement. */
+  customer: { id: string; storeCustomerId: string; testClockId: string | null };
   product: ProductEntity;
   source: EntitlementSource;
   status?: Extract<EntitlementStatus, 'active' | 'pending'>;
@@ -31,7 +32,7 @@ export interface ResolvedGrant {
 /** What a grant decides; the rest of a new entitlement is the same for every grant. */
 type GrantedFields = Pick<
   NewEntitlement,
-  'id' | 'customer_id' | 'product_id' | 'status' | 'expires_at' | 'usage_limit' | 'source' | 'store_order_id' | 'store_line_item_id' | 'parent_entitlement_id' | 'metadata'
+  'id' | 'customer_id' | 'test_clock_id' | 'product_id' | 'status' | 'expires_at' | 'usage_limit' | 'source' | 'store_order_id' | 'store_line_item_id' | 'parent_entitlement_id' | 'metadata'
 >;
 
 /**
@@ -62,6 +63,7 @@ export class EntitlementGrantsService {
       grants.map((grant) => ({
         id: generateId('ent'),
         customer_id: grant.customer.id,
+        test_clock_id: grant.customer.testClockId,
         product_id: grant.product.id,
         status: grant.status ?? 'active',
         expires_at: grant.expiresAt ?? defaultExpiry(grant.product, now),
@@ -116,7 +118,7 @@ export class EntitlementGrantsService {
       const product = products.get(candidate.productId);
       if (!product || product.status === 'archived') continue;
       ruleGrants.push({
-        customer: { id: candidate.customerId, storeCustomerId: storeCustomerIds.get(candidate.customerId) ?? '' },
+        customer: { id: candidate.customerId, storeCustomerId: storeCustomerIds.get(candidate.customerId) ?? '', testClockId: candidate.testClockId },
         product,
         source: 'rule',
         expiresAt: candidate.accessDurationDays === null ? undefined : new Date(now.getTime() + candidate.accessDurationDays * DAY_MILLISECONDS),

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../clock/clock';
 import { CustomerRecordsService } from '../customer-records/customer-records.service';
 import { EventType } from '../database/domain-event';
 import type { Tenant } from '../database/tenant';
@@ -7,6 +6,7 @@ import type { Transaction } from '../database/transaction';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { isValidId } from '../ids/id';
+import { TestClockTime } from '../test-clock-records/test-clock-time.service';
 import { effectiveStatus } from './effective-status';
 import { EntitlementOperation } from './entitlement-state-machine';
 import { EntitlementEntity, EntitlementStatus } from './entitlement.entity';
@@ -56,7 +56,7 @@ export class EntitlementTransitionsService {
   constructor(
     private readonly entitlements: EntitlementsRepository,
     private readonly customers: CustomerRecordsService,
-    private readonly clock: Clock,
+    private readonly time: TestClockTime,
   ) {}
 
   suspend(tx: Transaction, tenant: Tenant, entitlementId: string, reason: string | null): Promise<ChangedEntitlement> {
@@ -178,7 +178,7 @@ export class EntitlementTransitionsService {
       id: entitlement.id,
       customerId: entitlement.customer_id,
       productId: entitlement.product_id,
-      status: effectiveStatus(entitlement, this.clock.now()),
+      status: effectiveStatus(entitlement, await this.time.nowFor(tx, tenant, entitlement.test_clock_id)),
       expiresAt: entitlement.expires_at,
     };
     this.lockedRows.set(locked, entitlement);
@@ -215,7 +215,8 @@ export class EntitlementTransitionsService {
       );
     }
     const storeCustomerId = await this.customers.storeIdOf(tx, tenant, entitlement.customer_id);
-    const now = this.clock.now();
+    // The customer's now: its test clock's frozen time when it is bound to one (DESIGN §14).
+    const now = await this.time.nowFor(tx, tenant, entitlement.test_clock_id);
     const saved = (await this.applyOperation(tx, tenant, entitlement, operation, eventType, apply, { storeCustomerId, now, strict: true })) as EntitlementEntity;
     if (applyToChildren) {
       for (const child of await this.entitlements.lockChildren(tx, tenant, saved.id)) {

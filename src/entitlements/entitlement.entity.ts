@@ -26,6 +26,8 @@ export type EntitlementSource = (typeof ENTITLEMENT_SOURCES)[number];
 // A bundle parent's children (cascades, DESIGN §10).
 @Index('entitlements_parent_idx', ['parent_entitlement_id'], { where: 'parent_entitlement_id IS NOT NULL' })
 @Index('entitlements_sweep_expires_idx', ['expires_at'], { where: "status = 'active' AND expires_at IS NOT NULL" })
+// A test clock's entitlements, for its advance (DESIGN §14).
+@Index('entitlements_test_clock_idx', ['test_clock_id'], { where: "test_clock_id IS NOT NULL AND status = 'active'" })
 @Index('entitlements_sweep_usage_idx', ['id'], {
   where: `status = 'active' AND ${boundReachedSql('uses', null, '')}`,
 })
@@ -36,6 +38,14 @@ export class EntitlementEntity extends TenantOwnedEntity {
   @ManyToOne(() => CustomerEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'customer_id' })
   customer?: CustomerEntity;
+
+  /**
+   * The customer's test clock (DESIGN §14), copied from the customer (a binding never changes):
+   * the access check and every read take "now" from it row by row, and the real-time sweeper
+   * skips rows that have one.
+   */
+  @Column({ type: 'text', nullable: true })
+  test_clock_id: string | null;
 
   @Column({ type: 'text' })
   product_id: string;

@@ -35,6 +35,7 @@ function toEntitlementFields(entitlement: EntitlementEntity, storeCustomerId: st
     source: entitlement.source,
     store_order_id: entitlement.store_order_id,
     metadata: entitlement.metadata,
+    test_clock: entitlement.test_clock_id,
     created_at: entitlement.created_at.toISOString(),
     updated_at: entitlement.updated_at.toISOString(),
   };

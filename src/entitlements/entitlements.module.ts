@@ -4,6 +4,7 @@ import { AppConfig } from '../config/app-config';
 import { CustomerRecordsModule } from '../customer-records/customer-records.module';
 import { GrantRulesModule } from '../grant-rules/grant-rules.module';
 import { ProductsModule } from '../products/products.module';
+import { TestClockRecordsModule } from '../test-clock-records/test-clock-records.module';
 import { EntitlementExpirySweeper } from './entitlement-expiry.sweeper';
 import { EntitlementGrantsService } from './entitlement-grants.service';
 import { EntitlementGrantResolutionService } from './entitlement-grant-resolution.service';
@@ -23,7 +24,7 @@ import { JwksController } from './tokens/jwks.controller';
  * entitlement tokens (tokens/) and their JWKS.
  */
 @Module({
-  imports: [ClockModule, CustomerRecordsModule, ProductsModule, GrantRulesModule],
+  imports: [ClockModule, CustomerRecordsModule, ProductsModule, GrantRulesModule, TestClockRecordsModule],
   controllers: [EntitlementsController, EntitlementTokensController, JwksController],
   providers: [
     EntitlementsRepository,

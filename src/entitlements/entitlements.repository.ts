@@ -3,10 +3,11 @@ import { DataSource, In, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { ApiMode, Tenant } from '../database/tenant';
 import { ReadPool } from '../database/read-pool';
-import { TenantTable, WithoutTenant } from '../database/tenant-table';
+import { assertTenant, TenantTable, WithoutTenant } from '../database/tenant-table';
 import type { Reader, Transaction } from '../database/transaction';
 import { applyKeysetPage, fetchPageWithTotal } from '../pagination/keyset';
 import { PageRequest } from '../pagination/page';
+import { customerNowSql } from '../test-clock-records/test-clock-time.sql';
 import { effectiveStatusSql, runOutSql } from './effective-status';
 import { buildCheckQuery, Reference } from './entitlement-check.query';
 import { EntitlementEntity, EntitlementSource, EntitlementStatus } from './entitlement.entity';
@@ -55,11 +56,23 @@ interface CheckSqlRow {
   source: EntitlementSource;
 }
 
+/** "Now" of an entitlement row: its customer's test clock's frozen time, else the bound real time (DESIGN §14). */
+const rowNowSql = (alias: string, nowParameter: string): string => customerNowSql(`${alias}.test_clock_id`, nowParameter);
+
+// The real-time sweep never touches a test clock's entitlements: their time moves only when the clock advances.
 const SWEEP_SQL = `SELECT id, merchant_id, mode FROM entitlements e
-  WHERE e.status = 'active' AND ${runOutSql('e', '$1')}
+  WHERE e.status = 'active' AND e.test_clock_id IS NULL AND ${runOutSql('e', '$1')}
   ORDER BY id
   LIMIT $2
   FOR UPDATE SKIP LOCKED`;
+
+// A test clock's due entitlements at its new frozen time. Waits for rows an operation holds
+// (no SKIP LOCKED): the advance answers only once everything due is applied.
+const CLOCK_SWEEP_SQL = `SELECT id, merchant_id, mode FROM entitlements e
+  WHERE e.merchant_id = $1 AND e.mode = $2 AND e.test_clock_id = $3 AND e.status = 'active' AND ${runOutSql('e', '$4')}
+  ORDER BY id
+  LIMIT $5
+  FOR UPDATE`;
 
 /** An entitlement the sweeper holds, with its tenant. */
 export interface DueEntitlement {
@@ -145,7 +158,7 @@ export class EntitlementsRepository {
       }
       if (filters.productId !== undefined) query.andWhere('entitlement.product_id = :productId', { productId: filters.productId });
       if (filters.status !== undefined) {
-        query.andWhere(`${effectiveStatusSql('entitlement', ':now')} = :status`, { status: filters.status, now: now.toISOString() });
+        query.andWhere(`${effectiveStatusSql('entitlement', rowNowSql('entitlement', ':now'))} = :status`, { status: filters.status, now: now.toISOString() });
       }
       if (filters.source !== undefined) query.andWhere('entitlement.source = :source', { source: filters.source });
       if (filters.grantedAfter !== undefined) {
@@ -168,7 +181,7 @@ export class EntitlementsRepository {
       .andWhere('entitlement.customer_id IN (:...customerIds)', { customerIds: [...new Set(customerIds)] })
       .andWhere('entitlement.product_id IN (:...productIds)', { productIds: [...new Set(productIds)] })
       .andWhere(`entitlement.status = 'active'`)
-      .andWhere(`NOT ${runOutSql('entitlement', ':now')}`, { now })
+      .andWhere(`NOT ${runOutSql('entitlement', rowNowSql('entitlement', ':now'))}`, { now })
       .getMany();
     return new Set(rows.map((row) => `${row.customer_id}/${row.product_id}`));
   }
@@ -198,11 +211,17 @@ export class EntitlementsRepository {
     return tx.manager.query(SWEEP_SQL, [now.toISOString(), limit]);
   }
 
+  /** The same batch for one test clock's entitlements at its frozen time `now` (its advance, DESIGN §14). */
+  lockDueForTestClock(tx: Transaction, tenant: Tenant, testClockId: string, now: Date, limit: number): Promise<DueEntitlement[]> {
+    assertTenant(tenant);
+    return tx.manager.query(CLOCK_SWEEP_SQL, [tenant.merchantId, tenant.mode, testClockId, now.toISOString(), limit]);
+  }
+
   private activeOf(tenant: Tenant, customerId: string, now: Date): SelectQueryBuilder<EntitlementEntity> {
     return this.table
       .select(this.dataSource.manager, tenant)
       .andWhere('entitlement.customer_id = :customerId', { customerId })
       .andWhere(`entitlement.status = 'active'`)
-      .andWhere(`NOT ${runOutSql('entitlement', ':now')}`, { now });
+      .andWhere(`NOT ${runOutSql('entitlement', rowNowSql('entitlement', ':now'))}`, { now });
   }
 }

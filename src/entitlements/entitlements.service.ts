@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Tenant } from '../database/tenant';
-import { Clock } from '../clock/clock';
 import { CustomerRecordsService } from '../customer-records/customer-records.service';
+import { TestClockTime } from '../test-clock-records/test-clock-time.service';
 import { ProductsService } from '../products/products.service';
 import type { Operation } from '../database/operation';
 import { UnitOfWork } from '../database/unit-of-work';
@@ -55,7 +55,7 @@ export class EntitlementsService {
     private readonly customers: CustomerRecordsService,
     private readonly products: ProductsService,
     private readonly unitOfWork: UnitOfWork,
-    private readonly clock: Clock,
+    private readonly time: TestClockTime,
     private readonly tokens: EntitlementTokensService,
   ) {}
 
@@ -66,9 +66,9 @@ export class EntitlementsService {
 
   /** The effective status of each of these entitlements of the tenant (absent: no such entitlement). */
   async statusesOf(db: Reader, tenant: Tenant, entitlementIds: string[]): Promise<Map<string, EntitlementStatus>> {
-    const now = this.clock.now();
     const entitlements = await this.entitlements.findByIds(db, tenant, [...new Set(entitlementIds)]);
-    return new Map(entitlements.map((entitlement) => [entitlement.id, effectiveStatus(entitlement, now)]));
+    const nowOf = await this.time.nowsFor(db, tenant, entitlements.map((entitlement) => entitlement.test_clock_id));
+    return new Map(entitlements.map((entitlement) => [entitlement.id, effectiveStatus(entitlement, nowOf(entitlement.test_clock_id))]));
   }
 
   /**
@@ -76,7 +76,7 @@ export class EntitlementsService {
    * (imports skip them), as `customer_id/product_id` keys; read in the caller's transaction.
    */
   activePairs(db: Reader, tenant: Tenant, customerIds: string[], productIds: string[]): Promise<Set<string>> {
-    return this.entitlements.activePairs(db, tenant, customerIds, productIds, this.clock.now());
+    return this.entitlements.activePairs(db, tenant, customerIds, productIds, this.time.realNow());
   }
 
   /** The hot path: one indexed query, no caching, so a revoke or suspend shows on the next request. */
@@ -88,7 +88,8 @@ export class EntitlementsService {
     if ((customer.id !== undefined && !isValidId('cus', customer.id)) || (product.id !== undefined && !isValidId('prod', product.id))) {
       return notEntitled(withToken);
     }
-    const row = await this.entitlements.check(tenant, customer, product, this.clock.now());
+    // The real time; the statement reads a test clock's customer's now from the clock itself.
+    const row = await this.entitlements.check(tenant, customer, product, this.time.realNow());
     if (!row) return notEntitled(withToken);
     if (!withToken) return { entitled: true, entitlement: toEntitlementCheckItem(row) };
     // A token takes a read and a signature: only when asked, so the plain check stays one statement.
@@ -101,7 +102,7 @@ export class EntitlementsService {
       throw new ApiError(ErrorCode.FILTER_REQUIRED, `Pass at least one filter: ${LIST_FILTERS.join(', ')}`);
     }
     const page = toPageRequest(query);
-    const now = this.clock.now();
+    const now = this.time.realNow();
     const customerIds = query.customer_id !== undefined ? [query.customer_id] : [];
     if (query.store_customer_id !== undefined) {
       const customer = await this.customers.findByStoreId(this.unitOfWork.pool, tenant, query.store_customer_id);
@@ -123,15 +124,16 @@ export class EntitlementsService {
       now,
     );
     const db = this.unitOfWork.pool;
-    const [storeIds, productNames] = await Promise.all([
+    const [storeIds, productNames, nowOf] = await Promise.all([
       this.customers.storeIdsOf(db, tenant, rows.map((row) => row.customer_id)),
       this.products.namesOf(db, tenant, rows.map((row) => row.product_id)),
+      this.time.nowsFor(db, tenant, rows.map((row) => row.test_clock_id)),
     ]);
     return toPageResult(
       rows,
       page,
       (row) => row.created_at,
-      (row) => toEntitlementListItem(row, storeIds.get(row.customer_id) ?? '', productNames.get(row.product_id) ?? '', now),
+      (row) => toEntitlementListItem(row, storeIds.get(row.customer_id) ?? '', productNames.get(row.product_id) ?? '', nowOf(row.test_clock_id)),
       total,
     );
   }
@@ -141,7 +143,7 @@ export class EntitlementsService {
     const entitlement = isValidId('ent', entitlementId) ? await this.entitlements.findById(db, tenant, entitlementId) : null;
     if (!entitlement) throw new ApiError(ErrorCode.ENTITLEMENT_NOT_FOUND, `No entitlement with id '${entitlementId}'`);
     const customer = await this.customers.require(db, tenant, entitlement.customer_id);
-    return toEntitlementResponse(entitlement, customer.store_customer_id, this.clock.now());
+    return toEntitlementResponse(entitlement, customer.store_customer_id, await this.time.nowFor(db, tenant, entitlement.test_clock_id));
   }
 
   /** POST /v1/entitlements: a grant with source api, or manual when a person made it in the dashboard. */
@@ -152,6 +154,7 @@ export class EntitlementsService {
       this.grantResolution
         .grant(tx, operation.tenant, {
         customer,
+        testClockId: body.test_clock,
         product,
         source: operation.credential === 'dashboard-session' ? 'manual' : 'api',
         status: body.status,
@@ -198,10 +201,10 @@ export class EntitlementsService {
     customer: { id: string; store_customer_id: string },
     page: PageRequest,
   ): Promise<PageResult<EntitlementListItemDto>> {
-    const now = this.clock.now();
-    const { rows, total } = await this.entitlements.list(tenant, { customerIds: [customer.id] }, page, now);
+    const { rows, total } = await this.entitlements.list(tenant, { customerIds: [customer.id] }, page, this.time.realNow());
     const productNames = await this.products.namesOf(this.unitOfWork.pool, tenant, rows.map((row) => row.product_id));
-    return toPageResult(rows, page, (row) => row.created_at, (row) => toEntitlementListItem(row, customer.store_customer_id, productNames.get(row.product_id) ?? '', now), total);
+    const nowOf = await this.time.nowsFor(this.unitOfWork.pool, tenant, rows.map((row) => row.test_clock_id));
+    return toPageResult(rows, page, (row) => row.created_at, (row) => toEntitlementListItem(row, customer.store_customer_id, productNames.get(row.product_id) ?? '', nowOf(row.test_clock_id)), total);
   }
 
   /** Distinct products of the customer's entitlements active at `now`. */

@@ -8,10 +8,10 @@ import type { NewEntitlement } from './entitlements.repository';
  * transaction: a bundle's children, which grants fire rules, and what those rules would grant.
  */
 
-type Parent = Pick<EntitlementEntity, 'id' | 'customer_id' | 'product_id' | 'status' | 'expires_at' | 'store_order_id' | 'store_line_item_id'>;
+type Parent = Pick<EntitlementEntity, 'id' | 'customer_id' | 'test_clock_id' | 'product_id' | 'status' | 'expires_at' | 'store_order_id' | 'store_line_item_id'>;
 export type BundleChild = Pick<
   NewEntitlement,
-  'id' | 'customer_id' | 'product_id' | 'status' | 'expires_at' | 'usage_limit' | 'source' | 'store_order_id' | 'store_line_item_id' | 'parent_entitlement_id' | 'metadata'
+  'id' | 'customer_id' | 'test_clock_id' | 'product_id' | 'status' | 'expires_at' | 'usage_limit' | 'source' | 'store_order_id' | 'store_line_item_id' | 'parent_entitlement_id' | 'metadata'
 >;
 
 export function defaultUsageLimit(product: Pick<ProductEntity, 'entitlement_type' | 'usage_limit'>): number | null {
@@ -19,14 +19,15 @@ export function defaultUsageLimit(product: Pick<ProductEntity, 'entitlement_type
 }
 
 /**
- * One child per product each bundle includes: the parent's customer, status, expiry and order
- * line, the child product's own usage limit. Bundles don't nest, so children have no children.
+ * One child per product each bundle includes: the parent's customer (and its test clock), status,
+ * expiry and order line, the child product's own usage limit. Bundles don't nest, so children have no children.
  */
 export function bundleChildrenOf(parents: Parent[], included: ReadonlyMap<string, ReadonlyArray<Pick<ProductEntity, 'id' | 'entitlement_type' | 'usage_limit'>>>, newId: () => string): BundleChild[] {
   return parents.flatMap((parent) =>
     (included.get(parent.product_id) ?? []).map((product) => ({
       id: newId(),
       customer_id: parent.customer_id,
+      test_clock_id: parent.test_clock_id,
       product_id: product.id,
       status: parent.status,
       expires_at: parent.expires_at,
@@ -50,6 +51,8 @@ export function grantsThatFireRules<T extends Granted>(parents: T[], children: T
 
 export interface RuleGrantCandidate {
   customerId: string;
+  /** The customer's test clock (DESIGN §14), null when unbound. */
+  testClockId: string | null;
   productId: string;
   accessDurationDays: number | null;
 }
@@ -60,8 +63,9 @@ export interface RuleGrantCandidate {
  * order). Whether the customer holds it already, and whether the product can still be granted, is
  * the caller's to check against the database.
  */
-export function ruleGrantCandidates(firing: ReadonlyArray<Pick<EntitlementEntity, 'customer_id' | 'product_id'>>, rules: readonly TriggeredGrant[]): RuleGrantCandidate[] {
+export function ruleGrantCandidates(firing: ReadonlyArray<Pick<EntitlementEntity, 'customer_id' | 'test_clock_id' | 'product_id'>>, rules: readonly TriggeredGrant[]): RuleGrantCandidate[] {
   const heldByCustomer = new Map<string, Set<string>>();
+  const clockOf = new Map(firing.map((entitlement) => [entitlement.customer_id, entitlement.test_clock_id]));
   for (const entitlement of firing) {
     const productIds = heldByCustomer.get(entitlement.customer_id) ?? new Set<string>();
     heldByCustomer.set(entitlement.customer_id, productIds.add(entitlement.product_id));
@@ -71,7 +75,7 @@ export function ruleGrantCandidates(firing: ReadonlyArray<Pick<EntitlementEntity
     for (const rule of rules) {
       const key = `${customerId}/${rule.grantProductId}`;
       if (held.has(rule.triggerProductId) && !candidates.has(key)) {
-        candidates.set(key, { customerId, productId: rule.grantProductId, accessDurationDays: rule.accessDurationDays });
+        candidates.set(key, { customerId, testClockId: clockOf.get(customerId) ?? null, productId: rule.grantProductId, accessDurationDays: rule.accessDurationDays });
       }
     }
   }

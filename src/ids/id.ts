@@ -16,6 +16,7 @@ export const ID_PREFIXES = {
   grantRule: 'rule',
   subscription: 'sub',
   entitlementImport: 'imp',
+  testClock: 'clock',
   dashboardUser: 'user',
   dashboardSession: 'sess',
 } as const;

@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, Index, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, UpdateDateColumn } from 'typeorm';
+import { TestClockEntity } from '../test-clock-records/test-clock.entity';
 import { TIMESTAMP } from '../database/columns';
 import { TenantOwnedEntity } from '../database/tenant-owned.entity';
 
@@ -24,6 +25,15 @@ export interface ImportRowError {
 // The worker's turn order: unfinished imports, least recently progressed first.
 @Index('entitlement_imports_unfinished_idx', ['updated_at', 'id'], { where: "status IN ('queued', 'running')" })
 export class EntitlementImportEntity extends TenantOwnedEntity {
+  /** The import's test clock (DESIGN §14): customers its rows create are bound to it. */
+  @Column({ type: 'text', nullable: true })
+  test_clock_id: string | null;
+
+  // Deleted with its clock, as the clock's customers are.
+  @ManyToOne(() => TestClockEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'test_clock_id' })
+  test_clock?: TestClockEntity;
+
   @Column({ type: 'text' })
   status: ImportStatus;
 

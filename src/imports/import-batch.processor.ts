@@ -14,6 +14,7 @@ import { ImportRowError, MAX_SHOWN_ERRORS } from './entitlement-import.entity';
 import { ImportGrantRow, ImportRowErrorCode, isRowProblem, parseImportRow } from './import-row-parser';
 import { toImportResponse } from './import.mapper';
 import { ImportsRepository, RowOutcome } from './imports.repository';
+import { TestClockTime } from '../test-clock-records/test-clock-time.service';
 
 /** Rows per batch: each batch is one transaction. */
 export const IMPORT_BATCH_SIZE = 500;
@@ -37,6 +38,7 @@ export class ImportBatchProcessor {
     private readonly products: ProductsService,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
+    private readonly time: TestClockTime,
   ) {}
 
   /** Processes one batch; false when no row was pending. */
@@ -44,15 +46,16 @@ export class ImportBatchProcessor {
     return this.unitOfWork.run(async (tx) => {
       const batch = await this.imports.claimBatchAcrossTenants(tx, IMPORT_BATCH_SIZE);
       if (!batch || batch.rows.length === 0) return false;
-      const outcomes = await this.grantRows(tx, batch.tenant, batch.rows);
+      const outcomes = await this.grantRows(tx, batch.tenant, batch.rows, batch.testClockId);
       await this.imports.saveOutcomes(tx, batch.tenant, batch.importId, outcomes);
       await this.recordProgress(tx, batch.tenant, batch.importId, outcomes);
       return true;
     });
   }
 
-  private async grantRows(tx: Transaction, tenant: Tenant, rows: Array<{ row_number: number; data: unknown }>): Promise<RowOutcome[]> {
-    const now = this.clock.now();
+  private async grantRows(tx: Transaction, tenant: Tenant, rows: Array<{ row_number: number; data: unknown }>, testClockId: string | null): Promise<RowOutcome[]> {
+    // The import's customers' now: its test clock's frozen time when it has one (DESIGN §14).
+    const now = await this.time.nowFor(tx, tenant, testClockId);
     const outcomes: RowOutcome[] = [];
     const failed = (rowNumber: number, code: ImportRowErrorCode, message: string) =>
       outcomes.push({ rowNumber, status: 'failed', entitlementId: null, errorCode: code, errorMessage: message });
@@ -63,7 +66,9 @@ export class ImportBatchProcessor {
       else parsed.push({ rowNumber, row: result });
     }
 
-    const customers = await this.resolveCustomers(tx, tenant, parsed.map(({ row }) => row));
+    const customers = await this.resolveCustomers(tx, tenant, parsed.map(({ row }) => row), testClockId);
+    // A customer bound to another clock than the import's lives at that clock's time.
+    const nowOf = await this.time.nowsFor(tx, tenant, [...customers.values()].map((customer) => customer.testClockId));
     const products = await this.resolveProducts(tx, tenant, parsed.map(({ row }) => row));
     const held = await this.entitlements.activePairs(
       tx,
@@ -80,6 +85,10 @@ export class ImportBatchProcessor {
       const product = products.get(referenceKey(row.product));
       if (customer === undefined) {
         failed(rowNumber, ErrorCode.CUSTOMER_NOT_FOUND, `No customer with id '${row.customer.id}'`);
+      } else if (testClockId !== null && customer.testClockId !== testClockId) {
+        failed(rowNumber, ErrorCode.TEST_CLOCK_MISMATCH, `Customer '${customer.id}' already exists and is not bound to the import's test clock '${testClockId}'`);
+      } else if (row.expiresAt && row.expiresAt.getTime() <= nowOf(customer.testClockId).getTime()) {
+        failed(rowNumber, ErrorCode.INVALID_PARAMETER, `'expires_at' must be in the future of the customer's test clock`);
       } else if (!product) {
         const named = row.product.id !== undefined ? `id '${row.product.id}'` : `store_product_id '${row.product.storeId}'`;
         failed(rowNumber, ErrorCode.PRODUCT_NOT_FOUND, `No product with ${named}`);
@@ -111,14 +120,16 @@ export class ImportBatchProcessor {
   }
 
   /** Each row's customer (id and store id) by reference; store ids are created where new, unknown ids are left out. */
-  private async resolveCustomers(tx: Transaction, tenant: Tenant, rows: ImportGrantRow[]): Promise<Map<string, ResolvedGrant['customer']>> {
+  private async resolveCustomers(tx: Transaction, tenant: Tenant, rows: ImportGrantRow[], testClockId: string | null): Promise<Map<string, ResolvedGrant['customer']>> {
     const resolved = new Map<string, ResolvedGrant['customer']>();
     const storeIds = rows.flatMap(({ customer }) => (customer.storeId !== undefined ? [customer.storeId] : []));
-    for (const [storeId, customer] of await this.customers.findOrCreateManyByStoreIds(tx, tenant, storeIds)) {
-      resolved.set(`store:${storeId}`, { id: customer.id, storeCustomerId: customer.store_customer_id });
+    for (const [storeId, customer] of await this.customers.findOrCreateManyByStoreIds(tx, tenant, storeIds, testClockId)) {
+      resolved.set(`store:${storeId}`, { id: customer.id, storeCustomerId: customer.store_customer_id, testClockId: customer.test_clock_id });
     }
     const ids = [...new Set(rows.flatMap(({ customer }) => (customer.id !== undefined && isValidId('cus', customer.id) ? [customer.id] : [])))];
-    for (const [id, storeCustomerId] of await this.customers.storeIdsOf(tx, tenant, ids)) resolved.set(`id:${id}`, { id, storeCustomerId });
+    for (const customer of await this.customers.findByIds(tx, tenant, ids)) {
+      resolved.set(`id:${customer.id}`, { id: customer.id, storeCustomerId: customer.store_customer_id, testClockId: customer.test_clock_id });
+    }
     return resolved;
   }
 

@@ -4,6 +4,7 @@ import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { refuseUnstorableText } from '../validation/input-rules';
 import { CsvBody } from '../validation/request-body';
+import { ID_MAX_LENGTH } from '../validation/input-bounds';
 import { IMPORT_COLUMNS } from './import-row-parser';
 
 export const MAX_IMPORT_ROWS = 100_000;
@@ -92,8 +93,8 @@ function refuseMistypedRow(row: unknown, index: number): void {
 async function* rowsOfJson(body: unknown): AsyncGenerator<unknown> {
   if (body === undefined || body === null) throw new ApiError(ErrorCode.MISSING_REQUIRED_FIELD, "Send a CSV body (text/csv) or JSON {\"rows\": [...]}", 'rows');
   const fields = body as Record<string, unknown>;
-  const unknown = Object.keys(fields).find((name) => name !== 'rows');
-  if (unknown !== undefined) throw new ApiError(ErrorCode.INVALID_PARAMETER, `Unknown field '${unknown}'; the JSON body is {"rows": [...]}`, unknown);
+  const unknown = Object.keys(fields).find((name) => name !== 'rows' && name !== 'test_clock');
+  if (unknown !== undefined) throw new ApiError(ErrorCode.INVALID_PARAMETER, `Unknown field '${unknown}'; the JSON body is {"rows": [...], "test_clock"?: "clock_…"}`, unknown);
   if (fields.rows === undefined) throw new ApiError(ErrorCode.MISSING_REQUIRED_FIELD, "The JSON body needs 'rows'", 'rows');
   if (!Array.isArray(fields.rows)) throw new ApiError(ErrorCode.INVALID_PARAMETER, "'rows' must be an array of row objects", 'rows');
   if (fields.rows.length > MAX_IMPORT_ROWS) throw tooManyRows(fields.rows.length);
@@ -130,4 +131,19 @@ export async function* importRowBatches(body: unknown): AsyncGenerator<unknown[]
   }
   if (count === 0) throw noRows();
   if (batch.length > 0) yield batch;
+}
+
+/**
+ * The import's own test clock (DESIGN §14), which binds the customers its rows create: `test_clock`
+ * of a JSON body (a CSV body names none: import bound customers as JSON). Null when none is named.
+ */
+export function importTestClockOf(body: unknown): string | null {
+  if (body instanceof CsvBody || typeof body !== 'object' || body === null) return null;
+  const value = (body as Record<string, unknown>).test_clock;
+  if (value === undefined) return null;
+  refuseUnstorableText({ test_clock: value });
+  if (typeof value !== 'string' || value.length === 0 || value.length > ID_MAX_LENGTH) {
+    throw new ApiError(ErrorCode.INVALID_PARAMETER, "Invalid 'test_clock': a test clock id (clock_…)", 'test_clock');
+  }
+  return value;
 }

@@ -26,6 +26,7 @@ export const IMPORT_ROW_ERROR_CODES = [
   ErrorCode.CUSTOMER_NOT_FOUND,
   ErrorCode.PRODUCT_NOT_FOUND,
   ErrorCode.PRODUCT_ARCHIVED,
+  ErrorCode.TEST_CLOCK_MISMATCH,
 ] as const;
 export type ImportRowErrorCode = (typeof IMPORT_ROW_ERROR_CODES)[number];
 

@@ -10,6 +10,7 @@ export function toImportResponse(entitlementImport: EntitlementImportEntity): Im
     granted: entitlementImport.granted,
     skipped: entitlementImport.skipped,
     failed: entitlementImport.failed,
+    test_clock: entitlementImport.test_clock_id,
     errors: entitlementImport.errors.map((error) => ({ row: error.row, code: error.code, message: error.message })),
     created_at: entitlementImport.created_at.toISOString(),
     completed_at: entitlementImport.completed_at ? entitlementImport.completed_at.toISOString() : null,

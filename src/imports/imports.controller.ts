@@ -35,7 +35,8 @@ export class ImportsController {
       'once; the rows are granted in the background (source import) in batches, each its own transaction, resumed ' +
       'after a crash with no row granted twice. A row whose customer already holds an active entitlement for the ' +
       'product is skipped; an invalid row fails alone (its row number, counted from 1 without the header, code and ' +
-      'message; the first 1,000 are listed). Publishes entitlement.created per grant and import.completed at the end.',
+      'message; the first 1,000 are listed). Publishes entitlement.created per grant and import.completed at the end. ' +
+      'Test mode: a JSON body may name the import\'s test clock (test_clock), which binds the customers its rows create.',
   })
   @ApiConsumes('application/json', 'text/csv')
   @ApiJsonBody(CreateImportDto, {
@@ -43,7 +44,7 @@ export class ImportsController {
   })
   @ApiEnvelopeResponse(ImportResponseDto, { status: 202, description: 'The import, queued' })
   @ApiResponse({ status: 413, description: '`PAYLOAD_TOO_LARGE`: the body is larger than 20 MiB', type: ErrorResponseDto })
-  @ApiErrorResponses(ErrorCode.MISSING_REQUIRED_FIELD, ErrorCode.INVALID_PARAMETER, ErrorCode.IDEMPOTENCY_KEY_CONFLICT)
+  @ApiErrorResponses(ErrorCode.MISSING_REQUIRED_FIELD, ErrorCode.INVALID_PARAMETER, ErrorCode.TEST_CLOCK_NOT_FOUND, ErrorCode.IDEMPOTENCY_KEY_CONFLICT)
   create(@CurrentOperation() operation: Operation, @ImportRequestBody() body: unknown): Promise<ImportResponseDto> {
     return this.imports.create(operation, body);
   }

@@ -14,6 +14,8 @@ export type ImportProgress = Pick<EntitlementImportEntity, 'status' | 'processed
 /** A batch of pending rows the worker holds (FOR UPDATE) until its transaction ends. */
 export interface ClaimedBatch {
   importId: string;
+  /** The import's test clock (DESIGN §14), or null. */
+  testClockId: string | null;
   tenant: Tenant;
   rows: Array<{ row_number: number; data: unknown }>;
 }
@@ -92,8 +94,8 @@ export class ImportsRepository {
    * one that progressed least recently goes first, so a large import never holds up a small one.
    */
   async claimBatchAcrossTenants(tx: Transaction, limit: number): Promise<ClaimedBatch | null> {
-    const candidates: Array<{ id: string; merchant_id: string; mode: ApiMode }> = await tx.manager.query(
-      `SELECT id, merchant_id, mode FROM entitlement_imports WHERE status IN ('queued', 'running')
+    const candidates: Array<{ id: string; merchant_id: string; mode: ApiMode; test_clock_id: string | null }> = await tx.manager.query(
+      `SELECT id, merchant_id, mode, test_clock_id FROM entitlement_imports WHERE status IN ('queued', 'running')
        ORDER BY updated_at, id LIMIT $1`,
       [CLAIM_CANDIDATES],
     );
@@ -103,7 +105,7 @@ export class ImportsRepository {
          ORDER BY row_number LIMIT $2 FOR UPDATE SKIP LOCKED`,
         [candidate.id, limit],
       );
-      if (rows.length > 0) return { importId: candidate.id, tenant: { merchantId: candidate.merchant_id, mode: candidate.mode }, rows };
+      if (rows.length > 0) return { importId: candidate.id, testClockId: candidate.test_clock_id, tenant: { merchantId: candidate.merchant_id, mode: candidate.mode }, rows };
     }
     return null;
   }

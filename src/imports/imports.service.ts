@@ -9,10 +9,11 @@ import { generateId, isValidId } from '../ids/id';
 import { toPageRequest, toPageResult } from '../pagination/page';
 import { PaginationQueryDto } from '../pagination/pagination-query.dto';
 import { ImportResponseDto } from './dto/import-response.dto';
-import { importRowBatches } from './import-body';
+import { importRowBatches, importTestClockOf } from './import-body';
 import { ImportWorker } from './import-worker';
 import { toImportResponse } from './import.mapper';
 import { ImportsRepository } from './imports.repository';
+import { TestClockTime } from '../test-clock-records/test-clock-time.service';
 
 /** An import this large changes import_rows enough to refresh its statistics before the batches run. */
 const STATISTICS_REFRESH_ROWS = 1_000;
@@ -24,6 +25,7 @@ export class ImportsService {
     private readonly imports: ImportsRepository,
     private readonly worker: ImportWorker,
     private readonly unitOfWork: UnitOfWork,
+    private readonly testClocks: TestClockTime,
   ) {}
 
   /**
@@ -33,11 +35,14 @@ export class ImportsService {
    */
   async create(operation: Operation, body: unknown): Promise<ImportResponseDto> {
     const tenant = operation.tenant;
+    const testClockId = importTestClockOf(body);
     let total = 0;
     const created = await this.unitOfWork.run(operation, async (tx) => {
       total = 0;
+      if (testClockId !== null) await this.testClocks.require(tx, tenant, testClockId);
       const entitlementImport = await this.imports.insert(tx, tenant, {
         id: generateId('imp'),
+        test_clock_id: testClockId,
         status: 'queued',
         total_rows: 0,
         processed_rows: 0,

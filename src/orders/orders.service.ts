@@ -52,10 +52,12 @@ export class OrdersService {
     const { tenant } = operation;
     checkBody(input);
     return this.unitOfWork.run(operation, async (tx) => {
-      const customer =
-        input.customer_id !== undefined
-          ? await this.customers.require(tx, tenant, input.customer_id)
-          : await this.customers.findOrCreateByStoreId(tx, tenant, input.store_customer_id as string);
+      const customer = await this.customers.resolveForWrite(
+        tx,
+        tenant,
+        input.customer_id !== undefined ? { id: input.customer_id } : { storeId: input.store_customer_id as string },
+        input.test_clock,
+      );
       const placedAt = input.placed_at === undefined ? undefined : new Date(input.placed_at);
       const created = await this.orders.insertIfNew(tx, tenant, {
         id: generateId('ord'),
@@ -91,7 +93,7 @@ export class OrdersService {
             throw new ApiError(ErrorCode.INVALID_PARAMETER, `Invalid 'line_items[${index}].quantity': usage_limit × quantity may not pass ${USAGE_LIMIT_MAX}`, `line_items[${index}].quantity`);
           }
           grants.push({
-            customer: { id: customer.id, storeCustomerId: customer.store_customer_id },
+            customer: { id: customer.id, storeCustomerId: customer.store_customer_id, testClockId: customer.test_clock_id },
             product,
             source: 'order',
             usageLimit,
@@ -124,7 +126,7 @@ export class OrdersService {
       const status = orderStatusOf(lineItems);
       if (status !== order.status) changes.status = status;
       if (Object.keys(changes).length > 0 || fresh.length > 0) order = await this.orders.update(tx, tenant, order.id, changes);
-      const response = toOrderResponse(order, lineItems, customer.store_customer_id, await this.productNamesOf(tx, tenant, lineItems));
+      const response = toOrderResponse(order, lineItems, customer, await this.productNamesOf(tx, tenant, lineItems));
       if (isNew) await tx.publish('order.created', tenant, { ...response });
       else if (Object.keys(changes).length > 0 || fresh.length > 0) await tx.publish('order.updated', tenant, { ...response });
       return new StatusResult(isNew ? 201 : 200, response);
@@ -191,13 +193,13 @@ export class OrdersService {
     if (customer === null) return new PageResult([], { total: 0, limit: page.limit, has_more: false, next_cursor: null });
     const { rows, total } = await this.orders.list(tenant, { customerId: customer, search: query.search }, page);
     const lineItems = await this.orders.lineItemsOf(db, tenant, rows.map((row) => row.id));
-    const storeIds = await this.customers.storeIdsOf(db, tenant, rows.map((row) => row.customer_id));
+    const customers = await this.customers.byIds(db, tenant, rows.map((row) => row.customer_id));
     const productNames = await this.productNamesOf(db, tenant, [...lineItems.values()].flat());
     return toPageResult(
       rows,
       page,
       (row) => row.created_at,
-      (row) => toOrderResponse(row, lineItems.get(row.id) ?? [], storeIds.get(row.customer_id) ?? '', productNames),
+      (row) => toOrderResponse(row, lineItems.get(row.id) ?? [], customers.get(row.customer_id), productNames),
       total,
     );
   }
@@ -242,8 +244,8 @@ export class OrdersService {
 
   private async respond(db: Reader, tenant: Tenant, order: OrderEntity, lineItems?: OrderLineItemEntity[]): Promise<OrderResponseDto> {
     const items = lineItems ?? (await this.orders.lineItemsOf(db, tenant, [order.id])).get(order.id) ?? [];
-    const storeIds = await this.customers.storeIdsOf(db, tenant, [order.customer_id]);
-    return toOrderResponse(order, items, storeIds.get(order.customer_id) ?? '', await this.productNamesOf(db, tenant, items));
+    const customers = await this.customers.byIds(db, tenant, [order.customer_id]);
+    return toOrderResponse(order, items, customers.get(order.customer_id), await this.productNamesOf(db, tenant, items));
   }
 
   /** The names of these line items' products, in one read. */

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ClockModule } from '../clock/clock.module';
+import { TestClockRecordsModule } from '../test-clock-records/test-clock-records.module';
 import { CustomerRecordsModule } from '../customer-records/customer-records.module';
 import { EntitlementsModule } from '../entitlements/entitlements.module';
 import { ProductsModule } from '../products/products.module';
@@ -9,7 +9,7 @@ import { SubscriptionsService } from './subscriptions.service';
 
 /** Store subscriptions driving subscription_linked entitlements (DESIGN §10). */
 @Module({
-  imports: [ClockModule, CustomerRecordsModule, ProductsModule, EntitlementsModule],
+  imports: [TestClockRecordsModule, CustomerRecordsModule, ProductsModule, EntitlementsModule],
   controllers: [SubscriptionsController],
   providers: [SubscriptionsRepository, SubscriptionsService],
 })

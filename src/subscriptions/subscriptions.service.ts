@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Tenant } from '../database/tenant';
-import { Clock } from '../clock/clock';
 import { CustomerEntity } from '../customer-records/customer.entity';
 import { CustomerRecordsService } from '../customer-records/customer-records.service';
+import { TestClockTime } from '../test-clock-records/test-clock-time.service';
 import type { Operation } from '../database/operation';
 import { UnitOfWork } from '../database/unit-of-work';
 import type { Reader, Transaction } from '../database/transaction';
@@ -68,7 +68,7 @@ export class SubscriptionsService {
     private readonly customers: CustomerRecordsService,
     private readonly products: ProductsService,
     private readonly unitOfWork: UnitOfWork,
-    private readonly clock: Clock,
+    private readonly time: TestClockTime,
   ) {}
 
   async put(operation: Operation, storeSubscriptionId: string, body: PutSubscriptionDto): Promise<PutResult> {
@@ -94,7 +94,7 @@ export class SubscriptionsService {
       if (!subscription) {
         if (!customerName) throw new ApiError(ErrorCode.MISSING_REQUIRED_FIELD, "The first put needs 'customer_id' or 'store_customer_id'", 'customer_id');
         if (!productName) throw new ApiError(ErrorCode.MISSING_REQUIRED_FIELD, "The first put needs 'product_id', 'store_product_id' or 'store_variant_id'", 'product_id');
-        const customer = await this.resolveCustomer(tx, tenant, customerName);
+        const customer = await this.resolveCustomer(tx, tenant, customerName, body.test_clock ?? null);
         const product = await this.resolveProduct(tx, tenant, productName);
         created = await this.subscriptions.insertIfAbsent(tx, tenant, {
           id: generateId('sub'),
@@ -112,6 +112,7 @@ export class SubscriptionsService {
         if (!subscription) throw new Error(`Subscription ${storeSubscriptionId} vanished after its insert`);
       }
       const customer = await this.customers.require(tx, tenant, subscription.customer_id);
+      this.customers.assertBoundTo(customer, body.test_clock ?? null);
       if (!created) await this.refuseChanges(tx, tenant, subscription, customer, customerName, productName);
       if (!created && storeUpdatedAt && subscription.store_updated_at && storeUpdatedAt.getTime() < subscription.store_updated_at.getTime()) {
         // Store webhooks arrive out of order: an older state changes nothing.
@@ -124,7 +125,7 @@ export class SubscriptionsService {
         store_updated_at: storeUpdatedAt ?? subscription.store_updated_at,
         entitlement_id: subscription.entitlement_id,
       };
-      state.entitlement_id = await this.keepEntitlementInStep(tx, tenant, { ...subscription, ...state });
+      state.entitlement_id = await this.keepEntitlementInStep(tx, tenant, { ...subscription, ...state }, customer);
       const saved = await this.subscriptions.saveState(tx, tenant, subscription.id, state);
       const response = await this.response(tx, tenant, saved, customer, true);
       await tx.publish(created ? 'subscription.created' : 'subscription.updated', tenant, { ...response });
@@ -164,14 +165,14 @@ export class SubscriptionsService {
     if (customer === null) return new PageResult([], { total: 0, limit: page.limit, has_more: false, next_cursor: null });
     const { rows, total } = await this.subscriptions.list(db, tenant, { customerId: customer?.id, status: query.status, search: query.search }, page);
     const pageRows = rows.slice(0, page.limit);
-    const storeIds = await this.customers.storeIdsOf(db, tenant, pageRows.map((row) => row.customer_id));
+    const customers = await this.customers.byIds(db, tenant, pageRows.map((row) => row.customer_id));
     const statuses = await this.entitlements.statusesOf(db, tenant, pageRows.flatMap((row) => (row.entitlement_id ? [row.entitlement_id] : [])));
     const productNames = await this.products.namesOf(db, tenant, pageRows.map((row) => row.product_id));
     return toPageResult(
       rows,
       page,
       (row) => row.created_at,
-      (row) => toSubscriptionResponse(row, storeIds.get(row.customer_id) ?? '', productNames.get(row.product_id) ?? '', statuses, true),
+      (row) => toSubscriptionResponse(row, customers.get(row.customer_id), productNames.get(row.product_id) ?? '', statuses, true),
       total,
     );
   }
@@ -184,11 +185,11 @@ export class SubscriptionsService {
   private async response(db: Reader, tenant: Tenant, subscription: SubscriptionEntity, customer: CustomerEntity, applied: boolean): Promise<SubscriptionResponseDto> {
     const statuses = await this.entitlements.statusesOf(db, tenant, subscription.entitlement_id ? [subscription.entitlement_id] : []);
     const productNames = await this.products.namesOf(db, tenant, [subscription.product_id]);
-    return toSubscriptionResponse(subscription, customer.store_customer_id, productNames.get(subscription.product_id) ?? '', statuses, applied);
+    return toSubscriptionResponse(subscription, customer, productNames.get(subscription.product_id) ?? '', statuses, applied);
   }
 
-  private resolveCustomer(tx: Transaction, tenant: Tenant, name: CustomerName): Promise<CustomerEntity> {
-    return 'id' in name ? this.customers.require(tx, tenant, name.id) : this.customers.findOrCreateByStoreId(tx, tenant, name.storeId);
+  private resolveCustomer(tx: Transaction, tenant: Tenant, name: CustomerName, testClockId: string | null): Promise<CustomerEntity> {
+    return this.customers.resolveForWrite(tx, tenant, 'id' in name ? { id: name.id } : { storeId: name.storeId }, testClockId);
   }
 
   private async resolveProduct(tx: Transaction, tenant: Tenant, name: ProductName): Promise<ProductEntity> {
@@ -246,8 +247,9 @@ export class SubscriptionsService {
    * (each step publishes its own entitlement.* event); returns the entitlement's id. A revoked
    * entitlement stays revoked whatever the store says.
    */
-  private async keepEntitlementInStep(tx: Transaction, tenant: Tenant, subscription: SubscriptionEntity): Promise<string | null> {
-    const now = this.clock.now();
+  private async keepEntitlementInStep(tx: Transaction, tenant: Tenant, subscription: SubscriptionEntity, customer: CustomerEntity): Promise<string | null> {
+    // The customer's now: its test clock's frozen time when it is bound to one (DESIGN §14).
+    const now = await this.time.nowFor(tx, tenant, customer.test_clock_id);
     const target = ENTITLEMENT_TARGET[subscription.status];
     const endsAt = subscription.cancel_at_period_end ? subscription.current_period_end : null;
     const ended = endsAt !== null && endsAt.getTime() <= now.getTime();
@@ -289,7 +291,7 @@ export class SubscriptionsService {
 /** The response shape; `entitlementStatuses` holds the effective status of the subscription's entitlement. */
 function toSubscriptionResponse(
   subscription: SubscriptionEntity,
-  storeCustomerId: string,
+  customer: Pick<CustomerEntity, 'store_customer_id' | 'test_clock_id'> | undefined,
   productName: string,
   entitlementStatuses: ReadonlyMap<string, string>,
   applied: boolean,
@@ -298,7 +300,8 @@ function toSubscriptionResponse(
     id: subscription.id,
     store_subscription_id: subscription.store_subscription_id,
     customer_id: subscription.customer_id,
-    store_customer_id: storeCustomerId,
+    store_customer_id: customer?.store_customer_id ?? '',
+    test_clock: customer?.test_clock_id ?? null,
     product_id: subscription.product_id,
     product_name: productName,
     status: subscription.status,

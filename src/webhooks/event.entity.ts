@@ -15,7 +15,7 @@ export class EventEntity extends TenantOwnedEntity {
 
   /** `data.object`: the resource after the change, in its API shape. */
   @Column({ type: 'jsonb' })
-  data: { object: Record<string, unknown> };
+  data: { object: Record<string, unknown>; test_clock?: string };
 
   /**
    * `data.object.id`, kept by PostgreSQL itself (a stored generated column: one definition, filled

@@ -8,6 +8,6 @@ export function toEventResponse(event: Pick<EventEntity, 'id' | 'type' | 'create
     type: event.type,
     created_at: event.created_at.toISOString(),
     livemode: event.mode === 'live',
-    data: { object: event.data.object },
+    data: event.data.test_clock === undefined ? { object: event.data.object } : { object: event.data.object, test_clock: event.data.test_clock },
   };
 }

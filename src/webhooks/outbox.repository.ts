@@ -39,6 +39,14 @@ export function deliveryObjectId(object: Record<string, unknown>, eventId: strin
   return typeof object.id === 'string' ? object.id : eventId;
 }
 
+/**
+ * An event's data: the object, and the test clock of its customer when the object names one
+ * (DESIGN §14: a test clock's events say so; their created_at stays the real time).
+ */
+export function eventDataOf(object: Record<string, unknown>): { object: Record<string, unknown>; test_clock?: string } {
+  return typeof object.test_clock === 'string' ? { object, test_clock: object.test_clock } : { object };
+}
+
 export interface OutboxEntry {
   type: string;
   object: Record<string, unknown>;
@@ -51,7 +59,7 @@ export class OutboxRepository {
     assertTenant(tenant);
     const ids = entries.map(() => generateId('evt'));
     const types = entries.map((entry) => entry.type);
-    const data = entries.map((entry) => JSON.stringify({ object: entry.object }));
+    const data = entries.map((entry) => JSON.stringify(eventDataOf(entry.object)));
     const objectIds = entries.map((entry, index) => deliveryObjectId(entry.object, ids[index]));
     const rows = (await tx.manager.query(RECORD_SQL, [tenant.merchantId, tenant.mode, ids, types, data, objectIds])) as Array<{ events: number; deliveries: number }>;
     return rows[0];

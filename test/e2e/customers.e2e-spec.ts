@@ -39,7 +39,7 @@ describe('customers', () => {
 
   it('reads a customer by id and by store id, in exactly the record shape', async () => {
     const [first] = customers;
-    expect(first).toEqual({ id: expect.stringMatching(/^cus_/), store_customer_id: 'store_cust_1001', created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/) });
+    expect(first).toEqual({ id: expect.stringMatching(/^cus_/), store_customer_id: 'store_cust_1001', test_clock: null, created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/) });
     const byStoreId = await testApp.http.get('/v1/customers/store/store_cust_1001').set(bearer(tenant.testKey)).expect(200);
     expect(byStoreId.body.data).toEqual(first);
     // Store ids with URL-special characters travel encoded.

@@ -127,6 +127,7 @@ const NEEDS_AN_ID_FROM_AN_EARLIER_ANSWER: Record<string, IdFromAnEarlierAnswer> 
       return { endpoint_id: endpointId };
     },
   },
+  'POST /v1/test-clocks/{test_clock_id}/advance': fromAnswer('POST /v1/test-clocks', 'test_clock_id', 'the clock the POST /v1/test-clocks example created'),
   'PATCH /admin/v1/merchants/{merchant_id}': fromAnswer('POST /admin/v1/merchants', 'merchant_id', 'the merchant the POST /admin/v1/merchants example created'),
   'POST /admin/v1/merchants/{merchant_id}/api-keys': fromAnswer('POST /admin/v1/merchants', 'merchant_id', 'the merchant the POST /admin/v1/merchants example created'),
   'POST /admin/v1/merchants/{merchant_id}/users': fromAnswer('POST /admin/v1/merchants', 'merchant_id', 'the merchant the POST /admin/v1/merchants example created'),

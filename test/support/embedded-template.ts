@@ -42,8 +42,10 @@ async function createTemplate(template: string): Promise<void> {
   try {
     const embedded = await EmbeddedDatabase.start(path.join(building, 'pg'));
     try {
-      // Migrations are SQL of their own: no entity is needed to run them.
-      const dataSource = await new DataSource(buildDataSourceOptions(embedded.url, true, [])).initialize();
+      // The app's entities, as the app runs migrations: TypeORM creates typeorm_metadata (which a
+      // migration of a generated column writes to) only when an entity has such a column.
+      const { ENTITIES } = await import('../../src/app-entities');
+      const dataSource = await new DataSource(buildDataSourceOptions(embedded.url, true, ENTITIES)).initialize();
       await runMigrations(dataSource);
       await dataSource.destroy();
     } finally {

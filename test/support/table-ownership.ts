@@ -20,6 +20,7 @@ export const TABLE_OWNERS: Readonly<Record<string, readonly string[]>> = {
   'grant-rules': ['grant_rules'],
   orders: ['orders', 'order_line_items'],
   subscriptions: ['subscriptions'],
+  'test-clock-records': ['test_clocks'],
   imports: ['entitlement_imports', 'import_rows'],
   dashboard: ['dashboard_users', 'dashboard_setup_links', 'dashboard_sessions'],
 };

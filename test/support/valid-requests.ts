@@ -49,6 +49,8 @@ export function validBodies(ids: Record<string, string>): Record<string, Record<
       line_items: [{ store_line_item_id: 'li_1', product_id: ids.product_id }],
     },
     'POST /v1/orders/{order_id}/refund': { store_line_item_ids: ['li_1'], reason: 'fuzz' },
+    'POST /v1/test-clocks': { frozen_time: '2027-01-01T00:00:00Z', name: 'fuzz' },
+    'POST /v1/test-clocks/{test_clock_id}/advance': { frozen_time: '2027-02-01T00:00:00Z' },
     'PUT /v1/subscriptions/store/{store_subscription_id}': {
       store_customer_id: 'fuzz_customer',
       product_id: ids.subscription_product_id,
@@ -134,6 +136,10 @@ export async function createRealResources(testApp: TestApp, operations: ApiOpera
     );
     ids.subscription_product_id = String(product.id);
     ids.store_subscription_id = 'fuzz_subscription';
+  }
+  if (has('POST /v1/test-clocks')) {
+    const clock = created(await testApp.http.post('/v1/test-clocks').set(key).send({ frozen_time: '2027-01-01T00:00:00Z' }), 'a test clock');
+    ids.test_clock_id = String(clock.id);
   }
   if (has('GET /v1/events')) {
     const events = await testApp.http.get('/v1/events').set(key).expect(200);

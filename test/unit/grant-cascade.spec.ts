@@ -8,6 +8,7 @@ function granted(overrides: Partial<EntitlementEntity>): EntitlementEntity {
   return {
     id: 'ent_parent',
     customer_id: 'cus_a',
+    test_clock_id: null,
     product_id: 'prod_bundle',
     status: 'active',
     expires_at: EXPIRES,
@@ -43,18 +44,18 @@ describe('bundleChildrenOf: what a bundle grant brings', () => {
       () => `ent_child_${++next}`,
     );
     expect(children).toEqual([
-      { id: 'ent_child_1', customer_id: 'cus_a', product_id: 'prod_ebook', status: 'pending', expires_at: EXPIRES, usage_limit: null, source: 'bundle', store_order_id: 'order_1', store_line_item_id: 'line_1', parent_entitlement_id: 'ent_parent', metadata: {} },
-      { id: 'ent_child_2', customer_id: 'cus_a', product_id: 'prod_course', status: 'pending', expires_at: EXPIRES, usage_limit: 3, source: 'bundle', store_order_id: 'order_1', store_line_item_id: 'line_1', parent_entitlement_id: 'ent_parent', metadata: {} },
+      { id: 'ent_child_1', customer_id: 'cus_a', test_clock_id: null, product_id: 'prod_ebook', status: 'pending', expires_at: EXPIRES, usage_limit: null, source: 'bundle', store_order_id: 'order_1', store_line_item_id: 'line_1', parent_entitlement_id: 'ent_parent', metadata: {} },
+      { id: 'ent_child_2', customer_id: 'cus_a', test_clock_id: null, product_id: 'prod_course', status: 'pending', expires_at: EXPIRES, usage_limit: 3, source: 'bundle', store_order_id: 'order_1', store_line_item_id: 'line_1', parent_entitlement_id: 'ent_parent', metadata: {} },
     ]);
   });
 
-  it('gives nothing for a product that includes nothing, and keeps each parent apart', () => {
+  it("gives nothing for a product that includes nothing, and keeps each parent apart, with its customer's test clock", () => {
     const children = bundleChildrenOf(
-      [granted({ id: 'ent_1', product_id: 'prod_plain' }), granted({ id: 'ent_2', customer_id: 'cus_b' })],
+      [granted({ id: 'ent_1', product_id: 'prod_plain' }), granted({ id: 'ent_2', customer_id: 'cus_b', test_clock_id: 'clock_b' })],
       new Map([['prod_bundle', [{ id: 'prod_ebook', entitlement_type: 'permanent', usage_limit: null }]]]),
       () => 'ent_child',
     );
-    expect(children.map((child) => [child.parent_entitlement_id, child.customer_id, child.product_id])).toEqual([['ent_2', 'cus_b', 'prod_ebook']]);
+    expect(children.map((child) => [child.parent_entitlement_id, child.customer_id, child.test_clock_id, child.product_id])).toEqual([['ent_2', 'cus_b', 'clock_b', 'prod_ebook']]);
   });
 });
 
@@ -70,13 +71,18 @@ describe('grantsThatFireRules: rules never chain', () => {
 
 describe('ruleGrantCandidates: what the triggered rules would grant', () => {
   it('grants each rule product once per customer holding its trigger; the first rule naming a product wins', () => {
-    const firing = [granted({ customer_id: 'cus_a', product_id: 'prod_x' }), granted({ customer_id: 'cus_b', product_id: 'prod_y' }), granted({ customer_id: 'cus_a', product_id: 'prod_y' })];
+    const firing = [
+      granted({ customer_id: 'cus_a', product_id: 'prod_x' }),
+      granted({ customer_id: 'cus_b', test_clock_id: 'clock_b', product_id: 'prod_y' }),
+      granted({ customer_id: 'cus_a', product_id: 'prod_y' }),
+    ];
     const candidates = ruleGrantCandidates(firing, [rule('prod_x', 'prod_bonus', 30), rule('prod_y', 'prod_bonus', 7), rule('prod_y', 'prod_extra')]);
     expect(candidates).toEqual([
-      { customerId: 'cus_a', productId: 'prod_bonus', accessDurationDays: 30 },
-      { customerId: 'cus_a', productId: 'prod_extra', accessDurationDays: null },
-      { customerId: 'cus_b', productId: 'prod_bonus', accessDurationDays: 7 },
-      { customerId: 'cus_b', productId: 'prod_extra', accessDurationDays: null },
+      { customerId: 'cus_a', testClockId: null, productId: 'prod_bonus', accessDurationDays: 30 },
+      { customerId: 'cus_a', testClockId: null, productId: 'prod_extra', accessDurationDays: null },
+      // A customer bound to a test clock keeps it on what the rules grant (DESIGN §14).
+      { customerId: 'cus_b', testClockId: 'clock_b', productId: 'prod_bonus', accessDurationDays: 7 },
+      { customerId: 'cus_b', testClockId: 'clock_b', productId: 'prod_extra', accessDurationDays: null },
     ]);
   });
 

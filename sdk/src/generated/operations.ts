@@ -24,6 +24,11 @@ export const OPERATIONS = {
   'grantRules.get': { group: 'grantRules', name: 'get', method: 'GET', path: '/v1/grant-rules/{rule_id}', pathParameters: ['rule_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'grantRules.delete': { group: 'grantRules', name: 'delete', method: 'DELETE', path: '/v1/grant-rules/{rule_id}', pathParameters: ['rule_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'grantRules.update': { group: 'grantRules', name: 'update', method: 'PATCH', path: '/v1/grant-rules/{rule_id}', pathParameters: ['rule_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'none' },
+  'testClocks.list': { group: 'testClocks', name: 'list', method: 'GET', path: '/v1/test-clocks', pathParameters: [], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
+  'testClocks.create': { group: 'testClocks', name: 'create', method: 'POST', path: '/v1/test-clocks', pathParameters: [], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'header' },
+  'testClocks.get': { group: 'testClocks', name: 'get', method: 'GET', path: '/v1/test-clocks/{test_clock_id}', pathParameters: ['test_clock_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
+  'testClocks.delete': { group: 'testClocks', name: 'delete', method: 'DELETE', path: '/v1/test-clocks/{test_clock_id}', pathParameters: ['test_clock_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
+  'testClocks.advance': { group: 'testClocks', name: 'advance', method: 'POST', path: '/v1/test-clocks/{test_clock_id}/advance', pathParameters: ['test_clock_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'entitlements.check': { group: 'entitlements', name: 'check', method: 'GET', path: '/v1/entitlements/check', pathParameters: [], input: 'query', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'entitlements.list': { group: 'entitlements', name: 'list', method: 'GET', path: '/v1/entitlements', pathParameters: [], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
   'entitlements.create': { group: 'entitlements', name: 'create', method: 'POST', path: '/v1/entitlements', pathParameters: [], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'headerOrBody' },
@@ -211,6 +216,41 @@ export interface OperationTypes {
     response: operations['grantRules.update']['responses'][200]['content']['application/json'];
     item: never;
     errorCode: 'GRANT_RULE_NOT_FOUND' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
+  };
+  'testClocks.list': {
+    query: NonNullable<operations['testClocks.list']['parameters']['query']>;
+    body: never;
+    response: operations['testClocks.list']['responses'][200]['content']['application/json'];
+    item: (operations['testClocks.list']['responses'][200]['content']['application/json'])['data'][number];
+    errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_PARAMETER' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'TEST_MODE_ONLY';
+  };
+  'testClocks.create': {
+    query: never;
+    body: operations['testClocks.create']['requestBody']['content']['application/json'];
+    response: operations['testClocks.create']['responses'][201]['content']['application/json'];
+    item: never;
+    errorCode: 'IDEMPOTENCY_KEY_CONFLICT' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'MISSING_REQUIRED_FIELD' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'TEST_MODE_ONLY';
+  };
+  'testClocks.get': {
+    query: never;
+    body: never;
+    response: operations['testClocks.get']['responses'][200]['content']['application/json'];
+    item: never;
+    errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'TEST_CLOCK_NOT_FOUND' | 'TEST_MODE_ONLY';
+  };
+  'testClocks.delete': {
+    query: never;
+    body: never;
+    response: operations['testClocks.delete']['responses'][200]['content']['application/json'];
+    item: never;
+    errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'TEST_CLOCK_NOT_FOUND' | 'TEST_MODE_ONLY';
+  };
+  'testClocks.advance': {
+    query: never;
+    body: operations['testClocks.advance']['requestBody']['content']['application/json'];
+    response: operations['testClocks.advance']['responses'][200]['content']['application/json'];
+    item: never;
+    errorCode: 'IDEMPOTENCY_KEY_CONFLICT' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'MISSING_REQUIRED_FIELD' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'TEST_CLOCK_NOT_FOUND' | 'TEST_MODE_ONLY';
   };
   'entitlements.check': {
     query: NonNullable<operations['entitlements.check']['parameters']['query']>;
@@ -539,7 +579,7 @@ export interface OperationTypes {
     body: operations['imports.create']['requestBody']['content']['application/json'] | string;
     response: operations['imports.create']['responses'][202]['content']['application/json'];
     item: never;
-    errorCode: 'IDEMPOTENCY_KEY_CONFLICT' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'MISSING_REQUIRED_FIELD' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
+    errorCode: 'IDEMPOTENCY_KEY_CONFLICT' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'MISSING_REQUIRED_FIELD' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'TEST_CLOCK_NOT_FOUND';
   };
   'imports.get': {
     query: never;
@@ -795,6 +835,68 @@ export interface GrantRulesOperations {
    * @throws {ApiError} GRANT_RULE_NOT_FOUND, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_JSON, INVALID_PARAMETER, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE
    */
   update(ruleId: string, body: Body<'grantRules.update'>, options?: RequestOptions): Promise<ApiResult<'grantRules.update'>>;
+}
+
+/**
+ * `client.testClocks`: Test mode: clocks whose customers live at a frozen time you advance, to test day 31 without waiting 30 days.
+ */
+export interface TestClocksOperations {
+  /**
+   * List test clocks
+   *
+   * Test mode only. Newest first, cursor-paginated with total.
+   *
+   * `GET /v1/test-clocks` · API key with scope `entitlements:read` · operationId `testClocks.list`
+   *
+   * Await it for one page, or `for await` over it (or `.toArray({ limit })`) for every item across pages.
+   *
+   * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_PARAMETER, RATE_LIMITED, SERVICE_UNAVAILABLE, TEST_MODE_ONLY
+   */
+  list(query?: Query<'testClocks.list'>, options?: RequestOptions): PagePromise<'testClocks.list'>;
+
+  /**
+   * Create a test clock
+   *
+   * Test mode only (a live key is 400 TEST_MODE_ONLY). Customers created with `test_clock` set to its id (on POST /v1/entitlements, orders, subscriptions, imports) live at its frozen_time: their grants, access checks, expiry, usage and tokens use it as "now". Advance it to see what happens after 30 days without waiting 30 days.
+   *
+   * `POST /v1/test-clocks` · API key with scope `entitlements:write` · operationId `testClocks.create`
+   *
+   * @throws {ApiError} IDEMPOTENCY_KEY_CONFLICT, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_JSON, INVALID_PARAMETER, MISSING_REQUIRED_FIELD, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE, TEST_MODE_ONLY
+   */
+  create(body: Body<'testClocks.create'>, options?: RequestOptions): Promise<ApiResult<'testClocks.create'>>;
+
+  /**
+   * Get a test clock
+   *
+   * Test mode only.
+   *
+   * `GET /v1/test-clocks/{test_clock_id}` · API key with scope `entitlements:read` · operationId `testClocks.get`
+   *
+   * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, RATE_LIMITED, SERVICE_UNAVAILABLE, TEST_CLOCK_NOT_FOUND, TEST_MODE_ONLY
+   */
+  get(testClockId: string, options?: RequestOptions): Promise<ApiResult<'testClocks.get'>>;
+
+  /**
+   * Delete a test clock
+   *
+   * Deletes the clock and its customers with their entitlements, orders and subscriptions (events stay in the log). Test mode only.
+   *
+   * `DELETE /v1/test-clocks/{test_clock_id}` · API key with scope `entitlements:write` · operationId `testClocks.delete`
+   *
+   * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, RATE_LIMITED, SERVICE_UNAVAILABLE, TEST_CLOCK_NOT_FOUND, TEST_MODE_ONLY
+   */
+  delete(testClockId: string, options?: RequestOptions): Promise<ApiResult<'testClocks.delete'>>;
+
+  /**
+   * Advance a test clock
+   *
+   * Moves the clock forward (a later frozen_time, at most 2 years per call; else 400 INVALID_PARAMETER) and, before answering, applies everything that became due for its customers as the expiry sweeper would: time-limited entitlements past expires_at and subscriptions' cancel_at_period_end expire, each publishing entitlement.expired once (an event keeps its real created_at and carries data.test_clock). The answer is the clock, status ready.
+   *
+   * `POST /v1/test-clocks/{test_clock_id}/advance` · API key with scope `entitlements:write` · operationId `testClocks.advance`
+   *
+   * @throws {ApiError} IDEMPOTENCY_KEY_CONFLICT, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_JSON, INVALID_PARAMETER, MISSING_REQUIRED_FIELD, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE, TEST_CLOCK_NOT_FOUND, TEST_MODE_ONLY
+   */
+  advance(testClockId: string, body: Body<'testClocks.advance'>, options?: RequestOptions): Promise<ApiResult<'testClocks.advance'>>;
 }
 
 /**
@@ -1369,11 +1471,11 @@ export interface ImportsOperations {
   /**
    * Import entitlements
    *
-   * Moves existing grants in from another system: `text/csv` with a header row (columns store_customer_id | customer_id, product_id | store_product_id, expires_at, usage_limit, store_order_id, metadata as JSON text; an empty cell is an absent value), or JSON `{"rows": [...]}`. 1 to 100,000 rows, at most 20 MiB. Answers 202 at once; the rows are granted in the background (source import) in batches, each its own transaction, resumed after a crash with no row granted twice. A row whose customer already holds an active entitlement for the product is skipped; an invalid row fails alone (its row number, counted from 1 without the header, code and message; the first 1,000 are listed). Publishes entitlement.created per grant and import.completed at the end.
+   * Moves existing grants in from another system: `text/csv` with a header row (columns store_customer_id | customer_id, product_id | store_product_id, expires_at, usage_limit, store_order_id, metadata as JSON text; an empty cell is an absent value), or JSON `{"rows": [...]}`. 1 to 100,000 rows, at most 20 MiB. Answers 202 at once; the rows are granted in the background (source import) in batches, each its own transaction, resumed after a crash with no row granted twice. A row whose customer already holds an active entitlement for the product is skipped; an invalid row fails alone (its row number, counted from 1 without the header, code and message; the first 1,000 are listed). Publishes entitlement.created per grant and import.completed at the end. Test mode: a JSON body may name the import's test clock (test_clock), which binds the customers its rows create.
    *
    * `POST /v1/entitlement-imports` · API key with scope `entitlements:write` · operationId `imports.create`
    *
-   * @throws {ApiError} IDEMPOTENCY_KEY_CONFLICT, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_JSON, INVALID_PARAMETER, MISSING_REQUIRED_FIELD, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE
+   * @throws {ApiError} IDEMPOTENCY_KEY_CONFLICT, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_JSON, INVALID_PARAMETER, MISSING_REQUIRED_FIELD, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE, TEST_CLOCK_NOT_FOUND
    */
   create(body: Body<'imports.create'>, options?: RequestOptions): Promise<ApiResult<'imports.create'>>;
 
@@ -1395,6 +1497,7 @@ export interface OperationGroups {
   admin: AdminOperations;
   products: ProductsOperations;
   grantRules: GrantRulesOperations;
+  testClocks: TestClocksOperations;
   entitlements: EntitlementsOperations;
   orders: OrdersOperations;
   customers: CustomersOperations;

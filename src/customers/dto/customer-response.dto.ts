@@ -8,6 +8,9 @@ export class CustomerResponseDto {
   @ApiProperty({ description: 'Customer id in the e-commerce platform', example: 'store_cust_1001' })
   store_customer_id: string;
 
+  @ApiProperty({ description: 'Test mode: the test clock the customer was bound to when it was created (DESIGN §14); null when unbound', type: String, nullable: true, example: null })
+  test_clock: string | null;
+
   @ApiProperty({ description: 'When the customer was first seen', example: '2026-11-22T13:04:41.123Z' })
   created_at: string;
 }

@@ -4,6 +4,7 @@ import { IsIsoTimestamp } from '../../validation/iso-timestamp';
 import { IsMetadataObject } from '../../validation/metadata-object';
 import { IsOptionalNotNull } from '../../validation/is-optional-not-null.decorator';
 import { STORE_ID_MAX_LENGTH, IDEMPOTENCY_KEY_MAX_LENGTH } from '../../validation/input-bounds';
+import { TestClockField } from '../../test-clock-records/test-clock-field.decorator';
 
 
 /**
@@ -24,6 +25,9 @@ export class CreateEntitlementDto {
   @MinLength(1)
   @MaxLength(STORE_ID_MAX_LENGTH)
   store_customer_id?: string;
+
+  @TestClockField()
+  test_clock?: string;
 
   @ApiPropertyOptional({ description: 'Product id (one of product_id / store_product_id)', example: 'prod_01jd8x3k2m4n5p6q7r8s9t0v1w' })
   @IsOptionalNotNull()

@@ -51,6 +51,14 @@ export class EntitlementFieldsDto {
   @ApiProperty({ description: 'Arbitrary JSON object', type: 'object', additionalProperties: true, example: EXAMPLE_METADATA })
   metadata: Record<string, unknown>;
 
+  @ApiProperty({
+    description: "Test mode: the test clock the customer is bound to (its frozen_time is this entitlement's now); null when unbound",
+    type: String,
+    nullable: true,
+    example: null,
+  })
+  test_clock: string | null;
+
   @ApiProperty({ description: 'Creation time', example: '2026-01-15T10:30:00.000Z' })
   created_at: string;
 

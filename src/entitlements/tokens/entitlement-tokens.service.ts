@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { SignJWT } from 'jose';
 import type { Tenant } from '../../database/tenant';
-import { Clock } from '../../clock/clock';
+import { TestClockTime } from '../../test-clock-records/test-clock-time.service';
 import { AppConfig } from '../../config/app-config';
 import { CustomerRecordsService } from '../../customer-records/customer-records.service';
 import { UnitOfWork } from '../../database/unit-of-work';
@@ -30,7 +30,7 @@ export class EntitlementTokensService {
     private readonly customers: CustomerRecordsService,
     private readonly unitOfWork: UnitOfWork,
     private readonly keys: EntitlementSigningKeys,
-    private readonly clock: Clock,
+    private readonly time: TestClockTime,
     private readonly config: AppConfig,
   ) {}
 
@@ -38,7 +38,8 @@ export class EntitlementTokensService {
   async issue(tenant: Tenant, entitlementId: string): Promise<EntitlementTokenResponseDto> {
     const entitlement = isValidId('ent', entitlementId) ? await this.entitlements.findById(this.unitOfWork.pool, tenant, entitlementId) : null;
     if (!entitlement) throw new ApiError(ErrorCode.ENTITLEMENT_NOT_FOUND, `No entitlement with id '${entitlementId}'`);
-    const now = this.clock.now();
+    // iat and exp at the customer's now: its test clock's frozen time when it is bound to one (DESIGN §14).
+    const now = await this.time.nowFor(this.unitOfWork.pool, tenant, entitlement.test_clock_id);
     const status = effectiveStatus(entitlement, now);
     if (status !== 'active') {
       throw new ApiError(ErrorCode.ENTITLEMENT_NOT_ACTIVE, `Entitlement '${entitlement.id}' is ${status}: only an active entitlement gets a token`);
@@ -52,8 +53,9 @@ export class EntitlementTokensService {
    */
   async issueForCheck(tenant: Tenant, entitlementId: string): Promise<EntitlementTokenResponseDto | null> {
     const entitlement = await this.entitlements.findById(this.unitOfWork.pool, tenant, entitlementId);
-    const now = this.clock.now();
-    if (!entitlement || effectiveStatus(entitlement, now) !== 'active') return null;
+    if (!entitlement) return null;
+    const now = await this.time.nowFor(this.unitOfWork.pool, tenant, entitlement.test_clock_id);
+    if (effectiveStatus(entitlement, now) !== 'active') return null;
     return this.sign(tenant, entitlement, now);
   }
 

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { STORE_ID_MAX_LENGTH, TIMESTAMP_MAX_LENGTH } from '../../validation/input-bounds';
+import { ID_MAX_LENGTH, STORE_ID_MAX_LENGTH, TIMESTAMP_MAX_LENGTH } from '../../validation/input-bounds';
 import { MAX_IMPORT_ROWS } from '../import-body';
 import { MAX_USAGE_LIMIT } from '../import-row-parser';
 
@@ -45,4 +45,12 @@ export class ImportRowDto {
 export class CreateImportDto {
   @ApiProperty({ description: '1 to 100,000 rows; an empty value is an absent one', type: [ImportRowDto], minItems: 1, maxItems: MAX_IMPORT_ROWS })
   rows: ImportRowDto[];
+
+  @ApiPropertyOptional({
+    description:
+      "Test mode: the import's test clock (from POST /v1/test-clocks, e.g. clock_01jd8x3k2m4n5p6q7r8s9t0v1w). Customers its rows create are bound to it; " +
+      'a row naming an existing customer not bound to it fails with TEST_CLOCK_MISMATCH. (A CSV body names no clock: import bound customers as JSON)',
+    maxLength: ID_MAX_LENGTH,
+  })
+  test_clock?: string;
 }

@@ -43,6 +43,9 @@ export class ImportResponseDto {
   @ApiProperty({ description: 'When the import was created', example: '2026-11-20T10:00:00.000Z' })
   created_at: string;
 
+  @ApiProperty({ description: "Test mode: the import's test clock, which the customers its rows create are bound to; null when none", type: String, nullable: true, example: null })
+  test_clock: string | null;
+
   @ApiProperty({ description: 'When its last row was processed', type: String, nullable: true, example: null })
   completed_at: string | null;
 }

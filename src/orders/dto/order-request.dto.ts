@@ -5,6 +5,7 @@ import { IsIsoTimestamp } from '../../validation/iso-timestamp';
 import { IsMetadataObject } from '../../validation/metadata-object';
 import { IsOptionalNotNull } from '../../validation/is-optional-not-null.decorator';
 import { STORE_ID_MAX_LENGTH } from '../../validation/input-bounds';
+import { TestClockField } from '../../test-clock-records/test-clock-field.decorator';
 
 export const MAX_LINE_ITEMS = 250;
 export const MAX_QUANTITY = 10_000;
@@ -68,6 +69,9 @@ export class CreateOrderDto {
   @IsString()
   @MaxLength(STORE_ID_MAX_LENGTH)
   customer_id?: string;
+
+  @TestClockField()
+  test_clock?: string;
 
   @ApiProperty({ description: `1 to ${MAX_LINE_ITEMS} line items; a repeat post grants only line items not seen before`, type: [OrderLineItemRequestDto] })
   @IsDefined()

@@ -38,6 +38,9 @@ export class OrderResponseDto {
   @ApiProperty({ description: 'The customer in the store', example: 'cust_8841' })
   store_customer_id: string;
 
+  @ApiProperty({ description: "Test mode: the test clock the order's customer is bound to (events about it carry data.test_clock); null when unbound", type: String, nullable: true, example: null })
+  test_clock: string | null;
+
   @ApiProperty({ description: 'active, partially_refunded (some granted line items refunded) or refunded (all)', enum: ORDER_STATUSES, example: 'active' })
   status: string;
 

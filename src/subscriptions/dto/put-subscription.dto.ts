@@ -4,6 +4,7 @@ import { IsIsoTimestamp } from '../../validation/iso-timestamp';
 import { IsOptionalNotNull } from '../../validation/is-optional-not-null.decorator';
 import { SUBSCRIPTION_STATUSES, SubscriptionStatus } from '../subscription.entity';
 import { STORE_ID_MAX_LENGTH } from '../../validation/input-bounds';
+import { TestClockField } from '../../test-clock-records/test-clock-field.decorator';
 
 
 /**
@@ -26,6 +27,9 @@ export class PutSubscriptionDto {
   @MinLength(1)
   @MaxLength(STORE_ID_MAX_LENGTH)
   store_customer_id?: string;
+
+  @TestClockField()
+  test_clock?: string;
 
   @ApiPropertyOptional({ description: 'Product id of a subscription_linked product, instead of store_product_id / store_variant_id (e.g. prod_01jd8x3k2m4n5p6q7r8s9t0v1w)' })
   @IsOptionalNotNull()

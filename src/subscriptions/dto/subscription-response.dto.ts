@@ -16,6 +16,9 @@ export class SubscriptionResponseDto {
   @ApiProperty({ description: 'Customer id in the e-commerce platform', example: 'store_cust_1001' })
   store_customer_id: string;
 
+  @ApiProperty({ description: "Test mode: the test clock the subscription's customer is bound to (events about it carry data.test_clock); null when unbound", type: String, nullable: true, example: null })
+  test_clock: string | null;
+
   @ApiProperty({ description: 'Product id (a subscription_linked product)', example: 'prod_01jd8x3k2m4n5p6q7r8s9t0v1w' })
   product_id: string;
 

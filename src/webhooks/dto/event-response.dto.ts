@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { EVENT_TYPES } from '../../database/domain-event';
 
 export class EventDataDto {
@@ -9,6 +9,12 @@ export class EventDataDto {
     example: { id: 'ent_01jd8x3k2m4n5p6q7r8s9t0v1w', status: 'revoked' },
   })
   object: Record<string, unknown>;
+
+  @ApiPropertyOptional({
+    description: "Test mode: the test clock of the object's customer, present only for a customer bound to one (the event's created_at stays the real time)",
+    example: 'clock_01jd8x3k2m4n5p6q7r8s9t0v1w',
+  })
+  test_clock?: string;
 }
 
 /** An event as listed, fetched and delivered to webhook endpoints (the delivered body is exactly this). */
