@@ -187,6 +187,7 @@ async function main(): Promise<void> {
   check((await api.files.confirm(secondUpload.file_id)).data.upload_status === 'CONFIRMED', 'files.confirm');
   check((await api.files.get(file.id)).data.id === file.id, 'files.get');
   check((await api.files.list().toArray({ limit: 10 })).length === 2, 'files.list');
+  check((await api.files.delete(secondUpload.file_id)).data.deleted, 'files.delete (a file no product delivers)');
 
   // customers
   const customerId = entitlement.customer_id;
@@ -196,6 +197,9 @@ async function main(): Promise<void> {
   check((await api.customers.listEntitlementsByStoreId('walk_customer')).pagination.total >= 4, 'customers.listEntitlementsByStoreId');
   const { data: groups } = await api.customers.listDownloads(customerId);
   check(groups.some((group) => group.files.some((listedFile) => listedFile.file_id === file.id)), 'customers.listDownloads');
+  check((await api.customers.get(customerId)).data.store_customer_id === 'walk_customer', 'customers.get');
+  check((await api.customers.getByStoreId('walk_customer')).data.id === customerId, 'customers.getByStoreId');
+  check((await api.customers.list({ search: 'walk_customer' })).data.some((listedCustomer) => listedCustomer.id === customerId), 'customers.list');
   const downloadEntitlement = ebookGrant.entitlement?.id ?? '';
   const { data: download } = await api.files.download(file.id, { entitlement_id: downloadEntitlement, customer_id: customerId });
   check((await fetch(download.download_url)).status === 200, 'files.download URL serves the bytes');
@@ -231,6 +235,8 @@ async function main(): Promise<void> {
     check((await api.events.get(first?.id ?? '')).data.id === first?.id, 'events.get');
     check((await api.events.redeliver(event.id, { endpoint_id: endpoint.id })).lastResponse.status === 202, 'events.redeliver');
     await until('the redelivery', () => (receiver.deliveries.length >= 2 ? true : undefined));
+    check((await api.events.listDeliveries(event.id)).data.length >= 1, 'events.listDeliveries');
+    check((await api.webhookEndpoints.test(endpoint.id)).data.event_type === 'webhook_endpoint.test', 'webhookEndpoints.test');
     check((await api.webhookEndpoints.listDeliveries(endpoint.id)).data.length >= 1, 'webhookEndpoints.listDeliveries');
     check((await api.webhookEndpoints.delete(endpoint.id)).data.deleted, 'webhookEndpoints.delete');
   } finally {
@@ -240,6 +246,18 @@ async function main(): Promise<void> {
   // revoke last (the grant rule's child follows its parent), then delete the rule
   check((await api.entitlements.revoke(entitlement.id, { reason: 'walk done' })).data.status === 'revoked', 'entitlements.revoke');
   check((await api.grantRules.delete(rule.id)).data.deleted, 'grantRules.delete');
+
+  // test clocks: day 31 of a 30-day grant without waiting 30 days (DESIGN §14)
+  const frozenAt = new Date(Date.UTC(2030, 0, 1));
+  const { data: clock } = await api.testClocks.create({ frozen_time: frozenAt.toISOString(), name: 'walk' });
+  const { data: clocked } = await api.entitlements.create({ store_customer_id: 'walk_clock_customer', product_id: course.id, test_clock: clock.id });
+  check(clocked.expires_at === new Date(frozenAt.getTime() + 30 * 86_400_000).toISOString(), 'a grant on the clock expires 30 days after its frozen time');
+  check((await api.testClocks.get(clock.id)).data.status === 'ready', 'testClocks.get');
+  check((await api.testClocks.list()).data.some((listedClock) => listedClock.id === clock.id), 'testClocks.list');
+  const { data: advanced } = await api.testClocks.advance(clock.id, { frozen_time: new Date(frozenAt.getTime() + 31 * 86_400_000).toISOString() });
+  check(advanced.status === 'ready', 'testClocks.advance');
+  check(!(await api.entitlements.check({ store_customer_id: 'walk_clock_customer', product_id: course.id })).data.entitled, 'day 31 of a 30-day grant: not entitled');
+  check((await api.testClocks.delete(clock.id)).data.deleted, 'testClocks.delete');
 
   // typed errors: a code the operation documents
   try {

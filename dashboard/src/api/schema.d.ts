@@ -2951,7 +2951,7 @@ export interface components {
              *       "Content-Type": "application/pdf"
              *     }
              */
-            upload_headers?: {
+            upload_headers: {
                 /**
                  * @description The declared mime_type
                  * @enum {string}

@@ -59,6 +59,8 @@ export class UploadUrlResponseDto {
       'If-None-Match': { type: 'string', enum: ['*'], description: 'S3 storage: the upload may not replace an object' },
     },
     required: ['Content-Type'],
+    // Always sent: `required` above lists the object's own required headers.
+    selfRequired: true,
     additionalProperties: false,
     example: { 'Content-Type': 'application/pdf' },
   })
