@@ -2,14 +2,13 @@ import { Logger as NestLogger, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery, ParsedUrlQuery } from 'node:querystring';
-import type { Logger } from 'pino';
 import type { AccessGuard, RouteAccess } from '../auth/access.guard';
 import type { AuthContext } from '../auth/auth-context';
 import type { DirectRouteDefinition } from '../exchange/direct-route';
 import { envelopeOf } from '../envelope/envelope';
 import { requestIdOf } from '../envelope/request-id';
 import { toApiError } from './all-exceptions.filter';
-import { errorReply, startExchange } from './exchange-start';
+import { errorReply, ExchangeObservers, startExchange } from './exchange-start';
 import { RequestGate } from './request-gate';
 import { pathOf } from '../exchange/request-path';
 import type { SecurityHeaders } from './security-headers';
@@ -26,8 +25,7 @@ export interface DirectRouterServices {
   gate: RequestGate;
   guard: AccessGuard;
   securityHeaders: SecurityHeaders;
-  /** The request log's logger. */
-  logger: Logger;
+  observers: ExchangeObservers;
   routes: Array<{ definition: DirectRouteDefinition; instance: object }>;
 }
 
@@ -84,9 +82,9 @@ export class DirectRouter {
     const route = this.routes.get(pathOf(url));
     if (!route) return false;
     let auth: AuthContext | undefined;
-    const { gate, guard, securityHeaders, logger } = this.services;
+    const { gate, guard, securityHeaders, observers } = this.services;
     const details = { route: () => route.path, auth: () => auth, clientAddress: () => gate.clientOf(request).address };
-    startExchange(request, response, securityHeaders, logger, details, () => {
+    startExchange(request, response, securityHeaders, observers, details, () => {
       gate
         .pass(request, response)
         .then((pass) => {

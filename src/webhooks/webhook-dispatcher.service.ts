@@ -3,6 +3,7 @@ import { OnEvent } from '@nestjs/event-emitter';
 import { AppConfig } from '../config/app-config';
 import { UnitOfWork } from '../database/unit-of-work';
 import { EVENTS_COMMITTED } from '../database/domain-event';
+import { Metrics } from '../observability/metrics';
 import { toEventResponse } from './event.mapper';
 import { AttemptBatcher } from './attempt-batcher';
 import { CLAIM_WINDOW, ClaimedDelivery, FinishedAttempt, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
@@ -44,6 +45,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly unitOfWork: UnitOfWork,
+    private readonly metrics: Metrics,
   ) {
     this.sender = new WebhookSender();
     this.maxInFlight = Math.max(MIN_INSTANCE_IN_FLIGHT, 2 * config.webhookEndpointConcurrency);
@@ -51,6 +53,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
   }
 
   onApplicationBootstrap(): void {
+    this.metrics.observePendingDeliveries(() => this.deliveries.pendingAcrossTenants());
     this.timer = setInterval(() => this.wake(), POLL_INTERVAL_MILLISECONDS);
     this.timer.unref();
     this.wake();
@@ -131,6 +134,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     const attemptedAt = new Date();
     const outcome = await this.sender.sendSigned(endpoint, delivery.mode, event.id, body, attemptedAt);
     const succeeded = isSuccessStatus(outcome.statusCode);
+    this.metrics.webhookAttempt(succeeded ? 'succeeded' : 'failed');
     const gone = outcome.statusCode === 410;
     const retryInMilliseconds = succeeded || gone ? null : this.retryDelay(delivery.attemptCount);
     const attempt = {

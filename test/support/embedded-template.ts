@@ -35,6 +35,7 @@ async function createTemplate(template: string): Promise<void> {
   const { EmbeddedDatabase } = await import('../../src/database/embedded-database');
   const { buildDataSourceOptions } = await import('../../src/database/data-source-options');
   const { runMigrations } = await import('../../src/database/run-migrations');
+  const { ENTITIES } = await import('../../src/app-entities');
   const { DataSource } = await import('typeorm');
   mkdirSync(CACHE_DIRECTORY, { recursive: true });
   // Built beside the cache and renamed into place whole, so a run that stops half-way leaves no template.
@@ -42,8 +43,9 @@ async function createTemplate(template: string): Promise<void> {
   try {
     const embedded = await EmbeddedDatabase.start(path.join(building, 'pg'));
     try {
-      // Migrations are SQL of their own: no entity is needed to run them.
-      const dataSource = await new DataSource(buildDataSourceOptions(embedded.url, true, [])).initialize();
+      // The entity list too: TypeORM creates typeorm_metadata (which a migration writes the events
+      // table's generated column into) only when the entities have a generated column.
+      const dataSource = await new DataSource(buildDataSourceOptions(embedded.url, true, ENTITIES)).initialize();
       await runMigrations(dataSource);
       await dataSource.destroy();
     } finally {
