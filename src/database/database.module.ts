@@ -5,7 +5,7 @@ import { AppConfig } from '../config/app-config';
 import { StatementObserver } from '../observability/statement-observer';
 import { buildDataSourceOptions, EntityList } from './data-source-options';
 import { DatabaseConnection } from './database-connection';
-import { PoolMetrics } from './pool-metrics';
+import { PoolObservation } from './pool-observation';
 import { Pruner } from './pruner';
 import { ReadPool } from './read-pool';
 import { runMigrations } from './run-migrations';
@@ -72,7 +72,7 @@ export class DatabaseModule {
         UnitOfWork,
         Pruner,
         DatabaseShutdown,
-        PoolMetrics,
+        PoolObservation,
         {
           provide: ReadPool,
           inject: [DataSource, DatabaseConnection, AppConfig, StatementObserver],

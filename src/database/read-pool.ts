@@ -14,7 +14,7 @@ import { buildPoolConfig, PoolSettings } from './data-source-options';
 export class ReadPool {
   private constructor(
     readonly pool: Pool,
-    /** Whether the check has connections of its own (a pool of its own to watch: pool-metrics.ts). */
+    /** Whether the check has connections of its own (a pool of its own to watch: pool-observation.ts). */
     readonly owned: boolean,
   ) {}
 

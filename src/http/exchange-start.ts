@@ -26,10 +26,13 @@ export function startExchange(
   details: RequestLogDetails,
   next: () => void,
 ): void {
-  response.setHeader('X-Request-Id', requestIdOf(request));
-  observers.requests.observe(request, response, details.route);
-  logWhenSent(observers.logger, request, response, details);
-  securityHeaders(request, response, () => next());
+  const requestId = requestIdOf(request);
+  response.setHeader('X-Request-Id', requestId);
+  const trace = observers.requests.observe(request, response, requestId, details.route);
+  logWhenSent(observers.logger, request, response, details, trace?.ids ?? null);
+  if (trace === null) securityHeaders(request, response, () => next());
+  // Traced: everything the request starts (statements, its handler) runs in its span.
+  else trace.run(() => securityHeaders(request, response, () => next()));
 }
 
 /** The error body and headers both adapters send for a catalogue error. */

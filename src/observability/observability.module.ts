@@ -3,6 +3,7 @@ import { Metrics } from './metrics';
 import { MetricsServer } from './metrics-server';
 import { RequestObserver } from './request-observer';
 import { StatementObserver } from './statement-observer';
+import { Tracing } from './tracing';
 
 /**
  * Metrics (and traces) for every module (DESIGN §16). `serve` adds the metrics listener: the API
@@ -14,8 +15,8 @@ export class ObservabilityModule {
   static forRoot(options: { serve: boolean }): DynamicModule {
     return {
       module: ObservabilityModule,
-      providers: [Metrics, RequestObserver, StatementObserver, ...(options.serve ? [MetricsServer] : [])],
-      exports: [Metrics, RequestObserver, StatementObserver],
+      providers: [Metrics, Tracing, RequestObserver, StatementObserver, ...(options.serve ? [MetricsServer] : [])],
+      exports: [Metrics, Tracing, RequestObserver, StatementObserver],
     };
   }
 }

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { ATTR_DB_OPERATION_NAME, ATTR_DB_QUERY_TEXT, ATTR_DB_SYSTEM_NAME, DB_SYSTEM_NAME_VALUE_POSTGRESQL } from '@opentelemetry/semantic-conventions';
 import { Metrics } from './metrics';
+import { failed, Tracing } from './tracing';
 
 /** Called when a statement has finished: with its error when it failed. */
 export type StatementDone = (error?: unknown) => void;
@@ -24,24 +26,44 @@ export function databaseErrorKind(error: unknown): string {
   return KIND_BY_SQLSTATE_CLASS[code.slice(0, 2)] ?? 'other';
 }
 
+/** The statement's first keyword (SELECT, INSERT, BEGIN…): the span's name. */
+function operationOf(text: string): string {
+  const match = /^\s*([A-Za-z]+)/.exec(text);
+  return match ? match[1].toUpperCase() : 'QUERY';
+}
+
 /**
  * What sees every database statement (src/database/observed-client.ts wraps the pools' clients
- * with it): failed statements are counted by kind (db_errors_total).
+ * with it): failed statements are counted by kind (db_errors_total) and, when tracing is on, a
+ * statement run for a request is a child span of it, with its text (parameters are never in it).
  */
 @Injectable()
 export class StatementObserver {
-  constructor(private readonly metrics: Metrics) {}
+  constructor(
+    private readonly metrics: Metrics,
+    private readonly tracing: Tracing,
+  ) {}
 
   /** Whether statements need watching at all: when not, the pools get pg's own client, at no cost. */
   get active(): boolean {
-    return this.metrics.enabled;
+    return this.metrics.enabled || this.tracing.enabled;
   }
 
   /** A statement starts; the returned function is called once when it ends. */
   begin(text: string): StatementDone {
-    void text;
+    const operation = operationOf(text);
+    const span = this.tracing.startChildSpan(operation, {
+      [ATTR_DB_SYSTEM_NAME]: DB_SYSTEM_NAME_VALUE_POSTGRESQL,
+      [ATTR_DB_OPERATION_NAME]: operation,
+      [ATTR_DB_QUERY_TEXT]: text,
+    });
     return (error) => {
-      if (error !== undefined && error !== null) this.metrics.databaseError(databaseErrorKind(error));
+      const failure = error !== undefined && error !== null;
+      if (failure) this.metrics.databaseError(databaseErrorKind(error));
+      if (span) {
+        if (failure) failed(span, error);
+        span.end();
+      }
     };
   }
 }
