@@ -82,12 +82,15 @@ export class DirectRouter {
     const route = this.routes.get(pathOf(url));
     if (!route) return false;
     let auth: AuthContext | undefined;
+    // Named once the gate passed, as the framework's routers do (Express routes only then).
+    let passed = false;
     const { gate, guard, securityHeaders, observers } = this.services;
-    const details = { route: () => route.path, auth: () => auth, clientAddress: () => gate.clientOf(request).address };
+    const details = { route: () => (passed ? route.path : undefined), auth: () => auth, clientAddress: () => gate.clientOf(request).address };
     startExchange(request, response, securityHeaders, observers, details, () => {
       gate
         .pass(request, response)
         .then((pass) => {
+          passed = true;
           auth = pass.auth;
           return guard.admit(route.access, auth, 'GET', (name, value) => response.setHeader(name, value));
         })

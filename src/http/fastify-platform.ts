@@ -63,7 +63,10 @@ export class FastifyPlatform implements HttpPlatform {
     fastify.addContentTypeParser('*', (request, _payload, done) => done(null, request.body));
     fastify.addHook('onRequest', (request, reply, done) => {
       const target = request as FastifyRequest & AuthenticatedRequest;
-      const details = { route: () => request.routeOptions.url, auth: () => target.auth, clientAddress: () => gate.clientOf(request.raw).address };
+      // Named once the gate passed, as under Express (which routes only then): a refused request's
+      // log line and metrics say no route on both adapters.
+      let passed = false;
+      const details = { route: () => (passed ? request.routeOptions.url : undefined), auth: () => target.auth, clientAddress: () => gate.clientOf(request.raw).address };
       startExchange(request.raw, reply.raw, securityHeaders, observers, details, () => {
         if (dashboard?.handles(request.raw)) {
           // The Node response is written directly; Fastify must not answer a second time.
@@ -72,6 +75,7 @@ export class FastifyPlatform implements HttpPlatform {
         }
         gate.pass(request.raw, reply.raw).then(
           (pass) => {
+            passed = true;
             target.credential = pass.credential;
             target.auth = pass.auth;
             request.body = pass.body;

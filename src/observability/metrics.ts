@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Metric, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Metric, Registry } from 'prom-client';
 import { AppConfig } from '../config/app-config';
+import { RouteRequests, scrapedMetric } from './route-series';
 
 /** The label of a request no route matched (a 404, or refused before routing): never the raw path. */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -19,11 +20,6 @@ export interface PendingDeliveries {
   oldestAgeSeconds: number;
 }
 
-type RequestCounter = ReturnType<Counter<'method' | 'route' | 'status'>['labels']>;
-type RequestTimer = ReturnType<Histogram<'method' | 'route'>['labels']>;
-
-/** Seconds, for request durations from the API's fastest (the check) to a slow upload's. */
-const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /**
  * The service's Prometheus metrics (DESIGN §16), one registry per application. Counting is off
@@ -35,25 +31,9 @@ const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.
 export class Metrics {
   readonly enabled: boolean;
   readonly registry = new Registry();
-  private readonly requests = new Counter({
-    name: 'http_requests_total',
-    help: 'HTTP requests answered, by method, route pattern and status',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers: [],
-  });
-  private readonly durations = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Time from a request reaching the service to its response being sent, by method and route pattern',
-    labelNames: ['method', 'route'] as const,
-    buckets: DURATION_BUCKETS,
-    registers: [],
-  });
-  private readonly checks = new Counter({
-    name: 'entitlement_checks_total',
-    help: 'Access checks answered, by result',
-    labelNames: ['result'] as const,
-    registers: [],
-  });
+  private readonly requests = new RouteRequests();
+  /** The check's results as plain numbers: the hot path increments one. */
+  private readonly checkResults = { entitled: 0, notEntitled: 0 };
   private readonly databaseErrors = new Counter({
     name: 'db_errors_total',
     help: 'Failed database statements, by kind (the SQLSTATE class, or connection)',
@@ -79,21 +59,26 @@ export class Metrics {
     labelNames: ['kind'] as const,
     registers: [],
   });
-  /** Labelled children, made once per series: the hot path only looks one up and increments it. */
-  private readonly requestCounters = new Map<string, RequestCounter>();
-  private readonly requestTimers = new Map<string, RequestTimer>();
-  private readonly entitled: ReturnType<Counter<'result'>['labels']>;
-  private readonly notEntitled: ReturnType<Counter<'result'>['labels']>;
   private poolSources: Array<() => PoolStatistics[]> = [];
   private pendingSource: (() => Promise<PendingDeliveries>) | null = null;
   private pending: PendingDeliveries = { count: 0, oldestAgeSeconds: 0 };
 
   constructor(config: AppConfig) {
     this.enabled = config.metrics !== null;
-    this.entitled = this.checks.labels('entitled');
-    this.notEntitled = this.checks.labels('not_entitled');
     if (!this.enabled) return;
-    const counted: Array<Metric<string>> = [this.requests, this.durations, this.checks, this.databaseErrors, this.webhookAttempts, this.importRows, this.rateLimits, this.authFailures];
+    const checks = this.checkResults;
+    const counted: Metric[] = [
+      ...this.requests.metrics(),
+      scrapedMetric('entitlement_checks_total', 'Access checks answered, by result', 'counter', () => [
+        { labels: { result: 'entitled' }, value: checks.entitled },
+        { labels: { result: 'not_entitled' }, value: checks.notEntitled },
+      ]),
+      this.databaseErrors,
+      this.webhookAttempts,
+      this.importRows,
+      this.rateLimits,
+      this.authFailures,
+    ];
     for (const metric of counted) this.registry.registerMetric(metric);
     this.registerCollectedGauges();
     collectDefaultMetrics({ register: this.registry });
@@ -101,25 +86,13 @@ export class Metrics {
 
   /** A request answered: `route` is the matched pattern (UNMATCHED_ROUTE when none), `seconds` its duration. */
   request(method: string, route: string, status: number, seconds: number): void {
-    if (!this.enabled) return;
-    const series = `${method} ${route}`;
-    let timer = this.requestTimers.get(series);
-    if (timer === undefined) {
-      timer = this.durations.labels(method, route);
-      this.requestTimers.set(series, timer);
-    }
-    timer.observe(seconds);
-    const counted = `${series} ${status}`;
-    let counter = this.requestCounters.get(counted);
-    if (counter === undefined) {
-      counter = this.requests.labels(method, route, String(status));
-      this.requestCounters.set(counted, counter);
-    }
-    counter.inc();
+    if (this.enabled) this.requests.record(method, route, status, seconds);
   }
 
   entitlementCheck(entitled: boolean): void {
-    if (this.enabled) (entitled ? this.entitled : this.notEntitled).inc();
+    if (!this.enabled) return;
+    if (entitled) this.checkResults.entitled += 1;
+    else this.checkResults.notEntitled += 1;
   }
 
   databaseError(kind: string): void {

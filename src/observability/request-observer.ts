@@ -37,7 +37,8 @@ export class RequestObserver {
   observe(request: IncomingMessage, response: ServerResponse, requestId: string, route: () => string | undefined): RequestTrace | null {
     if (this.metrics.enabled) {
       const startedAt = performance.now();
-      response.once('finish', () => {
+      // 'finish' comes once: on() spares once()'s wrapper.
+      response.on('finish', () => {
         this.metrics.request(request.method ?? 'GET', route() ?? UNMATCHED_ROUTE, response.statusCode, (performance.now() - startedAt) / 1000);
       });
     }

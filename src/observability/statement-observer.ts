@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { Span } from '@opentelemetry/api';
 import { ATTR_DB_OPERATION_NAME, ATTR_DB_QUERY_TEXT, ATTR_DB_SYSTEM_NAME, DB_SYSTEM_NAME_VALUE_POSTGRESQL } from '@opentelemetry/semantic-conventions';
 import { Metrics } from './metrics';
 import { failed, Tracing } from './tracing';
@@ -51,19 +52,27 @@ export class StatementObserver {
 
   /** A statement starts; the returned function is called once when it ends. */
   begin(text: string): StatementDone {
+    const span = this.tracing.enabled ? this.statementSpan(text) : null;
+    if (span === null) return this.countFailure;
+    return (error) => {
+      this.countFailure(error);
+      if (error !== undefined && error !== null) failed(span, error);
+      span.end();
+    };
+  }
+
+  /** Shared by every untraced statement: nothing is made per statement. */
+  private readonly countFailure: StatementDone = (error) => {
+    if (error !== undefined && error !== null) this.metrics.databaseError(databaseErrorKind(error));
+  };
+
+  /** A child span of the current request's, or null outside one (background work). */
+  private statementSpan(text: string): Span | null {
     const operation = operationOf(text);
-    const span = this.tracing.startChildSpan(operation, {
+    return this.tracing.startChildSpan(operation, {
       [ATTR_DB_SYSTEM_NAME]: DB_SYSTEM_NAME_VALUE_POSTGRESQL,
       [ATTR_DB_OPERATION_NAME]: operation,
       [ATTR_DB_QUERY_TEXT]: text,
     });
-    return (error) => {
-      const failure = error !== undefined && error !== null;
-      if (failure) this.metrics.databaseError(databaseErrorKind(error));
-      if (span) {
-        if (failure) failed(span, error);
-        span.end();
-      }
-    };
   }
 }

@@ -164,7 +164,8 @@ describe('metrics (Prometheus, on a listener of its own)', () => {
     const delta = (name: string, labels: Record<string, string>) => after.sum(name, labels) - before.sum(name, labels);
     expect(delta('auth_failures_total', { kind: 'invalid_api_key' })).toBe(3);
     expect(delta('rate_limited_total', { kind: 'auth_failures' })).toBe(1);
-    expect(delta('http_requests_total', { status: '401' })).toBe(2);
+    // Refused by the gate, before routing: no route on either adapter.
+    expect(delta('http_requests_total', { route: 'unmatched', status: '401' })).toBe(2);
     expect(delta('entitlement_checks_total', {})).toBe(0);
   });
 });
