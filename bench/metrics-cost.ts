@@ -37,12 +37,12 @@ function sumOf(exposition: string, name: string): number {
 }
 
 /**
- * Starts a second server of `off`'s adapter on the same database with METRICS_PORT set, then
- * measures the check (10 connections) on both, `rounds` times, alternating which goes first so
- * the VM's drift falls on both sides. The metrics-off server is the run's usual one.
+ * Starts two fresh servers of the adapter on the same database, one with METRICS_PORT set, so
+ * both are as old and as warm (the run's own server has served the seeding), then measures the
+ * check (10 connections) on both, `rounds` times, alternating which goes first so the VM's drift
+ * falls on both sides.
  */
 export async function alternateMetricsOffAndOn(
-  off: Server,
   databaseUrl: string,
   environment: Record<string, string>,
   context: ScenarioContext,
@@ -50,6 +50,7 @@ export async function alternateMetricsOffAndOn(
   rounds: number,
 ): Promise<MetricsCostRounds> {
   const metricsPort = await freePort();
+  const off = await Server.start(databaseUrl, context.adapter, environment);
   const on = await Server.start(databaseUrl, context.adapter, { ...environment, METRICS_PORT: String(metricsPort) });
   const result: MetricsCostRounds = {
     adapter: context.adapter,
@@ -94,6 +95,7 @@ export async function alternateMetricsOffAndOn(
     const exposition = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
     result.countedChecks = sumOf(exposition, 'entitlement_checks_total');
   } finally {
+    await off.stop();
     await on.stop();
   }
   return result;

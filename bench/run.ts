@@ -226,9 +226,9 @@ async function main(): Promise<void> {
       const downloadTargets = downloadPaths(seed.downloads);
       const paths = checkPaths(seed);
       if (ONLY_METRICS_COST) {
-        for (const [adapter, target] of servers) {
+        for (const [adapter] of servers) {
           const context: ScenarioContext = { adapter, size, seconds: DURATION_SECONDS, warmupSeconds: WARMUP_SECONDS, key: seed.key };
-          metricsCosts.push(await alternateMetricsOffAndOn(target, scratch.url, serverEnvironment, context, paths, METRICS_COST_ROUNDS));
+          metricsCosts.push(await alternateMetricsOffAndOn(scratch.url, serverEnvironment, context, paths, METRICS_COST_ROUNDS));
         }
         continue;
       }
@@ -250,7 +250,7 @@ async function main(): Promise<void> {
       for (const [adapter, target] of servers) {
         const context: ScenarioContext = { adapter, size, seconds: DURATION_SECONDS, warmupSeconds: WARMUP_SECONDS, key: seed.key };
         rounds.push(await alternateCheckLimitAndCeiling(target, raw, context, paths, CHECK_ROUNDS));
-        metricsCosts.push(await alternateMetricsOffAndOn(target, scratch.url, serverEnvironment, context, paths, METRICS_COST_ROUNDS));
+        metricsCosts.push(await alternateMetricsOffAndOn(scratch.url, serverEnvironment, context, paths, METRICS_COST_ROUNDS));
         results.push(await measureFixedRateCheck(target, context, paths));
         const created = await measureCreates(target, context, seed.productIds[0], sink);
         creates.push({ adapter, ...created });

@@ -20,7 +20,6 @@ export interface PendingDeliveries {
   oldestAgeSeconds: number;
 }
 
-
 /**
  * The service's Prometheus metrics (DESIGN §16), one registry per application. Counting is off
  * (every method returns at once) unless METRICS_PORT is set, so an instance without a metrics
