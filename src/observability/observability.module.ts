@@ -1,4 +1,5 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
 import { Metrics } from './metrics';
 import { MetricsServer } from './metrics-server';
 import { RequestObserver } from './request-observer';
@@ -15,7 +16,7 @@ export class ObservabilityModule {
   static forRoot(options: { serve: boolean }): DynamicModule {
     return {
       module: ObservabilityModule,
-      providers: [Metrics, Tracing, RequestObserver, StatementObserver, ...(options.serve ? [MetricsServer] : [])],
+      providers: [Metrics, { provide: Tracing, inject: [AppConfig], useFactory: (config: AppConfig) => Tracing.create(config) }, RequestObserver, StatementObserver, ...(options.serve ? [MetricsServer] : [])],
       exports: [Metrics, Tracing, RequestObserver, StatementObserver],
     };
   }

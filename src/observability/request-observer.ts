@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Span } from '@opentelemetry/api';
 import { SpanStatusCode } from '@opentelemetry/api';
-import { ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_HTTP_ROUTE, ATTR_URL_PATH } from '@opentelemetry/semantic-conventions';
+import { ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_HTTP_ROUTE, ATTR_URL_PATH } from './span-attributes';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Metrics, UNMATCHED_ROUTE } from './metrics';
 import { TraceIds, traceIdsOf, Tracing } from './tracing';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Span } from '@opentelemetry/api';
-import { ATTR_DB_OPERATION_NAME, ATTR_DB_QUERY_TEXT, ATTR_DB_SYSTEM_NAME, DB_SYSTEM_NAME_VALUE_POSTGRESQL } from '@opentelemetry/semantic-conventions';
+import { ATTR_DB_OPERATION_NAME, ATTR_DB_QUERY_TEXT, ATTR_DB_SYSTEM_NAME, DB_SYSTEM_NAME_VALUE_POSTGRESQL } from './span-attributes';
 import { Metrics } from './metrics';
 import { failed, Tracing } from './tracing';
 

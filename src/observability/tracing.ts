@@ -1,35 +1,12 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Attributes, context, Context, ROOT_CONTEXT, Span, SpanKind, SpanStatusCode, trace, Tracer } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import { AppConfig } from '../config/app-config';
-
-const DEFAULT_SERVICE_NAME = 'entitlement-api';
+import type { TracerBackend } from './tracer-provider';
 
 /** A span's ids as the request log line carries them. */
 export interface TraceIds {
   trace_id: string;
   span_id: string;
-}
-
-/**
- * Child spans need the current span across awaits: AsyncLocalStorage, installed once per process
- * and only when tracing is on (its hooks cost every promise, so an instance without traces keeps
- * none: src/http/request-log.ts).
- */
-let contextManagerInstalled = false;
-function installContextManager(): void {
-  if (contextManagerInstalled) return;
-  contextManagerInstalled = context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-}
-
-/** The OTLP/HTTP traces URL of a base endpoint, as the OpenTelemetry SDKs derive it from OTEL_EXPORTER_OTLP_ENDPOINT. */
-export function tracesUrl(endpoint: string): string {
-  return `${endpoint.replace(/\/+$/, '')}/v1/traces`;
 }
 
 /**
@@ -40,18 +17,18 @@ export function tracesUrl(endpoint: string): string {
  */
 @Injectable()
 export class Tracing implements OnApplicationShutdown {
-  private readonly provider: NodeTracerProvider | null = null;
-  private readonly tracer: Tracer | null = null;
+  private readonly tracer: Tracer | null;
 
-  constructor(config: AppConfig) {
+  constructor(private readonly backend: TracerBackend | null) {
+    this.tracer = backend?.tracer ?? null;
+  }
+
+  /** The application's tracing: the SDK is loaded only when OTEL_EXPORTER_OTLP_ENDPOINT is set. */
+  static async create(config: AppConfig): Promise<Tracing> {
     const endpoint = config.tracesEndpoint;
-    if (endpoint === null) return;
-    installContextManager();
-    this.provider = new NodeTracerProvider({
-      resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: process.env.OTEL_SERVICE_NAME || DEFAULT_SERVICE_NAME }),
-      spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: tracesUrl(endpoint) }))],
-    });
-    this.tracer = this.provider.getTracer(DEFAULT_SERVICE_NAME);
+    if (endpoint === null) return new Tracing(null);
+    const { createTracerBackend } = await import('./tracer-provider');
+    return new Tracing(createTracerBackend(endpoint));
   }
 
   get enabled(): boolean {
@@ -97,11 +74,11 @@ export class Tracing implements OnApplicationShutdown {
 
   /** Sends the spans ended so far (tests; shutdown does it too). */
   async flush(): Promise<void> {
-    await this.provider?.forceFlush();
+    await this.backend?.flush();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.provider?.shutdown();
+    await this.backend?.shutdown();
   }
 }
 

@@ -4,6 +4,7 @@ import { AppConfig } from '../config/app-config';
 import { UnitOfWork } from '../database/unit-of-work';
 import { EVENTS_COMMITTED } from '../database/domain-event';
 import { Metrics } from '../observability/metrics';
+import { ATTR_HTTP_RESPONSE_STATUS_CODE } from '../observability/span-attributes';
 import { failed, Tracing } from '../observability/tracing';
 import { toEventResponse } from './event.mapper';
 import { AttemptBatcher } from './attempt-batcher';
@@ -136,7 +137,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     const attemptedAt = new Date();
     const outcome = await this.tracing.span('webhook send', { 'webhook.event_type': event.type, 'webhook.attempt': delivery.attemptCount + 1 }, async (span) => {
       const sent = await this.sender.sendSigned(endpoint, delivery.mode, event.id, body, attemptedAt);
-      if (sent.statusCode !== null) span?.setAttribute('http.response.status_code', sent.statusCode);
+      if (sent.statusCode !== null) span?.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, sent.statusCode);
       if (span && !isSuccessStatus(sent.statusCode)) failed(span, sent.error ?? `HTTP ${sent.statusCode}`);
       return sent;
     });
