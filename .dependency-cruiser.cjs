@@ -1,7 +1,7 @@
 // The layering of DESIGN §1, checked in CI (`npm run lint:deps`). Each layer imports only the
 // layers below it (and itself); no two folders of src/ import each other, directly or round about.
 const LAYERS = [
-  { name: 'kernel', folders: ['ids', 'clock', 'config', 'errors', 'logging'] },
+  { name: 'kernel', folders: ['ids', 'clock', 'config', 'errors', 'logging', 'observability'] },
   { name: 'data', folders: ['database'] },
   { name: 'edge', folders: ['exchange', 'http', 'envelope', 'validation', 'rate-limiting', 'auth', 'idempotency', 'swagger', 'pagination'] },
   {

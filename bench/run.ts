@@ -6,6 +6,7 @@ import { encodeCursor, useCursorSecret } from '../src/pagination/cursor';
 import { availableParallelism, loadavg } from 'node:os';
 import { Adapter, api, BENCH_WEBHOOK_CONCURRENCY, createScratchDatabase, CURSOR_SECRET, LoadOptions, measure, pinLoadGenerator, residentMegabytes, rotating, runScript, ScenarioResult, Server } from './harness';
 import { ImportBenchmarkResult, measureImport } from './imports';
+import { alternateMetricsOffAndOn, MetricsCostRounds } from './metrics-cost';
 import { downloadPaths, SeededMerchant, seedMerchant } from './seed';
 import {
   alternateCheckLimitAndCeiling,
@@ -32,13 +33,18 @@ import { measureWebhookBurst, RECEIVER_DELAY_MILLISECONDS, WebhookBurstResult } 
  * short runs (CI keeps the harness from rotting; its numbers mean nothing).
  */
 const SMOKE = process.env.BENCH_SMOKE === '1';
-const SIZES = SMOKE ? [1_000, 5_000] : [10_000, 1_000_000];
+/** BENCH_ONLY=metrics-cost: the small size seeded and only the metrics-on/off comparison run (minutes, not an hour). */
+const ONLY_METRICS_COST = process.env.BENCH_ONLY === 'metrics-cost';
+const ALL_SIZES = SMOKE ? [1_000, 5_000] : [10_000, 1_000_000];
+const SIZES = ONLY_METRICS_COST ? ALL_SIZES.slice(0, 1) : ALL_SIZES;
 const DURATION_SECONDS = SMOKE ? 1 : 10;
 const WARMUP_SECONDS = SMOKE ? 0 : 2;
 const CONNECTIONS = [10, 50];
 const DOWNLOAD_ENTITLEMENTS = SMOKE ? 10 : 200;
 /** Alternated check / ceiling rounds per adapter; the median ratio is the throughput target's measure. */
 const CHECK_ROUNDS = SMOKE ? 1 : 3;
+/** Check rounds with metrics off and on, alternating which goes first (even, so each side leads as often). */
+const METRICS_COST_ROUNDS = SMOKE ? 2 : 6;
 const PRODUCT_COUNT = 10;
 const ENTITLEMENTS_PER_CUSTOMER = 5;
 /** Rows of the import benchmark (BENCH_IMPORT_ROWS overrides, e.g. a full-size import in a smoke run). */
@@ -187,6 +193,7 @@ async function main(): Promise<void> {
   const neighbours: NeighbourResult[] = [];
   const creates: Array<CreatesResult & { adapter: Adapter }> = [];
   const bursts: WebhookBurstResult[] = [];
+  const metricsCosts: MetricsCostRounds[] = [];
   const sink = await startWebhookSink();
   let tokens: TokenBenchmarkResult | null = null;
   let imports: ImportBenchmarkResult | null = null;
@@ -218,6 +225,13 @@ async function main(): Promise<void> {
       const listBase = `/v1/entitlements?customer_id=${seed.largeCustomerId}&limit=25`;
       const downloadTargets = downloadPaths(seed.downloads);
       const paths = checkPaths(seed);
+      if (ONLY_METRICS_COST) {
+        for (const [adapter] of servers) {
+          const context: ScenarioContext = { adapter, size, seconds: DURATION_SECONDS, warmupSeconds: WARMUP_SECONDS, key: seed.key };
+          metricsCosts.push(await alternateMetricsOffAndOn(scratch.url, serverEnvironment, context, paths, METRICS_COST_ROUNDS));
+        }
+        continue;
+      }
       for (const connections of CONNECTIONS) {
         for (const [adapter, target] of servers) {
           const scenario = (scenarioName: string, options: Omit<LoadOptions, 'connections' | 'seconds'>) =>
@@ -236,6 +250,7 @@ async function main(): Promise<void> {
       for (const [adapter, target] of servers) {
         const context: ScenarioContext = { adapter, size, seconds: DURATION_SECONDS, warmupSeconds: WARMUP_SECONDS, key: seed.key };
         rounds.push(await alternateCheckLimitAndCeiling(target, raw, context, paths, CHECK_ROUNDS));
+        metricsCosts.push(await alternateMetricsOffAndOn(scratch.url, serverEnvironment, context, paths, METRICS_COST_ROUNDS));
         results.push(await measureFixedRateCheck(target, context, paths));
         const created = await measureCreates(target, context, seed.productIds[0], sink);
         creates.push({ adapter, ...created });
@@ -247,6 +262,7 @@ async function main(): Promise<void> {
         bursts.push(await measureWebhookBurst(target, adapter, WEBHOOK_BURST_EVENTS, { admin: scratch.admin, database: scratch.name }));
       }
     }
+    if (ONLY_METRICS_COST) return reportMetricsCost(metricsCosts);
     tokens = await measureTokens({ baseUrl: server.baseUrl, apiKey: seed.key, entitlementId: seed.downloads[0].entitlementId, durationSeconds: DURATION_SECONDS });
     imports = await measureImport({ baseUrl: server.baseUrl, apiKey: seed.key, storeProductId: 'bench_sku_1', rows: IMPORT_ROWS });
   } finally {
@@ -278,6 +294,7 @@ async function main(): Promise<void> {
       (checkRounds?.limitMedian ?? 0) >= 0.6,
     );
   }
+  for (const cost of metricsCosts) add(...metricsCostTarget(cost));
   for (const adapter of adapters) {
     const check10 = find('entitlements/check', small, 10, adapter);
     add(`check p99 ≤ 5 ms at 10 connections, ${adapter}`, `${check10?.p99Milliseconds ?? '–'} ms (p50 ${check10?.p50Milliseconds ?? '–'} ms)`, (check10?.p99Milliseconds ?? Infinity) <= 5);
@@ -330,12 +347,13 @@ async function main(): Promise<void> {
   process.stdout.write(`webhook bursts: ${JSON.stringify(bursts)}\n`);
   process.stdout.write(`entitlement tokens: ${JSON.stringify(tokens)}\n`);
   process.stdout.write(`entitlement import: ${JSON.stringify(imports)}\n`);
+  process.stdout.write(`metrics cost: ${JSON.stringify(metricsCosts)}\n`);
   process.stdout.write(`load average (1, 5, 15 min) at start ${loadAverageAtStart.map((value) => value.toFixed(2)).join(', ')}, at end ${loadAverageAtEnd.map((value) => value.toFixed(2)).join(', ')} on ${availableParallelism()} CPUs\n\n`);
   for (const { target, measured, met } of targets) process.stdout.write(`${met ? 'met   ' : 'MISSED'} ${target}: ${measured}\n`);
   writeFileSync(
     path.join(__dirname, SMOKE ? 'results.smoke.json' : 'results.json'),
     `${JSON.stringify(
-      { smoke: SMOKE, finishedAt: new Date().toISOString(), loadAverage: { start: loadAverageAtStart, end: loadAverageAtEnd }, pinning, sizes: SIZES, durationSeconds: DURATION_SECONDS, results, rounds, creates, bursts, neighbours, tokens, imports, targets },
+      { smoke: SMOKE, finishedAt: new Date().toISOString(), loadAverage: { start: loadAverageAtStart, end: loadAverageAtEnd }, pinning, sizes: SIZES, durationSeconds: DURATION_SECONDS, results, rounds, metricsCosts, creates, bursts, neighbours, tokens, imports, targets },
       null,
       2,
     )}\n`,
@@ -349,6 +367,25 @@ async function main(): Promise<void> {
     process.stderr.write(`scenarios with errors, non-2xx answers or lost events: ${failures.join(', ')}\n`);
     process.exitCode = 1;
   }
+}
+
+/** Issue 27's target: the check's throughput with metrics on is at least 0.97 of it with metrics off. */
+function metricsCostTarget(cost: MetricsCostRounds): [string, string, boolean] {
+  return [
+    `check with metrics on ≥ 0.97 of its throughput with metrics off (≤ 3 % drop), ${cost.adapter} (median of ${cost.ratios.length} alternated rounds, 10 connections)`,
+    `${cost.dropPercent} % drop (ratio ${cost.medianRatio}; rounds ${cost.ratios.join(', ')}; off ${cost.offRequestsPerSecond.join(', ')} req/s, on ${cost.onRequestsPerSecond.join(', ')} req/s; ` +
+      `server CPU per check ${cost.cpuIncreasePercent >= 0 ? '+' : ''}${cost.cpuIncreasePercent} % (off ${cost.offCpuMicroseconds.join(', ')} µs, on ${cost.onCpuMicroseconds.join(', ')} µs); ${cost.countedChecks} checks counted)`,
+    cost.medianRatio >= 0.97 && cost.countedChecks > 0,
+  ];
+}
+
+/** BENCH_ONLY=metrics-cost: its targets alone, and bench/results.metrics-cost.json. */
+function reportMetricsCost(costs: MetricsCostRounds[]): void {
+  for (const cost of costs) {
+    const [target, measured, met] = metricsCostTarget(cost);
+    process.stdout.write(`${met ? 'met   ' : 'MISSED'} ${target}: ${measured}\n`);
+  }
+  writeFileSync(path.join(__dirname, 'results.metrics-cost.json'), `${JSON.stringify({ smoke: SMOKE, finishedAt: new Date().toISOString(), metricsCosts: costs }, null, 2)}\n`);
 }
 
 runScript(main);

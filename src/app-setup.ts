@@ -15,6 +15,7 @@ import type { HttpPlatform } from './http/http-platform';
 import { RequestGate } from './http/request-gate';
 import { PinoNestLogger } from './logging/pino-nest.logger';
 import { RootLogger } from './logging/root-logger';
+import { RequestObserver } from './observability/request-observer';
 import { setupSwagger } from './swagger/openapi';
 import { createValidationPipe } from './validation/validation-exception.factory';
 
@@ -44,6 +45,7 @@ export function configureApp(app: INestApplication, platform: HttpPlatform): voi
     guard: app.get(AccessGuard),
     directRoutes: DIRECT_ROUTES.map((definition) => ({ definition, instance: app.get(definition.controller) })),
     logger: app.get(RootLogger).pino,
+    requests: app.get(RequestObserver),
     dashboard: config.dashboardEnabled ? new DashboardAssets({ uploadOrigins: uploadOriginsOf(config) }) : null,
   });
   app.useGlobalPipes(createValidationPipe());

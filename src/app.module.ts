@@ -23,6 +23,7 @@ import { HealthModule } from './health/health.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { ImportsModule } from './imports/imports.module';
 import { LoggingModule } from './logging/logging.module';
+import { ObservabilityModule } from './observability/observability.module';
 import { CursorSecretInitializer } from './pagination/cursor-secret.initializer';
 import { OrdersModule } from './orders/orders.module';
 import { ProductsModule } from './products/products.module';
@@ -39,6 +40,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(overrides),
         LoggingModule,
+        ObservabilityModule.forRoot({ serve: true }),
         EventEmitterModule.forRoot(),
         DatabaseModule.forRoot(ENTITIES),
         RateLimitingModule,

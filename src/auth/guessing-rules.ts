@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiError } from '../errors/api-error';
+import { Metrics } from '../observability/metrics';
 import { AuthFailureLimiter, FailureKey } from '../rate-limiting/auth-failure-limiter';
 
 /**
@@ -22,7 +23,10 @@ export interface SecretCredential<Found> {
  */
 @Injectable()
 export class GuessingRules {
-  constructor(private readonly failures: AuthFailureLimiter) {}
+  constructor(
+    private readonly failures: AuthFailureLimiter,
+    private readonly metrics: Metrics,
+  ) {}
 
   /**
    * API keys and session cookies: nobody guesses one, so a valid one is never refused because of
@@ -40,8 +44,8 @@ export class GuessingRules {
       if (found) return found;
     }
     // Already over: answered without counting (nothing more to learn, one write saved).
-    if (blocked) throw blocked;
-    throw (await this.failures.recordFailure(address)) ?? refusal();
+    if (blocked) throw this.rateLimited(blocked);
+    return this.failed([address], refusal);
   }
 
   /**
@@ -52,12 +56,25 @@ export class GuessingRules {
   async guessable<Result>(keys: FailureKey[], attempt: () => Promise<Result | null>, refusal: () => ApiError): Promise<Result> {
     for (const key of keys) {
       const blocked = await this.failures.blocked(key);
-      if (blocked) throw blocked;
+      if (blocked) throw this.rateLimited(blocked);
     }
     const result = await attempt();
     if (result !== null) return result;
+    return this.failed(keys, refusal);
+  }
+
+  /** A wrong credential: counted against every key (and in auth_failures_total by the code answered); the 429 when one passed the limit. */
+  private async failed(keys: FailureKey[], refusal: () => ApiError): Promise<never> {
+    const refused = refusal();
+    this.metrics.authFailure(refused.code.toLowerCase());
     const overLimit: (ApiError | null)[] = [];
     for (const key of keys) overLimit.push(await this.failures.recordFailure(key));
-    throw overLimit.find((error) => error !== null) ?? refusal();
+    const limited = overLimit.find((error) => error !== null);
+    throw limited ? this.rateLimited(limited) : refused;
+  }
+
+  private rateLimited(error: ApiError): ApiError {
+    this.metrics.rateLimited('auth_failures');
+    return error;
   }
 }

@@ -5,6 +5,7 @@ import { BillingModule } from '../billing/billing.module';
 import { ConfigModule } from '../config/config.module';
 import { DashboardAccountsModule } from '../dashboard/dashboard-accounts.module';
 import { DatabaseModule } from '../database/database.module';
+import { ObservabilityModule } from '../observability/observability.module';
 import type { EntityList } from '../database/data-source-options';
 import { RateLimitingModule } from '../rate-limiting/rate-limiting.module';
 import { CLI_CONNECT_TIMEOUT_MILLISECONDS } from './database-probe';
@@ -21,6 +22,7 @@ export class CliModule {
         // gone between the probe and the boot is a clear error too.
         ConfigModule.forRoot({ SKIP_DEMO_SEED: 'true', DATABASE_ACQUIRE_TIMEOUT: `${CLI_CONNECT_TIMEOUT_MILLISECONDS}ms` }),
         EventEmitterModule.forRoot(),
+        ObservabilityModule.forRoot({ serve: false }),
         DatabaseModule.forRoot(entities, { startupRetries: 0 }),
         // AuthModule's request authenticator needs the failure limiter, though the CLI serves no HTTP.
         RateLimitingModule,

@@ -166,4 +166,15 @@ export class AppConfig {
   get localUploadMinBytesPerSecond(): number {
     return this.environment.LOCAL_UPLOAD_MIN_BYTES_PER_SECOND;
   }
+
+  /** The metrics listener (DESIGN §16): null when METRICS_PORT is unset, so nothing is counted. */
+  get metrics(): { port: number; host: string } | null {
+    const port = this.environment.METRICS_PORT;
+    return port === undefined ? null : { port, host: this.environment.METRICS_HOST };
+  }
+
+  /** Where traces go over OTLP/HTTP; null = tracing off (DESIGN §16). */
+  get tracesEndpoint(): string | null {
+    return this.environment.OTEL_EXPORTER_OTLP_ENDPOINT ?? null;
+  }
 }

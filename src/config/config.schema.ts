@@ -120,6 +120,10 @@ export const configSchema = z.object({
   HTTP_HEADERS_TIMEOUT: duration.default(10_000),
   HTTP_REQUEST_TIMEOUT: duration.default(30_000),
   LOCAL_UPLOAD_MIN_BYTES_PER_SECOND: positiveInteger.default(64 * 1024),
+  // Unset: no metrics listener. 0 asks the system for a free port (tests read the bound one).
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: url(['http:', 'https:']).optional().or(z.literal('').transform(() => undefined)),
 });
 
 export type EnvironmentInput = z.input<typeof configSchema>;

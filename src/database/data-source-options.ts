@@ -2,12 +2,17 @@ import { Logger } from '@nestjs/common';
 import type { ClientBase, PoolConfig } from 'pg';
 import { DataSourceOptions, EntitySchema } from 'typeorm';
 import type { DatabaseSettings } from '../config/app-config';
+import type { StatementObserver } from '../observability/statement-observer';
 import { MIGRATIONS } from './migrations';
+import { observedClient } from './observed-client';
 
 export type PoolSettings = Pick<
   DatabaseSettings,
   'poolSize' | 'acquireTimeoutMilliseconds' | 'statementTimeoutMilliseconds' | 'idleTransactionTimeoutMilliseconds'
->;
+> & {
+  /** Sees every statement (metrics, traces); unset or inactive: pg's own client. */
+  statements?: StatementObserver;
+};
 
 /** Scripts (migrations) run alone and may run long: no timeouts. */
 const SCRIPT_POOL: PoolSettings = {
@@ -52,6 +57,7 @@ export function buildPoolConfig(url: string, embedded: boolean, size: number, se
     ...(settings.acquireTimeoutMilliseconds > 0 ? { connectionTimeoutMillis: settings.acquireTimeoutMilliseconds } : {}),
     application_name: 'entitlement-api',
     onConnect: listenForErrors,
+    ...(settings.statements?.active ? { Client: observedClient(settings.statements) } : {}),
     ...serverSide,
   };
 }

@@ -2,8 +2,10 @@ import { DynamicModule, Global, Injectable, Module, OnApplicationShutdown } from
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
+import { StatementObserver } from '../observability/statement-observer';
 import { buildDataSourceOptions, EntityList } from './data-source-options';
 import { DatabaseConnection } from './database-connection';
+import { PoolObservation } from './pool-observation';
 import { Pruner } from './pruner';
 import { ReadPool } from './read-pool';
 import { runMigrations } from './run-migrations';
@@ -53,9 +55,9 @@ export class DatabaseModule {
         DatabaseConnectionModule,
         TypeOrmModule.forRootAsync({
           imports: [DatabaseConnectionModule],
-          inject: [DatabaseConnection, AppConfig],
-          useFactory: (connection: DatabaseConnection, config: AppConfig) => ({
-            ...buildDataSourceOptions(connection.url, connection.embedded !== null, entities, config.database),
+          inject: [DatabaseConnection, AppConfig, StatementObserver],
+          useFactory: (connection: DatabaseConnection, config: AppConfig, statements: StatementObserver) => ({
+            ...buildDataSourceOptions(connection.url, connection.embedded !== null, entities, { ...config.database, statements }),
             ...(options.startupRetries !== undefined ? { retryAttempts: options.startupRetries } : {}),
           }),
           dataSourceFactory: async (options) => {
@@ -70,11 +72,12 @@ export class DatabaseModule {
         UnitOfWork,
         Pruner,
         DatabaseShutdown,
+        PoolObservation,
         {
           provide: ReadPool,
-          inject: [DataSource, DatabaseConnection, AppConfig],
-          useFactory: (dataSource: DataSource, connection: DatabaseConnection, config: AppConfig) =>
-            ReadPool.create(dataSource, connection.url, connection.embedded !== null, config.database),
+          inject: [DataSource, DatabaseConnection, AppConfig, StatementObserver],
+          useFactory: (dataSource: DataSource, connection: DatabaseConnection, config: AppConfig, statements: StatementObserver) =>
+            ReadPool.create(dataSource, connection.url, connection.embedded !== null, { ...config.database, statements }),
         },
         {
           provide: TenantTransactionLimiter,

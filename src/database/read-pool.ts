@@ -2,7 +2,7 @@ import { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { DatabaseSettings } from '../config/app-config';
-import { buildPoolConfig } from './data-source-options';
+import { buildPoolConfig, PoolSettings } from './data-source-options';
 
 /**
  * Connections of their own for the access check, the hot path: write transactions that wait on a
@@ -14,10 +14,11 @@ import { buildPoolConfig } from './data-source-options';
 export class ReadPool {
   private constructor(
     readonly pool: Pool,
-    private readonly owned: boolean,
+    /** Whether the check has connections of its own (a pool of its own to watch: pool-observation.ts). */
+    readonly owned: boolean,
   ) {}
 
-  static create(dataSource: DataSource, url: string, embedded: boolean, settings: DatabaseSettings): ReadPool {
+  static create(dataSource: DataSource, url: string, embedded: boolean, settings: DatabaseSettings & Pick<PoolSettings, 'statements'>): ReadPool {
     if (embedded || settings.checkPoolSize === 0) {
       return new ReadPool((dataSource.driver as PostgresDriver).master as Pool, false);
     }

@@ -10,6 +10,7 @@ import { PageResult } from '../envelope/page-result';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { isValidId } from '../ids/id';
+import { Metrics } from '../observability/metrics';
 import { PageRequest, toPageRequest, toPageResult } from '../pagination/page';
 import { CreateEntitlementDto } from './dto/create-entitlement.dto';
 import { EntitlementReasonDto, ReactivateEntitlementDto, RecordUsageDto } from './dto/entitlement-operation.dto';
@@ -57,6 +58,7 @@ export class EntitlementsService {
     private readonly unitOfWork: UnitOfWork,
     private readonly time: TestClockTime,
     private readonly tokens: EntitlementTokensService,
+    private readonly metrics: Metrics,
   ) {}
 
   /** The effective status of the tenant's entitlement, or null when it has none (for the sources that link one). */
@@ -81,6 +83,12 @@ export class EntitlementsService {
 
   /** The hot path: one indexed query, no caching, so a revoke or suspend shows on the next request. */
   async check(tenant: Tenant, query: CheckEntitlementQueryDto): Promise<EntitlementCheckResponseDto> {
+    const answer = await this.answerCheck(tenant, query);
+    this.metrics.entitlementCheck(answer.entitled);
+    return answer;
+  }
+
+  private async answerCheck(tenant: Tenant, query: CheckEntitlementQueryDto): Promise<EntitlementCheckResponseDto> {
     const customer = referenceOf(exactlyOne({ customer_id: query.customer_id, store_customer_id: query.store_customer_id }), 'customer_id');
     const product = referenceOf(exactlyOne({ product_id: query.product_id, store_product_id: query.store_product_id }), 'product_id');
     // A malformed id names nobody: not entitled, without a query.

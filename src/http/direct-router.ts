@@ -2,14 +2,13 @@ import { Logger as NestLogger, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ParsedUrlQuery } from 'node:querystring';
-import type { Logger } from 'pino';
 import type { AccessGuard, RouteAccess } from '../auth/access.guard';
 import type { AuthContext } from '../auth/auth-context';
 import type { DirectRouteDefinition } from '../exchange/direct-route';
 import { envelopeOf } from '../envelope/envelope';
 import { requestIdOf } from '../envelope/request-id';
 import { toApiError } from './all-exceptions.filter';
-import { errorReply, startExchange } from './exchange-start';
+import { errorReply, ExchangeObservers, startExchange } from './exchange-start';
 import { RequestGate } from './request-gate';
 import { pathOf } from '../exchange/request-path';
 import { parseQueryString } from '../exchange/query-string';
@@ -27,8 +26,7 @@ export interface DirectRouterServices {
   gate: RequestGate;
   guard: AccessGuard;
   securityHeaders: SecurityHeaders;
-  /** The request log's logger. */
-  logger: Logger;
+  observers: ExchangeObservers;
   routes: Array<{ definition: DirectRouteDefinition; instance: object }>;
 }
 
@@ -85,12 +83,15 @@ export class DirectRouter {
     const route = this.routes.get(pathOf(url));
     if (!route) return false;
     let auth: AuthContext | undefined;
-    const { gate, guard, securityHeaders, logger } = this.services;
-    const details = { route: () => route.path, auth: () => auth, clientAddress: () => gate.clientOf(request).address };
-    startExchange(request, response, securityHeaders, logger, details, () => {
+    // Named once the gate passed, as the framework's routers do (Express routes only then).
+    let passed = false;
+    const { gate, guard, securityHeaders, observers } = this.services;
+    const details = { route: () => (passed ? route.path : undefined), auth: () => auth, clientAddress: () => gate.clientOf(request).address };
+    startExchange(request, response, securityHeaders, observers, details, () => {
       gate
         .pass(request, response)
         .then((pass) => {
+          passed = true;
           auth = pass.auth;
           return guard.admit(route.access, auth, 'GET', (name, value) => response.setHeader(name, value));
         })

@@ -1,26 +1,38 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import type { RequestObserver } from '../observability/request-observer';
 import { requestIdOf } from '../envelope/request-id';
 import { ApiError } from '../errors/api-error';
 import { renderError } from '../errors/error-response';
 import { logWhenSent, RequestLogDetails } from './request-log';
 import type { SecurityHeaders } from './security-headers';
 
+/** What watches every request: the request log's logger and the metrics. */
+export interface ExchangeObservers {
+  logger: Logger;
+  requests: RequestObserver;
+}
+
 /**
  * The first thing every request gets on either adapter, synchronously, before the request gate:
- * its id (X-Request-Id), helmet's headers and the log line written when it is answered.
+ * its id (X-Request-Id), helmet's headers, the log line written when it is answered and its
+ * metrics (the one "request finished" place, so the direct routes are counted as routed ones).
  */
 export function startExchange(
   request: IncomingMessage,
   response: ServerResponse,
   securityHeaders: SecurityHeaders,
-  logger: Logger,
+  observers: ExchangeObservers,
   details: RequestLogDetails,
   next: () => void,
 ): void {
-  response.setHeader('X-Request-Id', requestIdOf(request));
-  logWhenSent(logger, request, response, details);
-  securityHeaders(request, response, () => next());
+  const requestId = requestIdOf(request);
+  response.setHeader('X-Request-Id', requestId);
+  const trace = observers.requests.observe(request, response, requestId, details.route);
+  logWhenSent(observers.logger, request, response, details, trace?.ids ?? null);
+  if (trace === null) securityHeaders(request, response, () => next());
+  // Traced: everything the request starts (statements, its handler) runs in its span.
+  else trace.run(() => securityHeaders(request, response, () => next()));
 }
 
 /** The error body and headers both adapters send for a catalogue error. */

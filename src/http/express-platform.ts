@@ -51,14 +51,15 @@ export class ExpressPlatform implements HttpPlatform {
     this.adapter = new TimedExpressAdapter(instance, timeouts, (request, response) => this.direct?.handle(request, response) ?? false);
   }
 
-  install(_app: INestApplication, { gate, guard, logger, dashboard, directRoutes }: PlatformServices): void {
+  install(_app: INestApplication, { gate, guard, logger, requests, dashboard, directRoutes }: PlatformServices): void {
     const securityHeaders = createSecurityHeaders();
-    this.direct = new DirectRouter({ gate, guard, securityHeaders, logger, routes: directRoutes });
+    const observers = { logger, requests };
+    this.direct = new DirectRouter({ gate, guard, securityHeaders, observers, routes: directRoutes });
     // Registered before Nest adds any route (at init): the first middleware of every request.
     this.adapter.getInstance<Express>().use((request: Request, response: Response, next: NextFunction) => {
       const target = request as Request & AuthenticatedRequest;
       const details = { route: () => (request.route as { path?: string } | undefined)?.path, auth: () => target.auth, clientAddress: () => gate.clientOf(request).address };
-      startExchange(request, response, securityHeaders, logger, details, () => {
+      startExchange(request, response, securityHeaders, observers, details, () => {
         if (dashboard?.handles(request)) return dashboard.serve(request, response);
         gate.pass(request, response).then(
           (pass) => {

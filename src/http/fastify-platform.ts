@@ -8,13 +8,12 @@ import type { HttpTimeouts } from '../config/app-config';
 import { requestIdOf } from '../envelope/request-id';
 import { describeRequest, toApiError } from './all-exceptions.filter';
 import type { ApiError } from '../errors/api-error';
-import { errorReply, startExchange } from './exchange-start';
+import { errorReply, ExchangeObservers, startExchange } from './exchange-start';
 import type { HttpPlatform, PlatformServices } from './http-platform';
 import { DirectRouter } from './direct-router';
 import { createNodeServer } from './node-server';
 import { RequestGate } from './request-gate';
 import { createSecurityHeaders, SecurityHeaders } from './security-headers';
-import type { Logger as PinoLogger } from 'pino';
 
 /** Beyond Node's 16 KB header limit, so the router never refuses a long segment itself: the gate's path rules decide (404). */
 const MAX_PARAM_LENGTH = 16 * 1024;
@@ -26,7 +25,7 @@ export class FastifyPlatform implements HttpPlatform {
   private readonly errorLogger = new Logger('Errors');
   private readonly routes: string[] = [];
   /** Set by install(); router errors (below) are answered with the same headers as any request. */
-  private started: { securityHeaders: SecurityHeaders; logger: PinoLogger; gate: RequestGate } | null = null;
+  private started: { securityHeaders: SecurityHeaders; observers: ExchangeObservers; gate: RequestGate } | null = null;
   /** Set by install(): the direct routes, answered before Fastify sees the request. */
   private direct: DirectRouter | null = null;
 
@@ -49,11 +48,12 @@ export class FastifyPlatform implements HttpPlatform {
     });
   }
 
-  install(_app: INestApplication, { gate, guard, logger, dashboard, directRoutes }: PlatformServices): void {
+  install(_app: INestApplication, { gate, guard, logger, requests, dashboard, directRoutes }: PlatformServices): void {
     const fastify = this.adapter.getInstance<FastifyInstance>();
     const securityHeaders = createSecurityHeaders();
-    this.started = { securityHeaders, logger, gate };
-    this.direct = new DirectRouter({ gate, guard, securityHeaders, logger, routes: directRoutes });
+    const observers = { logger, requests };
+    this.started = { securityHeaders, observers, gate };
+    this.direct = new DirectRouter({ gate, guard, securityHeaders, observers, routes: directRoutes });
     fastify.addHook('onRoute', (route) => {
       for (const method of [route.method].flat()) if (method !== 'HEAD') this.routes.push(`${method} ${route.url}`);
     });
@@ -63,8 +63,11 @@ export class FastifyPlatform implements HttpPlatform {
     fastify.addContentTypeParser('*', (request, _payload, done) => done(null, request.body));
     fastify.addHook('onRequest', (request, reply, done) => {
       const target = request as FastifyRequest & AuthenticatedRequest;
-      const details = { route: () => request.routeOptions.url, auth: () => target.auth, clientAddress: () => gate.clientOf(request.raw).address };
-      startExchange(request.raw, reply.raw, securityHeaders, logger, details, () => {
+      // Named once the gate passed, as under Express (which routes only then): a refused request's
+      // log line and metrics say no route on both adapters.
+      let passed = false;
+      const details = { route: () => (passed ? request.routeOptions.url : undefined), auth: () => target.auth, clientAddress: () => gate.clientOf(request.raw).address };
+      startExchange(request.raw, reply.raw, securityHeaders, observers, details, () => {
         if (dashboard?.handles(request.raw)) {
           // The Node response is written directly; Fastify must not answer a second time.
           reply.hijack();
@@ -72,6 +75,7 @@ export class FastifyPlatform implements HttpPlatform {
         }
         gate.pass(request.raw, reply.raw).then(
           (pass) => {
+            passed = true;
             target.credential = pass.credential;
             target.auth = pass.auth;
             request.body = pass.body;
@@ -107,6 +111,6 @@ export class FastifyPlatform implements HttpPlatform {
     if (!this.started) return this.sendError(request, reply, apiError);
     const gate = this.started.gate;
     const details = { route: () => undefined, auth: () => undefined, clientAddress: () => gate.clientOf(request.raw).address };
-    startExchange(request.raw, reply.raw, this.started.securityHeaders, this.started.logger, details, () => this.sendError(request, reply, apiError));
+    startExchange(request.raw, reply.raw, this.started.securityHeaders, this.started.observers, details, () => this.sendError(request, reply, apiError));
   }
 }

@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import type { AbstractHttpAdapter } from '@nestjs/core';
 import type { Logger } from 'pino';
+import type { RequestObserver } from '../observability/request-observer';
 import type { ErrorReplier } from './all-exceptions.filter';
 import type { DashboardAssets } from './dashboard-assets';
 import type { AccessGuard } from '../auth/access.guard';
@@ -18,6 +19,8 @@ export interface PlatformServices {
   directRoutes: DirectRouterServices['routes'];
   /** The request log's logger. */
   logger: Logger;
+  /** Metrics (and traces) of every request. */
+  requests: RequestObserver;
   /** The dashboard's built pages at /dashboard; null when DASHBOARD_ENABLED=false. */
   dashboard: DashboardAssets | null;
 }

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { AuthContext } from '../auth/auth-context';
 import { requestIdOf } from '../envelope/request-id';
 import { pathOf } from '../exchange/request-path';
+import type { TraceIds } from '../observability/tracing';
 
 /** What the adapter knows only once the response is sent: the matched route template and the tenant; and the client. */
 export interface RequestLogDetails {
@@ -14,13 +15,13 @@ export interface RequestLogDetails {
 
 /**
  * One line per request, when the response has been sent: request id, client address, merchant,
- * mode, route, status and duration. Only the path is logged (never headers or the query string), so keys and
+ * mode, route, status and duration (and trace_id, span_id when tracing is on). Only the path is logged (never headers or the query string), so keys and
  * signed-URL tokens can't end up in logs. Liveness probes are not logged.
  *
  * A listener on the Node response rather than pino-http middleware: no per-request child logger
  * and no AsyncLocalStorage (whose promise hooks cost every promise of every request).
  */
-export function logWhenSent(logger: Logger, request: IncomingMessage, response: ServerResponse, details: RequestLogDetails): void {
+export function logWhenSent(logger: Logger, request: IncomingMessage, response: ServerResponse, details: RequestLogDetails, trace: TraceIds | null = null): void {
   const url = request.url ?? '/';
   if (url === '/health/live') return;
   const startedAt = performance.now();
@@ -39,6 +40,8 @@ export function logWhenSent(logger: Logger, request: IncomingMessage, response: 
         merchant_id: auth?.merchantId,
         mode: auth?.mode,
         route,
+        // With tracing on, the line joins its trace.
+        ...trace,
       },
       `${request.method} ${route ?? path} ${status}`,
     );

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Tenant } from '../database/tenant';
 import { Clock } from '../clock/clock';
+import { Metrics } from '../observability/metrics';
 import { CustomerRecordsService } from '../customer-records/customer-records.service';
 import { UnitOfWork } from '../database/unit-of-work';
 import type { Transaction } from '../database/transaction';
@@ -39,18 +40,22 @@ export class ImportBatchProcessor {
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
     private readonly time: TestClockTime,
+    private readonly metrics: Metrics,
   ) {}
 
   /** Processes one batch; false when no row was pending. */
-  processNextBatch(): Promise<boolean> {
-    return this.unitOfWork.run(async (tx) => {
+  async processNextBatch(): Promise<boolean> {
+    const processed = await this.unitOfWork.run(async (tx) => {
       const batch = await this.imports.claimBatchAcrossTenants(tx, IMPORT_BATCH_SIZE);
-      if (!batch || batch.rows.length === 0) return false;
+      if (!batch || batch.rows.length === 0) return 0;
       const outcomes = await this.grantRows(tx, batch.tenant, batch.rows, batch.testClockId);
       await this.imports.saveOutcomes(tx, batch.tenant, batch.importId, outcomes);
       await this.recordProgress(tx, batch.tenant, batch.importId, outcomes);
-      return true;
+      return outcomes.length;
     });
+    // Counted once committed: a batch rolled back and run again is counted once.
+    this.metrics.importRowsProcessed(processed);
+    return processed > 0;
   }
 
   private async grantRows(tx: Transaction, tenant: Tenant, rows: Array<{ row_number: number; data: unknown }>, testClockId: string | null): Promise<RowOutcome[]> {

@@ -3,9 +3,10 @@ import { InjectThrottlerStorage, ThrottlerStorage } from '@nestjs/throttler';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
+import { Metrics } from '../observability/metrics';
 
-const READ_BUDGET = 'read';
-const WRITE_BUDGET = 'write';
+const READ_BUDGET = 'read' as const;
+const WRITE_BUDGET = 'write' as const;
 const READ_METHODS = new Set(['GET', 'HEAD']);
 const WINDOW_MILLISECONDS = 60_000;
 
@@ -30,6 +31,7 @@ export class RateLimiter {
   constructor(
     @InjectThrottlerStorage() private readonly storage: ThrottlerStorage,
     config: AppConfig,
+    private readonly metrics: Metrics,
   ) {
     this.readLimit = config.rateLimits.readPerMinute;
     this.writeLimit = config.rateLimits.writePerMinute;
@@ -52,6 +54,7 @@ export class RateLimiter {
     setHeader('X-RateLimit-Remaining', String(Math.max(0, limit - totalHits)));
     setHeader('X-RateLimit-Reset', String(resetSeconds));
     if (isBlocked) {
+      this.metrics.rateLimited(budget);
       throw new ApiError(
         ErrorCode.RATE_LIMITED,
         `Rate limit of ${limit} ${budget} requests a minute reached for this API key; retry in ${resetSeconds} s`,

@@ -10,7 +10,7 @@ import { fetchPageWithTotal } from '../pagination/keyset';
 import { PageRequest } from '../pagination/page';
 import type { EventEntity } from './event.entity';
 import { WebhookDeliveryAttemptEntity } from './webhook-delivery-attempt.entity';
-import { BLOCKING_DELIVERY, LEASED_DELIVERY, WAITING_RETRY, WebhookDeliveryEntity } from './webhook-delivery.entity';
+import { BLOCKING_DELIVERY, LEASED_DELIVERY, PENDING_DELIVERY, WAITING_RETRY, WebhookDeliveryEntity } from './webhook-delivery.entity';
 import type { WebhookEndpointEntity } from './webhook-endpoint.entity';
 
 /** What a send needs of the endpoint, read with the claim. */
@@ -281,6 +281,17 @@ export class WebhookDeliveriesRepository {
         event: { id: row.event_id, mode: row.mode, type: row.event_type, data: row.event_data, created_at: row.event_created_at },
       }))
       .sort((first, second) => Number(BigInt(first.id) - BigInt(second.id)));
+  }
+
+  /**
+   * How many deliveries of every tenant are pending and the oldest one's age in seconds, for the
+   * metrics (maintenance: an operator's view, no tenant). The pending partial index keeps it cheap.
+   */
+  async pendingAcrossTenants(): Promise<{ count: number; oldestAgeSeconds: number }> {
+    const { rows } = await this.pool().query<{ count: string; oldest_age_seconds: number | null }>(
+      `SELECT count(*) AS count, EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS oldest_age_seconds FROM webhook_deliveries WHERE ${PENDING_DELIVERY}`,
+    );
+    return { count: Number(rows[0].count), oldestAgeSeconds: Math.max(0, rows[0].oldest_age_seconds ?? 0) };
   }
 
   /** The main pool's pg Pool: TypeORM sends parameterless statements through the extended protocol too. */

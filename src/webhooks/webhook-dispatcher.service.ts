@@ -3,6 +3,9 @@ import { OnEvent } from '@nestjs/event-emitter';
 import { AppConfig } from '../config/app-config';
 import { UnitOfWork } from '../database/unit-of-work';
 import { EVENTS_COMMITTED } from '../database/domain-event';
+import { Metrics } from '../observability/metrics';
+import { ATTR_HTTP_RESPONSE_STATUS_CODE } from '../observability/span-attributes';
+import { failed, Tracing } from '../observability/tracing';
 import { toEventResponse } from './event.mapper';
 import { AttemptBatcher } from './attempt-batcher';
 import { CLAIM_WINDOW, ClaimedDelivery, FinishedAttempt, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
@@ -44,6 +47,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly unitOfWork: UnitOfWork,
+    private readonly metrics: Metrics,
+    private readonly tracing: Tracing,
   ) {
     this.sender = new WebhookSender();
     this.maxInFlight = Math.max(MIN_INSTANCE_IN_FLIGHT, 2 * config.webhookEndpointConcurrency);
@@ -51,6 +56,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
   }
 
   onApplicationBootstrap(): void {
+    this.metrics.observePendingDeliveries(() => this.deliveries.pendingAcrossTenants());
     this.timer = setInterval(() => this.wake(), POLL_INTERVAL_MILLISECONDS);
     this.timer.unref();
     this.wake();
@@ -129,8 +135,14 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     const { endpoint, event } = delivery;
     const body = JSON.stringify(toEventResponse(event));
     const attemptedAt = new Date();
-    const outcome = await this.sender.sendSigned(endpoint, delivery.mode, event.id, body, attemptedAt);
+    const outcome = await this.tracing.span('webhook send', { 'webhook.event_type': event.type, 'webhook.attempt': delivery.attemptCount + 1 }, async (span) => {
+      const sent = await this.sender.sendSigned(endpoint, delivery.mode, event.id, body, attemptedAt);
+      if (sent.statusCode !== null) span?.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, sent.statusCode);
+      if (span && !isSuccessStatus(sent.statusCode)) failed(span, sent.error ?? `HTTP ${sent.statusCode}`);
+      return sent;
+    });
     const succeeded = isSuccessStatus(outcome.statusCode);
+    this.metrics.webhookAttempt(succeeded ? 'succeeded' : 'failed');
     const gone = outcome.statusCode === 410;
     const retryInMilliseconds = succeeded || gone ? null : this.retryDelay(delivery.attemptCount);
     const attempt = {

@@ -35,6 +35,7 @@ async function createTemplate(template: string): Promise<void> {
   const { EmbeddedDatabase } = await import('../../src/database/embedded-database');
   const { buildDataSourceOptions } = await import('../../src/database/data-source-options');
   const { runMigrations } = await import('../../src/database/run-migrations');
+  const { ENTITIES } = await import('../../src/app-entities');
   const { DataSource } = await import('typeorm');
   mkdirSync(CACHE_DIRECTORY, { recursive: true });
   // Built beside the cache and renamed into place whole, so a run that stops half-way leaves no template.
@@ -44,7 +45,6 @@ async function createTemplate(template: string): Promise<void> {
     try {
       // The app's entities, as the app runs migrations: TypeORM creates typeorm_metadata (which a
       // migration of a generated column writes to) only when an entity has such a column.
-      const { ENTITIES } = await import('../../src/app-entities');
       const dataSource = await new DataSource(buildDataSourceOptions(embedded.url, true, ENTITIES)).initialize();
       await runMigrations(dataSource);
       await dataSource.destroy();

@@ -8,6 +8,7 @@ import { ApiError } from '../../src/errors/api-error';
 import { ErrorCode } from '../../src/errors/error-code.enum';
 import { FixedWindowMemoryStorage } from '../../src/rate-limiting/fixed-window-memory.storage';
 import { RateLimiter } from '../../src/rate-limiting/rate-limiter';
+import { Metrics } from '../../src/observability/metrics';
 
 @Controller('undeclared')
 class UndeclaredController {
@@ -87,7 +88,7 @@ async function refusal(run: () => unknown): Promise<ApiError> {
 
 function guardWithReadLimit(readPerMinute: number): AccessGuard {
   const config = { rateLimits: { readPerMinute, writePerMinute: readPerMinute, authFailuresPerMinute: 10 } } as AppConfig;
-  return new AccessGuard(new Reflector(), new RateLimiter(new FixedWindowMemoryStorage(), config));
+  return new AccessGuard(new Reflector(), new RateLimiter(new FixedWindowMemoryStorage(), config, new Metrics(config)));
 }
 
 describe('AccessGuard', () => {
