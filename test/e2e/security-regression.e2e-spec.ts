@@ -35,6 +35,7 @@ const PATH_PARAMETER_RESOURCES: Record<string, keyof VictimIds> = {
   subscription_id: 'subscriptionId',
   store_subscription_id: 'storeSubscriptionId',
   import_id: 'importId',
+  test_clock_id: 'testClockId',
 };
 
 /** Required query parameters that carry ids (the download route names its entitlement and customer). */
@@ -70,6 +71,8 @@ const VALID_BODIES: Record<string, (ids: VictimIds) => Record<string, unknown>> 
   // An upsert by store id: another tenant's put names B's product, which it can't see (404).
   'PUT /v1/subscriptions/store/{store_subscription_id}': (ids) => ({ store_customer_id: 'security_subscriber', product_id: ids.subscriptionProductId, status: 'active' }),
   'POST /v1/entitlement-imports': (ids) => ({ rows: [{ store_customer_id: 'security_imported', product_id: ids.productId }] }),
+  'POST /v1/test-clocks': () => ({ frozen_time: '2030-01-01T00:00:00.000Z', name: 'security suite' }),
+  'POST /v1/test-clocks/{test_clock_id}/advance': () => ({ frozen_time: '2030-02-01T00:00:00.000Z' }),
 };
 
 interface VictimIds {
@@ -90,6 +93,7 @@ interface VictimIds {
   subscriptionId: string;
   storeSubscriptionId: string;
   importId: string;
+  testClockId: string;
 }
 
 /** Patterns that must never appear in a response body. */
@@ -202,6 +206,7 @@ describe('security regression (every route of the OpenAPI document)', () => {
     const imported = record(await testApp.http.post('/v1/entitlement-imports').set(key).send({ rows: [{ store_customer_id: ids.storeCustomerId, product_id: ids.secondProductId }] }));
     if (imported.status !== 202) throw new Error(`Creating an import for merchant B failed: ${describeResponse(imported)}`);
     ids.importId = String(imported.body.data.id);
+    ids.testClockId = String(created(await testApp.http.post('/v1/test-clocks').set(key).send({ frozen_time: '2030-01-01T00:00:00.000Z', name: 'victim clock' }), 'a test clock').id);
     return ids as VictimIds;
   }
 
@@ -326,7 +331,11 @@ describe('security regression (every route of the OpenAPI document)', () => {
   it("answers 404 to the merchant's own ids under the other mode's key on every route that takes an id", async () => {
     await expectForEach(
       apiOperations().filter((operation) => operation.pathParameters.length > 0),
-      async (operation) => expectError(await call(operation, victimIds, bearer(victim.liveKey)), 404, /NOT_FOUND$/),
+      // Test clocks exist in test mode only: a live key is refused before any id is looked at (DESIGN §14).
+      async (operation) =>
+        operation.template.startsWith('/v1/test-clocks')
+          ? expectError(await call(operation, victimIds, bearer(victim.liveKey)), 400, /^TEST_MODE_ONLY$/)
+          : expectError(await call(operation, victimIds, bearer(victim.liveKey)), 404, /NOT_FOUND$/),
     );
   });
 
