@@ -196,7 +196,8 @@ async function main(): Promise<void> {
 
   const testCommand = commands.find(({ text }) => /^npm (test|t|run test)\b/.test(text));
   if (!testCommand) throw new Error('the quick start names no test command');
-  if (!new RegExp(`^\\s*${testCommand.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`, 'm').test(ciRun)) {
+  // The command itself, alone on its line, perhaps after environment assignments (EH_SCALE_TESTS=apart npm test).
+  if (!new RegExp(`^\\s*(?:[A-Z_][A-Z0-9_]*=\\S*\\s+)*${testCommand.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`, 'm').test(ciRun)) {
     throw new Error(`.ci/run does not run the README's test command \`${testCommand.text}\``);
   }
 
