@@ -70,6 +70,13 @@ describe('download round trips', () => {
     expect(file.body.data.download_count).toBe(2);
     const used = await testApp.http.get(`/v1/entitlements/${entitlement.id}`).set(bearer(key)).expect(200);
     expect(used.body.data.usage_count).toBe(2);
+    // Its events are what the locked path publishes: the entitlement as stored, then the download.
+    const updated = await testApp.http.get('/v1/events').query({ type: 'entitlement.updated' }).set(bearer(key)).expect(200);
+    expect(updated.body.data).toHaveLength(2);
+    expect(updated.body.data[0].data.object).toEqual(used.body.data);
+    const completed = await testApp.http.get('/v1/events').query({ type: 'download.completed' }).set(bearer(key)).expect(200);
+    expect(completed.body.data).toHaveLength(2);
+    expect(completed.body.data[0].data.object).toMatchObject({ file_id: fileId, entitlement_id: entitlement.id, customer_id: customer.id, file_size: 7 });
   });
 
   it('a refused download costs its one read', async () => {
