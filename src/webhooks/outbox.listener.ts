@@ -26,6 +26,7 @@ export class OutboxListener {
     for (const { tenant, entries } of byTenant.values()) {
       if (published.combined) for (const part of this.outbox.recordParts(tenant, entries, published.combined.parts.length)) published.combined.add(part);
       else if (published.tx) await this.outbox.record(published.tx, tenant, entries);
+      else throw new Error('Domain events with neither a transaction nor a combined write to join');
     }
   }
 }

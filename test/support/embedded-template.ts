@@ -36,14 +36,16 @@ async function createTemplate(template: string): Promise<void> {
   const { buildDataSourceOptions } = await import('../../src/database/data-source-options');
   const { runMigrations } = await import('../../src/database/run-migrations');
   const { DataSource } = await import('typeorm');
+  const { ENTITIES } = await import('../../src/app-entities');
   mkdirSync(CACHE_DIRECTORY, { recursive: true });
   // Built beside the cache and renamed into place whole, so a run that stops half-way leaves no template.
   const building = mkdtempSync(path.join(CACHE_DIRECTORY, 'building-'));
   try {
     const embedded = await EmbeddedDatabase.start(path.join(building, 'pg'));
     try {
-      // Migrations are SQL of their own: no entity is needed to run them.
-      const dataSource = await new DataSource(buildDataSourceOptions(embedded.url, true, [])).initialize();
+      // With the app's entities, as the app runs them: TypeORM then creates typeorm_metadata, which a
+      // migration adding a generated column writes to (with no entities that migration fails).
+      const dataSource = await new DataSource(buildDataSourceOptions(embedded.url, true, ENTITIES)).initialize();
       await runMigrations(dataSource);
       await dataSource.destroy();
     } finally {
