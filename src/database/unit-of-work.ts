@@ -89,9 +89,19 @@ export class UnitOfWork {
   }
 
   /**
+   * A request's work outside a transaction (a combined read, then a combined write) within its
+   * merchant's share of the pool, as one transaction of its would be: a burst of one merchant's
+   * downloads queues here, not on the connections everyone else's requests need.
+   */
+  runShared<T>(operation: Operation, work: () => Promise<T>): Promise<T> {
+    return this.limiter.run(operation.tenant.merchantId, work);
+  }
+
+  /**
    * A request's writes as one statement, atomic by itself (no BEGIN/COMMIT round trips): the parts,
    * then the outbox's parts for the events. Throws StatementRefused when a part refused (nothing
-   * stays). Not for requests with an Idempotency-Key: their claim needs a transaction.
+   * stays). Run it within `runShared`. Not for requests with an Idempotency-Key: their claim needs
+   * a transaction.
    */
   async runCombined(operation: Operation, combined: CombinedWrite): Promise<void> {
     if (operation.idempotency) throw new Error('A combined write cannot complete an idempotency claim');
@@ -99,15 +109,13 @@ export class UnitOfWork {
       const results = await this.emitter.emitAsync(DOMAIN_EVENT, new DomainEvents(combined.events, null, combined));
       if (results.length === 0) throw new Error(`No outbox listener recorded ${combined.events[0].type}`);
     }
-    await this.limiter.run(operation.tenant.merchantId, async () => {
-      try {
-        await writeTogether(this.dataSource.manager, combined.parts);
-      } catch (error) {
-        // A deadlock or serialization failure is a refusal too: the caller's locked path decides.
-        if (isTransactionConflict(error)) throw new StatementRefused('conflict');
-        throw error;
-      }
-    });
+    try {
+      await writeTogether(this.dataSource.manager, combined.parts);
+    } catch (error) {
+      // A deadlock or serialization failure is a refusal too: the caller's locked path decides.
+      if (isTransactionConflict(error)) throw new StatementRefused('conflict');
+      throw error;
+    }
     if (combined.events.length > 0) this.emitter.emit(EVENTS_COMMITTED);
   }
 }

@@ -52,7 +52,9 @@ export class DownloadsService {
    */
   async download(operation: Operation, fileId: string, query: DownloadQueryDto, clientAddress: string): Promise<DownloadResponseDto> {
     const now = this.clock.now();
-    const issued = (await this.downloadCombined(operation, fileId, query, clientAddress, now)) ?? (await this.downloadLocked(operation, fileId, query, clientAddress, now));
+    // The combined attempt's turn in the merchant's share ends before the locked path takes its own.
+    const combined = operation.idempotency ? null : await this.unitOfWork.runShared(operation, () => this.downloadCombined(operation, fileId, query, clientAddress, now));
+    const issued = combined ?? (await this.downloadLocked(operation, fileId, query, clientAddress, now));
     const { file, download } = issued;
     const expiresAt = new Date(now.getTime() + DOWNLOAD_URL_VALIDITY_MILLISECONDS);
     const downloadUrl = await this.storage.createDownloadUrl({
@@ -98,11 +100,10 @@ export class DownloadsService {
    * writes the events, and rolls all of it back if any of those is refused. A refused bandwidth
    * charge is BANDWIDTH_LIMIT_REACHED; anything else that raced (the entitlement changed, the file
    * went) returns null and the locked path decides. Requests with an Idempotency-Key take the
-   * locked path too (their claim needs a transaction).
+   * locked path too (their claim needs a transaction). Runs within the merchant's share (`runShared`).
    */
   private async downloadCombined(operation: Operation, fileId: string, query: DownloadQueryDto, clientAddress: string, now: Date): Promise<IssuedDownload | null> {
     const { tenant } = operation;
-    if (operation.idempotency) return null;
     const pool = this.unitOfWork.pool;
     // A malformed file id matches nothing; it still goes into the read so the read stays one statement.
     const wellFormedFileId = isValidId('file', fileId) ? fileId : '';
