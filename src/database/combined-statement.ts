@@ -36,6 +36,8 @@ export class StatementRefused extends Error {
   }
 }
 
+const SQL_NAME = /^[a-z][a-z0-9_]*$/;
+
 /** `$n` of a part's SQL, shifted by `offset` (parameters are numbered per part). */
 function shift(sql: string, offset: number): string {
   return sql.replace(/\$(\d+)/g, (_, index: string) => `$${Number(index) + offset}`);
@@ -71,6 +73,10 @@ export async function readTogether<Parts extends Record<string, ReadPart<unknown
  * Every part runs; if a part with a refusal yields no row, the statement raises and nothing stays.
  */
 export async function writeTogether(manager: EntityManager, parts: readonly WritePart[]): Promise<void> {
+  // Names and refusals are written into the SQL: the code's own constants, never a request's data.
+  for (const part of parts) {
+    if (!SQL_NAME.test(part.name) || (part.refusal !== undefined && !SQL_NAME.test(part.refusal))) throw new Error(`Unsafe part name or refusal: ${part.name}`);
+  }
   const { sql, parameters } = joined(parts, (text, index) => `${parts[index].name} AS (${text})`);
   const checked = parts.filter((part) => part.refusal !== undefined);
   // A CASE stops at its first true branch: the first refused part is the one reported.
