@@ -76,10 +76,15 @@ async function main(): Promise<void> {
     for (const [label] of requests) {
       const start = log.findIndex((line) => line.includes(`bench-count ${databaseName} ${label} start`));
       const end = log.findIndex((line) => line.includes(`bench-count ${databaseName} ${label} end`));
-      // The request's own backend is the one that opened a transaction; the dispatcher's statements interleave.
       const lines = log.slice(start, end).filter((line) => line.includes(`@${databaseName} LOG:`));
+      const sent = (line: string) => /LOG: {2}(statement|execute)/.test(line);
+      // A request with a transaction: its backend is the one that opened it (the webhook dispatcher's
+      // statements interleave on others). One without (a download's read and write) may use two of the
+      // pool's connections: every backend counts, less the dispatcher's claims.
       const backend = /\[(\d+)\]/.exec(lines.find((line) => line.includes('START TRANSACTION')) ?? '')?.[1];
-      const statements = lines.filter((line) => line.includes(`[${backend}]`) && /LOG: {2}(statement|execute)/.test(line));
+      const statements = backend
+        ? lines.filter((line) => line.includes(`[${backend}]`) && sent(line))
+        : lines.filter((line) => sent(line) && !/webhook_claim_deliveries|pg_advisory_xact_lock/.test(line));
       process.stdout.write(`${label}: ${statements.length} statements\n${statements.map((line) => `  ${line.replace(/^.*LOG: {2}/, '').slice(0, 110)}`).join('\n')}\n`);
     }
   } finally {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { MerchantsService } from '../auth/merchants.service';
+import type { WritePart } from '../database/combined-statement';
 import type { Tenant } from '../database/tenant';
 import type { Reader, Transaction } from '../database/transaction';
 import { ApiError } from '../errors/api-error';
@@ -7,7 +8,7 @@ import { ErrorCode } from '../errors/error-code.enum';
 import { Clock } from '../clock/clock';
 import { MerchantUsageResponseDto, ModeUsageResponseDto } from './dto/merchant-usage-response.dto';
 import { billingMonth, PLAN_LIMITS, PlanLimits } from './plans';
-import { UsageRepository } from './usage.repository';
+import { BandwidthCharge, UsageRepository } from './usage.repository';
 
 /** A pending upload's claim on storage: its declared size, until its upload URL expires. */
 export interface StorageReservation {
@@ -97,19 +98,34 @@ export class BillingService {
    */
   async recordDownload(tx: Transaction, tenant: Tenant, bytes: number, now: Date): Promise<void> {
     const limits = await this.limitsFor(tx, tenant.merchantId);
-    const month = billingMonth(now);
-    const charged = await this.usageRepository.chargeBandwidth(tx, tenant, {
-      month,
-      bytes,
-      includedBytes: limits.bandwidthBytes,
-      hardCapBytes: limits.bandwidthHardCap ? limits.bandwidthBytes : null,
-    });
-    if (!charged.accepted) {
-      throw new ApiError(
-        ErrorCode.BANDWIDTH_LIMIT_REACHED,
-        `This download of ${bytes} bytes would pass the plan's monthly bandwidth: ${charged.bandwidthBytes} of ${limits.bandwidthBytes} bytes used`,
-      );
-    }
+    const charged = await this.usageRepository.chargeBandwidth(tx, tenant, this.downloadCharge(limits, bytes, now));
+    if (!charged.accepted) throw this.bandwidthRefusal(limits, bytes, charged.bandwidthBytes);
+  }
+
+  /**
+   * recordDownload as a part of a combined write: refused (`refusal`) where recordDownload throws.
+   * The row lock is held only for the rest of that one statement.
+   */
+  async downloadChargePart(db: Reader, tenant: Tenant, bytes: number, now: Date, refusal: string): Promise<WritePart> {
+    const limits = await this.limitsFor(db, tenant.merchantId);
+    return this.usageRepository.chargeBandwidthPart(tenant, this.downloadCharge(limits, bytes, now), refusal);
+  }
+
+  /** BANDWIDTH_LIMIT_REACHED for a combined write whose charge was refused, with the month's usage as it is now. */
+  async bandwidthRefused(db: Reader, tenant: Tenant, bytes: number, now: Date): Promise<ApiError> {
+    const [limits, current] = await Promise.all([this.limitsFor(db, tenant.merchantId), this.usageRepository.findBandwidth(tenant, billingMonth(now))]);
+    return this.bandwidthRefusal(limits, bytes, current?.bandwidth_bytes ?? 0);
+  }
+
+  private downloadCharge(limits: PlanLimits, bytes: number, now: Date): BandwidthCharge {
+    return { month: billingMonth(now), bytes, includedBytes: limits.bandwidthBytes, hardCapBytes: limits.bandwidthHardCap ? limits.bandwidthBytes : null };
+  }
+
+  private bandwidthRefusal(limits: PlanLimits, bytes: number, bandwidthBytes: number): ApiError {
+    return new ApiError(
+      ErrorCode.BANDWIDTH_LIMIT_REACHED,
+      `This download of ${bytes} bytes would pass the plan's monthly bandwidth: ${bandwidthBytes} of ${limits.bandwidthBytes} bytes used`,
+    );
   }
 
   /** Plan limits and this month's usage per mode: the admin API's and the CLI's `usage`. */

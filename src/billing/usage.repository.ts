@@ -1,11 +1,34 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, LessThanOrEqual } from 'typeorm';
+import type { WritePart } from '../database/combined-statement';
 import type { Tenant } from '../database/tenant';
 import { assertTenant, TenantTable } from '../database/tenant-table';
 import type { Transaction } from '../database/transaction';
 import { BandwidthUsageEntity } from './bandwidth-usage.entity';
 import { StorageReservationEntity } from './storage-reservation.entity';
 import { StorageUsageEntity } from './storage-usage.entity';
+
+/** A download's bytes for the month's bandwidth; `hardCapBytes` null: no cap (paid plans record overage). */
+export interface BandwidthCharge {
+  month: string;
+  bytes: number;
+  includedBytes: number;
+  hardCapBytes: number | null;
+}
+
+/**
+ * Adds a download's bytes to the month's bandwidth, no row when a hard cap would be passed. ON
+ * CONFLICT re-checks the cap on the newest row, so concurrent downloads never pass it together.
+ */
+const CHARGE_BANDWIDTH_SQL = `INSERT INTO bandwidth_usage AS usage (merchant_id, mode, month, bandwidth_bytes, overage_bytes, updated_at)
+       SELECT $1, $2, $3, $4::bigint, GREATEST(0, $4::bigint - $5::bigint), now()
+        WHERE $6::bigint IS NULL OR $4::bigint <= $6::bigint
+       ON CONFLICT (merchant_id, mode, month) DO UPDATE
+          SET bandwidth_bytes = usage.bandwidth_bytes + EXCLUDED.bandwidth_bytes,
+              overage_bytes = GREATEST(0, usage.bandwidth_bytes + EXCLUDED.bandwidth_bytes - $5::bigint),
+              updated_at = now()
+        WHERE $6::bigint IS NULL OR usage.bandwidth_bytes + EXCLUDED.bandwidth_bytes <= $6::bigint
+       RETURNING usage.bandwidth_bytes`;
 
 /** SQL of the usage meters and storage reservations. Locking methods run in the caller's transaction. */
 @Injectable()
@@ -72,24 +95,19 @@ export class UsageRepository {
   async chargeBandwidth(
     tx: Transaction,
     tenant: Tenant,
-    charge: { month: string; bytes: number; includedBytes: number; hardCapBytes: number | null },
+    charge: BandwidthCharge,
   ): Promise<{ accepted: boolean; bandwidthBytes: number }> {
     assertTenant(tenant);
-    const rows: Array<{ bandwidth_bytes: string }> = await tx.manager.query(
-      `INSERT INTO bandwidth_usage AS usage (merchant_id, mode, month, bandwidth_bytes, overage_bytes, updated_at)
-       SELECT $1, $2, $3, $4::bigint, GREATEST(0, $4::bigint - $5::bigint), now()
-        WHERE $6::bigint IS NULL OR $4::bigint <= $6::bigint
-       ON CONFLICT (merchant_id, mode, month) DO UPDATE
-          SET bandwidth_bytes = usage.bandwidth_bytes + EXCLUDED.bandwidth_bytes,
-              overage_bytes = GREATEST(0, usage.bandwidth_bytes + EXCLUDED.bandwidth_bytes - $5::bigint),
-              updated_at = now()
-        WHERE $6::bigint IS NULL OR usage.bandwidth_bytes + EXCLUDED.bandwidth_bytes <= $6::bigint
-       RETURNING usage.bandwidth_bytes`,
-      [tenant.merchantId, tenant.mode, charge.month, charge.bytes, charge.includedBytes, charge.hardCapBytes],
-    );
+    const rows: Array<{ bandwidth_bytes: string }> = await tx.manager.query(CHARGE_BANDWIDTH_SQL, this.chargeParameters(tenant, charge));
     if (rows.length > 0) return { accepted: true, bandwidthBytes: Number(rows[0].bandwidth_bytes) };
     const current = await this.bandwidth.findOne(tx.manager, tenant, { month: charge.month });
     return { accepted: false, bandwidthBytes: current?.bandwidth_bytes ?? 0 };
+  }
+
+  /** chargeBandwidth as a part of a combined write, refused (`refusal`) where that one is not accepted. */
+  chargeBandwidthPart(tenant: Tenant, charge: BandwidthCharge, refusal: string): WritePart {
+    assertTenant(tenant);
+    return { name: 'bandwidth_charge', sql: CHARGE_BANDWIDTH_SQL, parameters: this.chargeParameters(tenant, charge), refusal };
   }
 
   findStorage(tenant: Tenant): Promise<StorageUsageEntity | null> {
@@ -98,6 +116,10 @@ export class UsageRepository {
 
   findBandwidth(tenant: Tenant, month: string): Promise<BandwidthUsageEntity | null> {
     return this.bandwidth.findOne(this.dataSource.manager, tenant, { month });
+  }
+
+  private chargeParameters(tenant: Tenant, charge: BandwidthCharge): unknown[] {
+    return [tenant.merchantId, tenant.mode, charge.month, charge.bytes, charge.includedBytes, charge.hardCapBytes];
   }
 
   private async sumReservations(manager: EntityManager, tenant: Tenant, now: Date, excludeFileId?: string): Promise<number> {

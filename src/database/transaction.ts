@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import type { WritePart } from './combined-statement';
 import type { EventType, PublishedEvent } from './domain-event';
 import type { Tenant } from './tenant';
 
@@ -36,6 +37,25 @@ export type TransactionWork<T> = (tx: Transaction) => Promise<T>;
 export class DomainEvents {
   constructor(
     readonly events: ReadonlyArray<PublishedEvent>,
-    readonly tx: Transaction,
+    /** The transaction to write them in; null when they join a combined write (`combined`). */
+    readonly tx: Transaction | null,
+    readonly combined: CombinedWrite | null = null,
   ) {}
+}
+
+/**
+ * A request's writes as parts of one statement (`UnitOfWork.runCombined`), with the events they
+ * publish: the outbox adds its own parts, so change and events still commit together.
+ */
+export class CombinedWrite {
+  readonly parts: WritePart[] = [];
+  readonly events: PublishedEvent[] = [];
+
+  add(part: WritePart): void {
+    this.parts.push(part);
+  }
+
+  publish(type: EventType, tenant: Tenant, object: Record<string, unknown>): void {
+    this.events.push({ type, tenant, object });
+  }
 }

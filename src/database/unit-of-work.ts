@@ -5,7 +5,8 @@ import { DataSource } from 'typeorm';
 import { isTransactionConflict, transactionConflictError } from '../errors/database-unavailable';
 import { DOMAIN_EVENT, EVENTS_COMMITTED, PublishedEvent } from './domain-event';
 import type { Operation } from './operation';
-import { DomainEvents, Reader, Transaction, TransactionWork } from './transaction';
+import { StatementRefused, writeTogether } from './combined-statement';
+import { CombinedWrite, DomainEvents, Reader, Transaction, TransactionWork } from './transaction';
 import { TenantTransactionLimiter } from './tenant-transaction-limiter';
 
 /** How many times a transaction runs before a deadlock or serialization failure becomes a 503. */
@@ -85,5 +86,36 @@ export class UnitOfWork {
     });
     if (published > 0) this.emitter.emit(EVENTS_COMMITTED);
     return result;
+  }
+
+  /**
+   * A request's work outside a transaction (a combined read, then a combined write) within its
+   * merchant's share of the pool, as one transaction of its would be: a burst of one merchant's
+   * downloads queues here, not on the connections everyone else's requests need.
+   */
+  runShared<T>(operation: Operation, work: () => Promise<T>): Promise<T> {
+    return this.limiter.run(operation.tenant.merchantId, work);
+  }
+
+  /**
+   * A request's writes as one statement, atomic by itself (no BEGIN/COMMIT round trips): the parts,
+   * then the outbox's parts for the events. Throws StatementRefused when a part refused (nothing
+   * stays). Run it within `runShared`. Not for requests with an Idempotency-Key: their claim needs
+   * a transaction.
+   */
+  async runCombined(operation: Operation, combined: CombinedWrite): Promise<void> {
+    if (operation.idempotency) throw new Error('A combined write cannot complete an idempotency claim');
+    if (combined.events.length > 0) {
+      const results = await this.emitter.emitAsync(DOMAIN_EVENT, new DomainEvents(combined.events, null, combined));
+      if (results.length === 0) throw new Error(`No outbox listener recorded ${combined.events[0].type}`);
+    }
+    try {
+      await writeTogether(this.dataSource.manager, combined.parts);
+    } catch (error) {
+      // A deadlock or serialization failure is a refusal too: the caller's locked path decides.
+      if (isTransactionConflict(error)) throw new StatementRefused('conflict');
+      throw error;
+    }
+    if (combined.events.length > 0) this.emitter.emit(EVENTS_COMMITTED);
   }
 }

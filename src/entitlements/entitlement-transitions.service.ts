@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { CustomerRecordsService } from '../customer-records/customer-records.service';
 import { EventType } from '../database/domain-event';
 import type { Tenant } from '../database/tenant';
-import type { Transaction } from '../database/transaction';
+import type { ReadPart } from '../database/combined-statement';
+import type { CombinedWrite, Reader, Transaction } from '../database/transaction';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { isValidId } from '../ids/id';
@@ -35,6 +36,13 @@ export interface LockedEntitlement {
   productId: string;
   status: EntitlementStatus;
   expiresAt: Date | null;
+}
+
+/** An entitlement read (not locked) for a use in a combined write: its row version goes with it. */
+export interface VersionedEntitlement extends LockedEntitlement {
+  version: string;
+  /** The customer's test clock (DESIGN §14): `status` here is at the real time, so a clocked use goes the locked way. */
+  testClockId: string | null;
 }
 
 /** The largest usage_count its int4 column holds. */
@@ -183,6 +191,51 @@ export class EntitlementTransitionsService {
     };
     this.lockedRows.set(locked, entitlement);
     return locked;
+  }
+
+  /**
+   * The entitlement as a part of a combined read (no lock), with its effective status at `now`;
+   * null when the tenant has none (or the id is malformed).
+   */
+  readForUse(tenant: Tenant, entitlementId: string, now: Date): ReadPart<VersionedEntitlement | null> {
+    // A malformed id matches no row: the part still runs, so the read stays one statement.
+    const part = this.entitlements.versionedPart(tenant, isValidId('ent', entitlementId) ? entitlementId : '');
+    return {
+      ...part,
+      parse: (value) => {
+        const read = part.parse(value);
+        if (!read) return null;
+        const { entitlement, version } = read;
+        const versioned: VersionedEntitlement = {
+          id: entitlement.id,
+          customerId: entitlement.customer_id,
+          productId: entitlement.product_id,
+          status: effectiveStatus(entitlement, now),
+          expiresAt: entitlement.expires_at,
+          version,
+          testClockId: entitlement.test_clock_id,
+        };
+        this.lockedRows.set(versioned, entitlement);
+        return versioned;
+      },
+    };
+  }
+
+  /**
+   * recordUse(…, 1) as a part of a combined write: the use is taken only if the row is still the
+   * version read, refused (`refusal`) otherwise, and entitlement.updated is published as
+   * recordUse would. False when this use can't go that way (only the locked path decides it):
+   * the stored status lags the effective one, or usage_count is at its column's maximum.
+   */
+  async useInCombined(db: Reader, tenant: Tenant, read: VersionedEntitlement, combined: CombinedWrite, now: Date, refusal: string): Promise<boolean> {
+    const entitlement = this.lockedRows.get(read);
+    if (!entitlement || read.status !== 'active' || entitlement.status !== 'active' || entitlement.usage_count + 1 > USAGE_COUNT_MAX) return false;
+    if (entitlement.usage_limit !== null && entitlement.usage_count + 1 > entitlement.usage_limit) return false;
+    const storeCustomerId = await this.customers.storeIdOf(db, tenant, entitlement.customer_id);
+    const saved: EntitlementEntity = { ...entitlement, usage_count: entitlement.usage_count + 1, updated_at: now };
+    combined.add(this.entitlements.useOncePart(tenant, entitlement.id, read.version, now, refusal));
+    combined.publish('entitlement.updated', tenant, { ...toEntitlementResponse(saved, storeCustomerId, now) });
+    return true;
   }
 
   /**

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { entityFromJson, ReadPart, WritePart } from '../database/combined-statement';
 import type { ApiMode, Tenant } from '../database/tenant';
 import { ReadPool } from '../database/read-pool';
 import { assertTenant, TenantTable, WithoutTenant } from '../database/tenant-table';
@@ -125,6 +126,36 @@ export class EntitlementsRepository {
    */
   lockById(tx: Transaction, tenant: Tenant, entitlementId: string): Promise<EntitlementEntity | null> {
     return this.table.lockById(tx.manager, tenant, entitlementId);
+  }
+
+  /**
+   * The entitlement with its row version (xmin: it changes with every write of the row), as a part
+   * of a combined read; null when the tenant has none.
+   */
+  versionedPart(tenant: Tenant, entitlementId: string): ReadPart<{ entitlement: EntitlementEntity; version: string } | null> {
+    return {
+      sql: `SELECT jsonb_build_object('row', to_jsonb(e), 'version', e.xmin::text) FROM entitlements e WHERE e.merchant_id = $1 AND e.mode = $2 AND e.id = $3`,
+      parameters: [tenant.merchantId, tenant.mode, entitlementId],
+      parse: (value) => {
+        if (value === null || value === undefined) return null;
+        const { row, version } = value as { row: Record<string, unknown>; version: string };
+        return { entitlement: entityFromJson(this.dataSource.manager, EntitlementEntity, row), version };
+      },
+    };
+  }
+
+  /**
+   * One use as a part of a combined write, taken only if the row is still the version that was
+   * read (so what was checked and published from that read is still true); refused otherwise.
+   */
+  useOncePart(tenant: Tenant, entitlementId: string, version: string, updatedAt: Date, refusal: string): WritePart {
+    return {
+      name: 'entitlement_use',
+      sql: `UPDATE entitlements SET usage_count = usage_count + 1, updated_at = $5
+        WHERE merchant_id = $1 AND mode = $2 AND id = $3 AND xmin = $4::text::xid RETURNING id`,
+      parameters: [tenant.merchantId, tenant.mode, entitlementId, version, updatedAt],
+      refusal,
+    };
   }
 
   /** A bundle parent's children, locked in id order (the order every cascade takes them in, so two never deadlock). */

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { WritePart } from '../database/combined-statement';
 import type { Tenant } from '../database/tenant';
 import { assertTenant, TenantTable, WithoutTenant } from '../database/tenant-table';
 import type { Reader, Transaction } from '../database/transaction';
@@ -42,6 +43,37 @@ export class DownloadsRepository {
     ]);
     // No row: the file was not there to count (it was read in this transaction, so never expected).
     if (rows.length !== 1) throw new Error(`File ${download.file_id} vanished while its download was recorded`);
+  }
+
+  /**
+   * RECORD_DOWNLOAD_SQL as two parts of a combined write (a data-modifying WITH can't nest): the
+   * file's count, then the record; refused (`refusal`) when the file is no longer there.
+   */
+  recordCountedParts(tenant: Tenant, download: NewDownload, refusal: string): WritePart[] {
+    assertTenant(tenant);
+    return [
+      {
+        name: 'download_count',
+        sql: `UPDATE files SET download_count = download_count + 1, updated_at = now() WHERE merchant_id = $1 AND mode = $2 AND id = $3 RETURNING id`,
+        parameters: [tenant.merchantId, tenant.mode, download.file_id],
+      },
+      {
+        name: 'download_record',
+        sql: `INSERT INTO downloads (id, merchant_id, mode, file_id, entitlement_id, customer_id, bytes, downloaded_at, client_address)
+          SELECT $1, $2, $3, counted.id, $4, $5, $6, $7, $8 FROM download_count counted RETURNING id`,
+        parameters: [
+          download.id,
+          tenant.merchantId,
+          tenant.mode,
+          download.entitlement_id,
+          download.customer_id,
+          download.bytes,
+          download.downloaded_at,
+          download.client_address,
+        ],
+        refusal,
+      },
+    ];
   }
 
   /** Downloads and bytes per UTC day since `from` (days without downloads are absent). */

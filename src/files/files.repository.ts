@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { entityFromJson, ReadPart } from '../database/combined-statement';
 import type { Tenant } from '../database/tenant';
 import { TenantTable, WithoutTenant } from '../database/tenant-table';
 import type { Reader, Transaction } from '../database/transaction';
@@ -24,6 +25,15 @@ export class FilesRepository {
 
   findById(db: Reader, tenant: Tenant, fileId: string): Promise<FileEntity | null> {
     return this.table.findOne(db.manager, tenant, { id: fileId });
+  }
+
+  /** The file as a part of a combined read; null when the tenant has none. */
+  findPart(tenant: Tenant, fileId: string): ReadPart<FileEntity | null> {
+    return {
+      sql: `SELECT to_jsonb(f) FROM files f WHERE f.merchant_id = $1 AND f.mode = $2 AND f.id = $3`,
+      parameters: [tenant.merchantId, tenant.mode, fileId],
+      parse: (value) => (value === null || value === undefined ? null : entityFromJson(this.dataSource.manager, FileEntity, value as Record<string, unknown>)),
+    };
   }
 
   /** The file row locked for the rest of the transaction (confirm). */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
+import type { ReadPart } from '../database/combined-statement';
 import type { Tenant } from '../database/tenant';
 import { TenantTable } from '../database/tenant-table';
 import type { Reader, Transaction } from '../database/transaction';
@@ -37,6 +38,15 @@ export class ProductFilesRepository {
   async productIdsOfFile(db: Reader, tenant: Tenant, fileId: string): Promise<string[]> {
     const links = await this.table.find(db.manager, tenant, { file_id: fileId }, { product_id: 'ASC' });
     return links.map((link) => link.product_id);
+  }
+
+  /** The products linked to the file, as a part of a combined read. */
+  productIdsOfFilePart(tenant: Tenant, fileId: string): ReadPart<string[]> {
+    return {
+      sql: `SELECT coalesce(jsonb_agg(link.product_id), '[]'::jsonb) FROM product_files link WHERE link.merchant_id = $1 AND link.mode = $2 AND link.file_id = $3`,
+      parameters: [tenant.merchantId, tenant.mode, fileId],
+      parse: (value) => (Array.isArray(value) ? value.map(String) : []),
+    };
   }
 
   async has(tx: Transaction, tenant: Tenant, productId: string, fileId: string): Promise<boolean> {

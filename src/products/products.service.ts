@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { ReadPart } from '../database/combined-statement';
 import type { Tenant } from '../database/tenant';
 import type { Operation } from '../database/operation';
 import { isUniqueViolation } from '../database/unique-violation';
@@ -208,6 +209,11 @@ export class ProductsService {
   }
 
   /** Whether the product delivers this file. */
+  /** The products linked to the file, as a part of a combined read (a download's check 3). */
+  productIdsOfFilePart(tenant: Tenant, fileId: string): ReadPart<string[]> {
+    return this.links.productIdsOfFilePart(tenant, fileId);
+  }
+
   hasFile(tx: Transaction, tenant: Tenant, productId: string, fileId: string): Promise<boolean> {
     return this.links.has(tx, tenant, productId, fileId);
   }

@@ -23,6 +23,10 @@ export class OutboxListener {
       group.entries.push({ type: event.type, object: event.object });
       byTenant.set(key, group);
     }
-    for (const { tenant, entries } of byTenant.values()) await this.outbox.record(published.tx, tenant, entries);
+    for (const { tenant, entries } of byTenant.values()) {
+      if (published.combined) for (const part of this.outbox.recordParts(tenant, entries, published.combined.parts.length)) published.combined.add(part);
+      else if (published.tx) await this.outbox.record(published.tx, tenant, entries);
+      else throw new Error('Domain events with neither a transaction nor a combined write to join');
+    }
   }
 }

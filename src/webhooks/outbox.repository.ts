@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { WritePart } from '../database/combined-statement';
 import type { Tenant } from '../database/tenant';
 import { assertTenant } from '../database/tenant-table';
 import type { Transaction } from '../database/transaction';
@@ -52,16 +53,50 @@ export interface OutboxEntry {
   object: Record<string, unknown>;
 }
 
+/** RECORD_SQL's two writes as parts of a combined write (`UnitOfWork.runCombined`). */
+const EVENTS_PART_SQL = `INSERT INTO events (id, merchant_id, mode, type, data)
+  SELECT event.id, $1, $2, event.type, event.data
+  FROM unnest($3::text[], $4::text[], $5::jsonb[]) WITH ORDINALITY AS event(id, type, data, position)
+  ORDER BY event.position
+  RETURNING id, type`;
+const deliveriesPartSql = (eventsPart: string) => `INSERT INTO webhook_deliveries (merchant_id, mode, endpoint_id, event_id, object_id, next_attempt_at)
+  SELECT $1, $2, endpoint.id, inserted.id, object.object_id, now()
+  FROM ${eventsPart} inserted
+  JOIN unnest($3::text[], $4::text[]) AS object(event_id, object_id) ON object.event_id = inserted.id
+  CROSS JOIN webhook_endpoints endpoint
+  WHERE endpoint.merchant_id = $1 AND endpoint.mode = $2 AND endpoint.disabled = false
+    AND (inserted.type = ANY(endpoint.enabled_events) OR '*' = ANY(endpoint.enabled_events))
+  RETURNING 1`;
+
 @Injectable()
 export class OutboxRepository {
+  /** The events and their deliveries as parts of a combined write; `index` keeps their names unique in it. */
+  recordParts(tenant: Tenant, entries: ReadonlyArray<OutboxEntry>, index: number): WritePart[] {
+    assertTenant(tenant);
+    const { ids, types, data, objectIds } = this.rows(entries);
+    const eventsPart = `outbox_events_${index}`;
+    return [
+      { name: eventsPart, sql: EVENTS_PART_SQL, parameters: [tenant.merchantId, tenant.mode, ids, types, data] },
+      { name: `outbox_deliveries_${index}`, sql: deliveriesPartSql(eventsPart), parameters: [tenant.merchantId, tenant.mode, ids, objectIds] },
+    ];
+  }
+
   /** Records one event per entry (ids time-ordered in the entries' order) and queues their deliveries, in the publishing transaction. */
   async record(tx: Transaction, tenant: Tenant, entries: ReadonlyArray<OutboxEntry>): Promise<{ events: number; deliveries: number }> {
     assertTenant(tenant);
-    const ids = entries.map(() => generateId('evt'));
-    const types = entries.map((entry) => entry.type);
-    const data = entries.map((entry) => JSON.stringify(eventDataOf(entry.object)));
-    const objectIds = entries.map((entry, index) => deliveryObjectId(entry.object, ids[index]));
+    const { ids, types, data, objectIds } = this.rows(entries);
     const rows = (await tx.manager.query(RECORD_SQL, [tenant.merchantId, tenant.mode, ids, types, data, objectIds])) as Array<{ events: number; deliveries: number }>;
     return rows[0];
+  }
+
+  /** Each entry's event id (time-ordered in the entries' order), type, stored data and delivery object id. */
+  private rows(entries: ReadonlyArray<OutboxEntry>): { ids: string[]; types: string[]; data: string[]; objectIds: string[] } {
+    const ids = entries.map(() => generateId('evt'));
+    return {
+      ids,
+      types: entries.map((entry) => entry.type),
+      data: entries.map((entry) => JSON.stringify(eventDataOf(entry.object))),
+      objectIds: entries.map((entry, index) => deliveryObjectId(entry.object, ids[index])),
+    };
   }
 }

@@ -4,6 +4,8 @@ import { EntitlementExpirySweeper } from '../../src/entitlements/entitlement-exp
 import type { ProductEntity } from '../../src/products/product.entity';
 import { countEvents, ENTITLEMENT_TEST_OVERRIDES, insertProduct } from '../support/entitlement-fixtures';
 import { eventually } from '../support/eventually';
+import { FileFixtures, putObject } from '../support/file-fixtures';
+import { freePort } from '../support/free-port';
 import { bearer, createTestApp, TestApp, TestTenant } from '../support/test-app';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -40,7 +42,10 @@ describe('test clocks', () => {
   };
 
   beforeAll(async () => {
-    testApp = await createTestApp(ENTITLEMENT_TEST_OVERRIDES);
+    // Listening, with local storage's upload URLs pointing at it, for the download case.
+    const port = await freePort();
+    testApp = await createTestApp({ ...ENTITLEMENT_TEST_OVERRIDES, PUBLIC_BASE_URL: `http://127.0.0.1:${port}` });
+    await testApp.app.listen(port, '127.0.0.1');
     tenant = await testApp.createTenant();
     thirtyDays = await insertProduct(testApp, tenant.merchantId, 'test', { entitlement_type: 'time_limited', access_duration_days: 30 });
     linked = await insertProduct(testApp, tenant.merchantId, 'test', { entitlement_type: 'subscription_linked' });
@@ -143,6 +148,27 @@ describe('test clocks', () => {
     await advance(clock.id, new Date(start.getTime() + 40 * DAY)).expect(200);
     await testApp.app.get(EntitlementExpirySweeper).sweep();
     expect(await countEvents(testApp, 'entitlement.expired', id)).toBe(1);
+  });
+
+  it("issues download URLs at the clock's time: a grant the real time sees as lapsed downloads until the clock passes day 30", async () => {
+    const fixtures = new FileFixtures(testApp);
+    const product = await fixtures.product(tenant.merchantId, 'test');
+    await testApp.app.get(DataSource).query(`UPDATE products SET entitlement_type = 'time_limited', access_duration_days = 30 WHERE id = $1`, [product.id]);
+    const bytes = Buffer.from('%PDF clocked');
+    const upload = await fixtures.uploadUrl(tenant.testKey, { file_name: 'clocked.pdf', file_size: bytes.length, mime_type: 'application/pdf', product_id: product.id });
+    expect((await putObject(upload.uploadUrl, bytes, 'application/pdf')).status).toBe(200);
+    await http().post(`/v1/files/${upload.fileId}/confirm`).set(key()).expect(200);
+    const start = new Date('2024-06-01T00:00:00.000Z');
+    const clock = await createClock(start);
+    const granted = (await http().post('/v1/entitlements').set(key()).send({ store_customer_id: 'c_download', product_id: product.id, test_clock: clock.id }).expect(201)).body.data;
+    const download = () => http().get(`/v1/files/${upload.fileId}/download`).query({ entitlement_id: granted.id, customer_id: granted.customer_id }).set(key());
+    // By the real time this grant lapsed in 2024; by the clock's it has 30 days to run.
+    const issued = await download().expect(200);
+    expect(issued.body.data.download.entitlement_id).toBe(granted.id);
+    expect((await entitlement(granted.id)).usage_count).toBe(1);
+    await advance(clock.id, new Date(start.getTime() + 31 * DAY)).expect(200);
+    const refused = await download().expect(403);
+    expect(refused.body.error.code).toBe('ENTITLEMENT_NOT_ACTIVE');
   });
 
   it('a subscription with cancel_at_period_end ends when the clock passes the period end', async () => {
