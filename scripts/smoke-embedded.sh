@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Embedded-mode smoke test: the built service started with no environment but PORT (and HOST, to
 # stay on loopback) in an empty directory must create the demo merchant, print its key, serve
-# /docs and list products (empty).
+# /docs and list the demo catalogue's four products (src/demo/demo-catalogue.ts).
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
@@ -23,7 +23,9 @@ key="$(grep -o 'eh_test_[0-9A-Za-z]*' "$log" | head -n 1)"
 body="$(curl -sf -H "Authorization: Bearer $key" "http://127.0.0.1:$port/v1/products")"
 node -e '
 const body = JSON.parse(process.argv[1]);
-if (!Array.isArray(body.data) || body.data.length !== 0 || !body.meta || !body.meta.request_id || body.pagination.total !== 0) {
+const storeIds = Array.isArray(body.data) ? body.data.map((product) => product.store_product_id).sort() : [];
+const expected = ["sku_api_credits_100", "sku_ebook_42", "sku_pro_monthly", "sku_starter_bundle"];
+if (JSON.stringify(storeIds) !== JSON.stringify(expected) || !body.meta || !body.meta.request_id || body.pagination.total !== expected.length) {
   console.error("smoke: unexpected products response", body); process.exit(1);
 }' "$body"
 curl -sf -o /dev/null "http://127.0.0.1:$port/docs/" || { echo "smoke: /docs not served"; exit 1; }
@@ -31,4 +33,4 @@ curl -sf -o /dev/null "http://127.0.0.1:$port/health/ready" || { echo "smoke: no
 curl -sf "http://127.0.0.1:$port/dashboard/" | grep -q '<div id="root">' || { echo "smoke: /dashboard not served"; exit 1; }
 grep -q '/dashboard/setup#token=' "$log" || { cat "$log"; echo "smoke: no dashboard sign-in link printed"; exit 1; }
 [[ -d "$work/data/pg" ]] || { echo "smoke: embedded database not under ./data/pg"; exit 1; }
-echo "smoke: embedded defaults OK on ${HTTP_ADAPTER:-express} (demo key and sign-in link printed, /v1/products 200 empty, /docs and /dashboard served)"
+echo "smoke: embedded defaults OK on ${HTTP_ADAPTER:-express} (demo key and sign-in link printed, /v1/products 200 with the demo catalogue, /docs and /dashboard served)"
