@@ -208,7 +208,8 @@ describeWithBrowser('dashboard flows in a browser', () => {
   it('ticks every onboarding step by itself, then leaves the Overview', async () => {
     await openPage(page, 'Overview');
     await page.getByRole('heading', { name: 'Plan: Growth' }).waitFor();
-    expect(await page.getByRole('heading', { name: 'Get started' }).count()).toBe(0);
+    // The counts behind the steps are asked again as the Overview opens; once they answer, the checklist goes.
+    await page.getByRole('heading', { name: 'Get started' }).waitFor({ state: 'detached' });
     await page.screenshot({ path: path.join(ARTIFACTS, 'dashboard-overview-after-onboarding.png') });
   });
 

@@ -18,10 +18,13 @@ interface Step {
 
 const DISMISSED = (merchantId: string, mode: string) => `dashboard.onboarding-dismissed.${merchantId}.${mode}`;
 
-/** How many of a list there are (the list's total), from a one-item page. */
+/**
+ * How many of a list there are (the list's total), from a one-item page: asked again each time the
+ * Overview opens (a one-item page is cheap), so a step done elsewhere a moment ago shows ticked.
+ */
 function useCount(resource: string, fetchTotal: () => Promise<number>) {
   const mode = useMode();
-  return useQuery({ queryKey: [mode, resource, 'count'], queryFn: fetchTotal, staleTime: 30_000 });
+  return useQuery({ queryKey: [mode, resource, 'count'], queryFn: fetchTotal, staleTime: 0 });
 }
 
 /**
