@@ -78,6 +78,7 @@ export function isDashboardPath(requestPath: string): boolean {
  * fallback). `/dashboard/api/` is the service's JSON and passes on to routing.
  */
 export class DashboardAssets {
+  private readonly root: string;
   private readonly contentSecurityPolicy: string;
   /** Compressed files by path, encoding and modification time, each made once (concurrent asks share it). */
   private readonly compressed = new Map<string, Promise<Buffer>>();
@@ -86,8 +87,6 @@ export class DashboardAssets {
     this.root = options.root ?? DASHBOARD_BUILD_DIRECTORY;
     this.contentSecurityPolicy = contentSecurityPolicy(options.uploadOrigins ?? []);
   }
-
-  private readonly root: string;
 
   handles(request: IncomingMessage): boolean {
     const requestPath = pathOf(request.url ?? '/');
