@@ -146,12 +146,16 @@ describe('SDK backoff', () => {
 describe('SDK timeouts and cancellation', () => {
   let server: Server;
   let baseUrl: string;
-  let requests = 0;
+  // Requests counted per path: a request of an earlier test can reach this server (same event
+  // loop) after that test ended, so each test asks for its own product and counts only that.
+  const requests = new Map<string, number>();
+  const requestsFor = (productId: string): number => requests.get(`/v1/products/${productId}`) ?? 0;
 
   beforeAll(async () => {
     // Accepts requests and never answers: only the client's deadline or signal ends them.
-    server = createServer(() => {
-      requests++;
+    server = createServer((request) => {
+      const path = request.url ?? '';
+      requests.set(path, (requests.get(path) ?? 0) + 1);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -162,12 +166,11 @@ describe('SDK timeouts and cancellation', () => {
   });
 
   it('abandons an attempt after `timeout` ms, retries an idempotent call, then throws ApiTimeoutError', async () => {
-    requests = 0;
     const client = createEntitlementDeliveryClient({ baseUrl, apiKey: 'eh_test_x', timeout: 200, maxRetries: 1, ...fast });
-    const error = await client.products.get('prod_1').catch((caught: unknown) => caught);
+    const error = await client.products.get('prod_timeout').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiTimeoutError);
     expect(error).toMatchObject({ attempts: 2 });
-    expect(requests).toBe(2);
+    expect(requestsFor('prod_timeout')).toBe(2);
   });
 
   it('takes a per-call timeout over the client default', async () => {
@@ -176,14 +179,13 @@ describe('SDK timeouts and cancellation', () => {
   });
 
   it("rejects with the signal's reason when the caller aborts, with no retry", async () => {
-    requests = 0;
     const client = createEntitlementDeliveryClient({ baseUrl, apiKey: 'eh_test_x', timeout: 60_000, maxRetries: 3 });
     const controller = new AbortController();
-    const call = client.products.get('prod_1', { signal: controller.signal });
+    const call = client.products.get('prod_abort', { signal: controller.signal });
     const reason = new Error('the user left');
     setTimeout(() => controller.abort(reason), 100);
     await expect(call).rejects.toBe(reason);
-    expect(requests).toBe(1);
+    expect(requestsFor('prod_abort')).toBe(1);
   });
 
   it('stops waiting between retries when aborted', async () => {
