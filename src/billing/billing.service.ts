@@ -6,6 +6,7 @@ import type { Reader, Transaction } from '../database/transaction';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { Clock } from '../clock/clock';
+import { UnitOfWork } from '../database/unit-of-work';
 import { MerchantUsageResponseDto, ModeUsageResponseDto } from './dto/merchant-usage-response.dto';
 import { billingMonth, PLAN_LIMITS, PlanLimits } from './plans';
 import { BandwidthCharge, UsageRepository } from './usage.repository';
@@ -28,6 +29,7 @@ export class BillingService {
     private readonly usageRepository: UsageRepository,
     private readonly merchants: MerchantsService,
     private readonly clock: Clock,
+    private readonly unitOfWork: UnitOfWork,
   ) {}
 
   async limitsFor(db: Reader, merchantId: string): Promise<PlanLimits> {
@@ -113,7 +115,7 @@ export class BillingService {
 
   /** BANDWIDTH_LIMIT_REACHED for a combined write whose charge was refused, with the month's usage as it is now. */
   async bandwidthRefused(db: Reader, tenant: Tenant, bytes: number, now: Date): Promise<ApiError> {
-    const [limits, current] = await Promise.all([this.limitsFor(db, tenant.merchantId), this.usageRepository.findBandwidth(tenant, billingMonth(now))]);
+    const [limits, current] = await Promise.all([this.limitsFor(db, tenant.merchantId), this.usageRepository.findBandwidth(db, tenant, billingMonth(now))]);
     return this.bandwidthRefusal(limits, bytes, current?.bandwidth_bytes ?? 0);
   }
 
@@ -134,11 +136,12 @@ export class BillingService {
     const now = this.clock.now();
     const month = billingMonth(now);
     const limits = PLAN_LIMITS[merchant.plan];
+    const db = this.unitOfWork.pool;
     const modeUsage = async (tenant: Tenant): Promise<ModeUsageResponseDto> => {
       const [storage, reserved, bandwidth] = await Promise.all([
-        this.usageRepository.findStorage(tenant),
-        this.usageRepository.reservedBytesNow(tenant, now),
-        this.usageRepository.findBandwidth(tenant, month),
+        this.usageRepository.findStorage(db, tenant),
+        this.usageRepository.reservedBytes(db, tenant, now),
+        this.usageRepository.findBandwidth(db, tenant, month),
       ]);
       return {
         storage_used_bytes: storage?.storage_used_bytes ?? 0,

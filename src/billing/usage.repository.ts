@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, LessThanOrEqual } from 'typeorm';
+import { EntityManager, LessThanOrEqual } from 'typeorm';
 import type { WritePart } from '../database/combined-statement';
 import type { Tenant } from '../database/tenant';
 import { assertTenant, TenantTable } from '../database/tenant-table';
-import type { Transaction } from '../database/transaction';
+import type { Reader, Transaction } from '../database/transaction';
 import { BandwidthUsageEntity } from './bandwidth-usage.entity';
 import { StorageReservationEntity } from './storage-reservation.entity';
 import { StorageUsageEntity } from './storage-usage.entity';
@@ -37,8 +37,6 @@ export class UsageRepository {
   private readonly bandwidth = new TenantTable(BandwidthUsageEntity, 'usage');
   private readonly reservations = new TenantTable(StorageReservationEntity, 'reservation');
 
-  constructor(private readonly dataSource: DataSource) {}
-
   /**
    * Locks (creating it if needed) the tenant's storage row: every storage decision of one merchant
    * and mode serializes on it, so parallel reservations cannot pass the quota together.
@@ -60,12 +58,8 @@ export class UsageRepository {
   }
 
   /** Declared sizes of the reservations still valid at `now`, optionally but one. */
-  async reservedBytes(tx: Transaction, tenant: Tenant, now: Date, excludeFileId?: string): Promise<number> {
-    return this.sumReservations(tx.manager, tenant, now, excludeFileId);
-  }
-
-  reservedBytesNow(tenant: Tenant, now: Date): Promise<number> {
-    return this.sumReservations(this.dataSource.manager, tenant, now);
+  async reservedBytes(db: Reader, tenant: Tenant, now: Date, excludeFileId?: string): Promise<number> {
+    return this.sumReservations(db.manager, tenant, now, excludeFileId);
   }
 
   async insertReservation(tx: Transaction, tenant: Tenant, reservation: { fileId: string; bytes: number; expiresAt: Date }): Promise<void> {
@@ -110,12 +104,12 @@ export class UsageRepository {
     return { name: 'bandwidth_charge', sql: CHARGE_BANDWIDTH_SQL, parameters: this.chargeParameters(tenant, charge), refusal };
   }
 
-  findStorage(tenant: Tenant): Promise<StorageUsageEntity | null> {
-    return this.storage.findOne(this.dataSource.manager, tenant, {});
+  findStorage(db: Reader, tenant: Tenant): Promise<StorageUsageEntity | null> {
+    return this.storage.findOne(db.manager, tenant, {});
   }
 
-  findBandwidth(tenant: Tenant, month: string): Promise<BandwidthUsageEntity | null> {
-    return this.bandwidth.findOne(this.dataSource.manager, tenant, { month });
+  findBandwidth(db: Reader, tenant: Tenant, month: string): Promise<BandwidthUsageEntity | null> {
+    return this.bandwidth.findOne(db.manager, tenant, { month });
   }
 
   private chargeParameters(tenant: Tenant, charge: BandwidthCharge): unknown[] {

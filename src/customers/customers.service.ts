@@ -81,7 +81,7 @@ export class CustomersService {
     const customer = await this.records.require(db, tenant, customerId);
     const page = toPageRequest(query);
     const now = this.clock.now();
-    const deliveries = await this.products.fileDeliveries(db, tenant, await this.entitlements.activeProductIds(tenant, customer.id, now));
+    const deliveries = await this.products.fileDeliveries(db, tenant, await this.entitlements.activeProductIds(db, tenant, customer.id, now));
     const confirmed = await this.files.confirmedFiles(db, tenant, deliveries.flatMap((delivery) => delivery.fileIds));
     const groups = new Map(
       deliveries
@@ -89,7 +89,7 @@ export class CustomersService {
         .filter((delivery) => delivery.files.length > 0)
         .map((delivery) => [delivery.productId, delivery]),
     );
-    const entitlements = await this.entitlements.pageActive(tenant, customer.id, [...groups.keys()], now, page);
+    const entitlements = await this.entitlements.pageActive(db, tenant, customer.id, [...groups.keys()], now, page);
     return toPageResult(
       entitlements,
       page,

@@ -11,9 +11,12 @@ export interface StatementPart {
   readonly parameters: readonly unknown[];
 }
 
-/** A scalar subquery yielding one JSON value (or null), and how its owner reads that value. */
+/**
+ * A scalar subquery yielding one JSON value (or null), and how its owner reads that value (with
+ * the manager the read ran on, for entities built from JSON).
+ */
 export interface ReadPart<T> extends StatementPart {
-  parse(value: unknown): T;
+  parse(value: unknown, manager: EntityManager): T;
 }
 
 /**
@@ -64,7 +67,7 @@ export async function readTogether<Parts extends Record<string, ReadPart<unknown
     (text, index) => `(${text}) AS "${names[index]}"`,
   );
   const rows = (await manager.query(`SELECT ${sql.join(', ')}`, parameters)) as Array<Record<string, unknown>>;
-  const values = Object.fromEntries(names.map((name) => [name, parts[name].parse(rows[0][name])]));
+  const values = Object.fromEntries(names.map((name) => [name, parts[name].parse(rows[0][name], manager)]));
   return values as { [Key in keyof Parts]: Parts[Key] extends ReadPart<infer T> ? T : never };
 }
 

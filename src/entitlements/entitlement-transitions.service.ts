@@ -202,8 +202,8 @@ export class EntitlementTransitionsService {
     const part = this.entitlements.versionedPart(tenant, isValidId('ent', entitlementId) ? entitlementId : '');
     return {
       ...part,
-      parse: (value) => {
-        const read = part.parse(value);
+      parse: (value, manager) => {
+        const read = part.parse(value, manager);
         if (!read) return null;
         const { entitlement, version } = read;
         const versioned: VersionedEntitlement = {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, In, SelectQueryBuilder } from 'typeorm';
+import { In, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { entityFromJson, ReadPart, WritePart } from '../database/combined-statement';
 import type { ApiMode, Tenant } from '../database/tenant';
@@ -87,10 +87,7 @@ export interface DueEntitlement {
 export class EntitlementsRepository {
   private readonly table = new TenantTable(EntitlementEntity, 'entitlement');
 
-  constructor(
-    private readonly dataSource: DataSource,
-    private readonly readPool: ReadPool,
-  ) {}
+  constructor(private readonly readPool: ReadPool) {}
 
   /** The hot path: one indexed statement (see entitlement-check.query.ts). */
   async check(tenant: Tenant, customer: Reference, product: Reference, now: Date): Promise<CheckRow | null> {
@@ -136,10 +133,10 @@ export class EntitlementsRepository {
     return {
       sql: `SELECT jsonb_build_object('row', to_jsonb(e), 'version', e.xmin::text) FROM entitlements e WHERE e.merchant_id = $1 AND e.mode = $2 AND e.id = $3`,
       parameters: [tenant.merchantId, tenant.mode, entitlementId],
-      parse: (value) => {
+      parse: (value, manager) => {
         if (value === null || value === undefined) return null;
         const { row, version } = value as { row: Record<string, unknown>; version: string };
-        return { entitlement: entityFromJson(this.dataSource.manager, EntitlementEntity, row), version };
+        return { entitlement: entityFromJson(manager, EntitlementEntity, row), version };
       },
     };
   }
@@ -181,9 +178,9 @@ export class EntitlementsRepository {
   }
 
   /** One keyset page (limit + 1 rows) and the total; `status` filters on the effective status at `now`. */
-  async list(tenant: Tenant, filters: EntitlementFilters, page: PageRequest, now: Date): Promise<{ rows: EntitlementEntity[]; total: number }> {
+  async list(db: Reader, tenant: Tenant, filters: EntitlementFilters, page: PageRequest, now: Date): Promise<{ rows: EntitlementEntity[]; total: number }> {
     const base = () => {
-      const query = this.table.select(this.dataSource.manager, tenant);
+      const query = this.table.select(db.manager, tenant);
       for (const [index, customerId] of (filters.customerIds ?? []).entries()) {
         query.andWhere(`entitlement.customer_id = :customerId${index}`, { [`customerId${index}`]: customerId });
       }
@@ -218,17 +215,17 @@ export class EntitlementsRepository {
   }
 
   /** Distinct products of the customer's entitlements that are active at `now` (status, expiry and usage). */
-  async activeProductIds(tenant: Tenant, customerId: string, now: Date): Promise<string[]> {
-    const rows = await this.activeOf(tenant, customerId, now)
+  async activeProductIds(db: Reader, tenant: Tenant, customerId: string, now: Date): Promise<string[]> {
+    const rows = await this.activeOf(db, tenant, customerId, now)
       .select('DISTINCT entitlement.product_id', 'product_id')
       .getRawMany<{ product_id: string }>();
     return rows.map((row) => row.product_id);
   }
 
   /** A keyset page (limit + 1) of the customer's entitlements active at `now` for these products. */
-  pageActive(tenant: Tenant, customerId: string, productIds: string[], now: Date, page: PageRequest): Promise<EntitlementEntity[]> {
+  pageActive(db: Reader, tenant: Tenant, customerId: string, productIds: string[], now: Date, page: PageRequest): Promise<EntitlementEntity[]> {
     if (productIds.length === 0) return Promise.resolve([]);
-    const query = this.activeOf(tenant, customerId, now).andWhere('entitlement.product_id IN (:...productIds)', { productIds });
+    const query = this.activeOf(db, tenant, customerId, now).andWhere('entitlement.product_id IN (:...productIds)', { productIds });
     return applyKeysetPage(query, 'entitlement', page).getMany();
   }
 
@@ -248,9 +245,9 @@ export class EntitlementsRepository {
     return tx.manager.query(CLOCK_SWEEP_SQL, [tenant.merchantId, tenant.mode, testClockId, now.toISOString(), limit]);
   }
 
-  private activeOf(tenant: Tenant, customerId: string, now: Date): SelectQueryBuilder<EntitlementEntity> {
+  private activeOf(db: Reader, tenant: Tenant, customerId: string, now: Date): SelectQueryBuilder<EntitlementEntity> {
     return this.table
-      .select(this.dataSource.manager, tenant)
+      .select(db.manager, tenant)
       .andWhere('entitlement.customer_id = :customerId', { customerId })
       .andWhere(`entitlement.status = 'active'`)
       .andWhere(`NOT ${runOutSql('entitlement', rowNowSql('entitlement', ':now'))}`, { now });

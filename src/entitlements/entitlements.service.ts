@@ -119,6 +119,7 @@ export class EntitlementsService {
       customerIds.push(customer.id);
     }
     const { rows, total } = await this.entitlements.list(
+      this.unitOfWork.pool,
       tenant,
       {
         customerIds,
@@ -209,19 +210,19 @@ export class EntitlementsService {
     customer: { id: string; store_customer_id: string },
     page: PageRequest,
   ): Promise<PageResult<EntitlementListItemDto>> {
-    const { rows, total } = await this.entitlements.list(tenant, { customerIds: [customer.id] }, page, this.time.realNow());
+    const { rows, total } = await this.entitlements.list(this.unitOfWork.pool, tenant, { customerIds: [customer.id] }, page, this.time.realNow());
     const productNames = await this.products.namesOf(this.unitOfWork.pool, tenant, rows.map((row) => row.product_id));
     const nowOf = await this.time.nowsFor(this.unitOfWork.pool, tenant, rows.map((row) => row.test_clock_id));
     return toPageResult(rows, page, (row) => row.created_at, (row) => toEntitlementListItem(row, customer.store_customer_id, productNames.get(row.product_id) ?? '', nowOf(row.test_clock_id)), total);
   }
 
   /** Distinct products of the customer's entitlements active at `now`. */
-  activeProductIds(tenant: Tenant, customerId: string, now: Date): Promise<string[]> {
-    return this.entitlements.activeProductIds(tenant, customerId, now);
+  activeProductIds(db: Reader, tenant: Tenant, customerId: string, now: Date): Promise<string[]> {
+    return this.entitlements.activeProductIds(db, tenant, customerId, now);
   }
 
   /** A keyset page (limit + 1 rows) of the customer's entitlements active at `now` for these products. */
-  pageActive(tenant: Tenant, customerId: string, productIds: string[], now: Date, page: PageRequest): Promise<EntitlementEntity[]> {
-    return this.entitlements.pageActive(tenant, customerId, productIds, now, page);
+  pageActive(db: Reader, tenant: Tenant, customerId: string, productIds: string[], now: Date, page: PageRequest): Promise<EntitlementEntity[]> {
+    return this.entitlements.pageActive(db, tenant, customerId, productIds, now, page);
   }
 }

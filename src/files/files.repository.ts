@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, In } from 'typeorm';
+import { In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { entityFromJson, ReadPart } from '../database/combined-statement';
 import type { Tenant } from '../database/tenant';
@@ -21,8 +21,6 @@ export type NewFile = WithoutTenant<Omit<FileEntity, 'merchant' | 'created_at' |
 export class FilesRepository {
   private readonly table = new TenantTable(FileEntity, 'file');
 
-  constructor(private readonly dataSource: DataSource) {}
-
   findById(db: Reader, tenant: Tenant, fileId: string): Promise<FileEntity | null> {
     return this.table.findOne(db.manager, tenant, { id: fileId });
   }
@@ -32,7 +30,7 @@ export class FilesRepository {
     return {
       sql: `SELECT to_jsonb(f) FROM files f WHERE f.merchant_id = $1 AND f.mode = $2 AND f.id = $3`,
       parameters: [tenant.merchantId, tenant.mode, fileId],
-      parse: (value) => (value === null || value === undefined ? null : entityFromJson(this.dataSource.manager, FileEntity, value as Record<string, unknown>)),
+      parse: (value, manager) => (value === null || value === undefined ? null : entityFromJson(manager, FileEntity, value as Record<string, unknown>)),
     };
   }
 
@@ -71,9 +69,9 @@ export class FilesRepository {
   }
 
   /** One keyset page (limit + 1 rows) and the total, newest first. */
-  async list(tenant: Tenant, filters: FileFilters, page: PageRequest): Promise<{ rows: FileEntity[]; total: number }> {
+  async list(db: Reader, tenant: Tenant, filters: FileFilters, page: PageRequest): Promise<{ rows: FileEntity[]; total: number }> {
     const base = () => {
-      const query = this.table.select(this.dataSource.manager, tenant);
+      const query = this.table.select(db.manager, tenant);
       if (filters.ids !== undefined) query.andWhere('file.id = ANY(:ids)', { ids: filters.ids });
       if (filters.uploadStatus !== undefined) query.andWhere('file.upload_status = :uploadStatus', { uploadStatus: filters.uploadStatus });
       return query;

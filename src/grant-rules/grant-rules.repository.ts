@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, In } from 'typeorm';
+import { In } from 'typeorm';
 import type { Tenant } from '../database/tenant';
 import { TenantTable } from '../database/tenant-table';
 import type { Reader, Transaction } from '../database/transaction';
@@ -13,8 +13,6 @@ export type GrantRuleChanges = Partial<Pick<GrantRuleEntity, 'enabled' | 'access
 @Injectable()
 export class GrantRulesRepository {
   private readonly table = new TenantTable(GrantRuleEntity, 'rule');
-
-  constructor(private readonly dataSource: DataSource) {}
 
   findById(db: Reader, tenant: Tenant, ruleId: string): Promise<GrantRuleEntity | null> {
     return this.table.findOne(db.manager, tenant, { id: ruleId });
@@ -45,8 +43,8 @@ export class GrantRulesRepository {
   }
 
   /** One keyset page (limit + 1 rows) and the total, newest first. */
-  list(tenant: Tenant, page: PageRequest): Promise<{ rows: GrantRuleEntity[]; total: number }> {
-    return fetchPageWithTotal(() => this.table.select(this.dataSource.manager, tenant), 'rule', page);
+  list(db: Reader, tenant: Tenant, page: PageRequest): Promise<{ rows: GrantRuleEntity[]; total: number }> {
+    return fetchPageWithTotal(() => this.table.select(db.manager, tenant), 'rule', page);
   }
 
   private async require(tx: Transaction, tenant: Tenant, ruleId: string): Promise<GrantRuleEntity> {

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import type { Tenant } from '../database/tenant';
 import { assertTenant } from '../database/tenant-table';
-import type { Transaction } from '../database/transaction';
+import type { Reader, Transaction } from '../database/transaction';
 
 export interface StoredResponse {
   requestHash: string;
@@ -19,12 +18,10 @@ interface StoredRow {
 /** SQL of the idempotency_keys table: single statements, each scoped to the tenant. */
 @Injectable()
 export class IdempotencyKeysRepository {
-  constructor(private readonly dataSource: DataSource) {}
-
   /** The committed response stored under the key, read outside any transaction. */
-  async find(tenant: Tenant, key: string): Promise<StoredResponse | null> {
+  async find(db: Reader, tenant: Tenant, key: string): Promise<StoredResponse | null> {
     assertTenant(tenant);
-    const rows: StoredRow[] = await this.dataSource.query(
+    const rows: StoredRow[] = await db.manager.query(
       `SELECT request_hash, response_status, response_body
        FROM idempotency_keys WHERE merchant_id = $1 AND mode = $2 AND key = $3`,
       [tenant.merchantId, tenant.mode, key],
@@ -61,11 +58,11 @@ export class IdempotencyKeysRepository {
 
   /**
    * Records the response of a request that wrote nothing to the database in one statement; false
-   * when the key was taken meanwhile.
+   * when the key was taken meanwhile. One statement, so `db` is the pool (no transaction to join).
    */
-  async insertCompleted(tenant: Tenant, key: string, response: StoredResponse, now: Date): Promise<boolean> {
+  async insertCompleted(db: Reader, tenant: Tenant, key: string, response: StoredResponse, now: Date): Promise<boolean> {
     assertTenant(tenant);
-    const rows: unknown[] = await this.dataSource.query(
+    const rows: unknown[] = await db.manager.query(
       `INSERT INTO idempotency_keys (merchant_id, mode, key, request_hash, response_status, response_body, created_at)
        VALUES ($1, $2, $3, $4, $5, $6::json, $7)
        ON CONFLICT (merchant_id, mode, key) DO NOTHING

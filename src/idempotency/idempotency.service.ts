@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import type { Tenant } from '../database/tenant';
+import { UnitOfWork } from '../database/unit-of-work';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { canonicalJson } from './canonical-json';
@@ -41,11 +42,14 @@ export function requestFingerprint(method: string, path: string, body: unknown):
  */
 @Injectable()
 export class IdempotencyService {
-  constructor(private readonly keys: IdempotencyKeysRepository) {}
+  constructor(
+    private readonly keys: IdempotencyKeysRepository,
+    private readonly unitOfWork: UnitOfWork,
+  ) {}
 
   /** The committed response for this key, or null; 409 IDEMPOTENCY_KEY_CONFLICT for other parameters. */
   async lookup(request: IdempotentRequest): Promise<Replay | null> {
-    const stored = await this.keys.find(request.tenant, request.key);
+    const stored = await this.keys.find(this.unitOfWork.pool, request.tenant, request.key);
     if (!stored) return null;
     if (stored.requestHash !== requestFingerprint(request.method, request.path, request.body)) {
       throw new ApiError(
@@ -68,7 +72,7 @@ export class IdempotencyService {
    */
   recordWithoutTransaction(claim: RequestIdempotencyClaim, body: unknown, now: Date = new Date()): Promise<boolean> {
     const { tenant, key, requestHash, status } = claim.request;
-    return this.keys.insertCompleted(tenant, key, { requestHash, status, body }, now);
+    return this.keys.insertCompleted(this.unitOfWork.pool, tenant, key, { requestHash, status, body }, now);
   }
 
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Brackets, DataSource, In } from 'typeorm';
+import { Brackets, In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { Tenant } from '../database/tenant';
 import { TenantTable } from '../database/tenant-table';
@@ -33,8 +33,6 @@ export class OrdersRepository {
   private readonly orders = new TenantTable(OrderEntity, 'ord');
   private readonly lineItems = new TenantTable(OrderLineItemEntity, 'item');
 
-  constructor(private readonly dataSource: DataSource) {}
-
   /**
    * Inserts the order unless the tenant has one with this store id (a concurrent post's insert
    * waits on the unique index until the first commits, then inserts nothing). The new order (locked,
@@ -55,7 +53,7 @@ export class OrdersRepository {
       JSON.stringify(order.metadata),
     ]);
     // Raw columns are the entity's: the driver parses timestamps and jsonb alike.
-    return rows.length === 1 ? this.dataSource.manager.create(OrderEntity, rows[0]) : null;
+    return rows.length === 1 ? tx.manager.create(OrderEntity, rows[0]) : null;
   }
 
   /** The order with this store id, locked until the transaction ends: posts and refunds of one order run one at a time. */
@@ -103,9 +101,9 @@ export class OrdersRepository {
   }
 
   /** One keyset page (limit + 1 rows) of the tenant's orders matching the filters and the total, newest first. */
-  list(tenant: Tenant, filters: OrderFilters, page: PageRequest): Promise<{ rows: OrderEntity[]; total: number }> {
+  list(db: Reader, tenant: Tenant, filters: OrderFilters, page: PageRequest): Promise<{ rows: OrderEntity[]; total: number }> {
     const base = () => {
-      const query = this.orders.select(this.dataSource.manager, tenant);
+      const query = this.orders.select(db.manager, tenant);
       if (filters.customerId !== undefined) query.andWhere('ord.customer_id = :customerId', { customerId: filters.customerId });
       if (filters.search !== undefined) {
         query.andWhere(new Brackets((where) => where.where('ord.id = :search', { search: filters.search }).orWhere('ord.store_order_id = :search', { search: filters.search })));

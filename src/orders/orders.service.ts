@@ -191,7 +191,7 @@ export class OrdersService {
     const db = this.unitOfWork.pool;
     const customer = await this.customerFilter(db, tenant, query);
     if (customer === null) return new PageResult([], { total: 0, limit: page.limit, has_more: false, next_cursor: null });
-    const { rows, total } = await this.orders.list(tenant, { customerId: customer, search: query.search }, page);
+    const { rows, total } = await this.orders.list(db, tenant, { customerId: customer, search: query.search }, page);
     const lineItems = await this.orders.lineItemsOf(db, tenant, rows.map((row) => row.id));
     const customers = await this.customers.byIds(db, tenant, rows.map((row) => row.customer_id));
     const productNames = await this.productNamesOf(db, tenant, [...lineItems.values()].flat());

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Brackets, DataSource, In } from 'typeorm';
+import { Brackets, In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { Tenant } from '../database/tenant';
 import { likeContains } from '../database/like-pattern';
@@ -41,8 +41,6 @@ export type ProductReference = { id: string; storeId?: undefined } | { id?: unde
 @Injectable()
 export class ProductsRepository {
   private readonly table = new TenantTable(ProductEntity, 'product');
-
-  constructor(private readonly dataSource: DataSource) {}
 
   findById(db: Reader, tenant: Tenant, productId: string): Promise<ProductEntity | null> {
     return this.table.findOne(db.manager, tenant, { id: productId });
@@ -104,9 +102,9 @@ export class ProductsRepository {
    * One keyset page (limit + 1 rows) and the total, newest first. A name search scans the
    * merchant's products of the mode (a catalogue, not a ledger: thousands, not millions).
    */
-  async list(tenant: Tenant, filters: ProductFilters, page: PageRequest): Promise<{ rows: ProductEntity[]; total: number }> {
+  async list(db: Reader, tenant: Tenant, filters: ProductFilters, page: PageRequest): Promise<{ rows: ProductEntity[]; total: number }> {
     const base = () => {
-      const query = this.table.select(this.dataSource.manager, tenant);
+      const query = this.table.select(db.manager, tenant);
       const { search } = filters;
       if (search !== undefined) {
         query.andWhere(

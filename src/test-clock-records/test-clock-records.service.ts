@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Tenant } from '../database/tenant';
-import type { Transaction } from '../database/transaction';
+import type { Reader, Transaction } from '../database/transaction';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { generateId, isValidId } from '../ids/id';
@@ -33,7 +33,7 @@ export class TestClockRecordsService {
     return this.clocks.delete(tx, tenant, clockId);
   }
 
-  list(tenant: Tenant, page: PageRequest): Promise<{ rows: TestClockEntity[]; total: number }> {
-    return this.clocks.list(tenant, page);
+  list(db: Reader, tenant: Tenant, page: PageRequest): Promise<{ rows: TestClockEntity[]; total: number }> {
+    return this.clocks.list(db, tenant, page);
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, In } from 'typeorm';
+import { In } from 'typeorm';
 import type { Tenant } from '../database/tenant';
 import { TenantTable } from '../database/tenant-table';
 import type { Reader, Transaction } from '../database/transaction';
@@ -11,8 +11,6 @@ import { TestClockEntity } from './test-clock.entity';
 @Injectable()
 export class TestClocksRepository {
   private readonly table = new TenantTable(TestClockEntity, 'clock');
-
-  constructor(private readonly dataSource: DataSource) {}
 
   findById(db: Reader, tenant: Tenant, clockId: string): Promise<TestClockEntity | null> {
     return this.table.findOne(db.manager, tenant, { id: clockId });
@@ -43,8 +41,8 @@ export class TestClocksRepository {
   }
 
   /** One keyset page (limit + 1 rows) and the total, newest first. */
-  list(tenant: Tenant, page: PageRequest): Promise<{ rows: TestClockEntity[]; total: number }> {
-    return fetchPageWithTotal(() => this.table.select(this.dataSource.manager, tenant), 'clock', page);
+  list(db: Reader, tenant: Tenant, page: PageRequest): Promise<{ rows: TestClockEntity[]; total: number }> {
+    return fetchPageWithTotal(() => this.table.select(db.manager, tenant), 'clock', page);
   }
 
   private async require(tx: Transaction, tenant: Tenant, clockId: string): Promise<TestClockEntity> {

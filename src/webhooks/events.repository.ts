@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import type { Tenant } from '../database/tenant';
 import { TenantTable } from '../database/tenant-table';
 import type { Reader } from '../database/transaction';
@@ -18,16 +17,14 @@ export interface EventFilters {
 export class EventsRepository {
   private readonly table = new TenantTable(EventEntity, 'event');
 
-  constructor(private readonly dataSource: DataSource) {}
-
   findById(db: Reader, tenant: Tenant, eventId: string): Promise<EventEntity | null> {
     return this.table.findOne(db.manager, tenant, { id: eventId });
   }
 
   /** One keyset page (limit + 1 rows) and the total of matches, newest first. */
-  async list(tenant: Tenant, filters: EventFilters, page: PageRequest): Promise<{ rows: EventEntity[]; total: number }> {
+  async list(db: Reader, tenant: Tenant, filters: EventFilters, page: PageRequest): Promise<{ rows: EventEntity[]; total: number }> {
     const base = () => {
-      const query = this.table.select(this.dataSource.manager, tenant);
+      const query = this.table.select(db.manager, tenant);
       if (filters.type) query.andWhere('event.type = :type', { type: filters.type });
       if (filters.objectId !== undefined) query.andWhere('event.object_id = :objectId', { objectId: filters.objectId });
       if (filters.createdAfter) query.andWhere('event.created_at > :createdAfter', { createdAfter: filters.createdAfter });

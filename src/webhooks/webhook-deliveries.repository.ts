@@ -228,6 +228,7 @@ export class WebhookDeliveriesRepository {
   /** The pool's connections on which the claim is prepared (a prepared statement lives as long as its connection). */
   private readonly prepared = new WeakSet<PoolClient>();
 
+  /** The DataSource only for its pg Pool: the claim's prepared statement and the pending count (maintenance, every tenant). */
   constructor(private readonly dataSource: DataSource) {}
 
   /** One delivery per event and endpoint (a redelivery), in the caller's transaction; `objectId` as deliveryObjectId gives it. */
@@ -335,11 +336,11 @@ export class WebhookDeliveriesRepository {
   }
 
   /** One keyset page of attempts, newest first, of one endpoint or of one event (to every endpoint), and their total. */
-  async listAttempts(tenant: Tenant, of: { endpointId: string } | { eventId: string }, page: PageRequest): Promise<{ rows: WebhookDeliveryAttemptEntity[]; total: number }> {
+  async listAttempts(db: Reader, tenant: Tenant, of: { endpointId: string } | { eventId: string }, page: PageRequest): Promise<{ rows: WebhookDeliveryAttemptEntity[]; total: number }> {
     const base = () =>
       'endpointId' in of
-        ? this.attempts.select(this.dataSource.manager, tenant).andWhere('attempt.endpoint_id = :endpointId', { endpointId: of.endpointId })
-        : this.attempts.select(this.dataSource.manager, tenant).andWhere('attempt.event_id = :eventId', { eventId: of.eventId });
+        ? this.attempts.select(db.manager, tenant).andWhere('attempt.endpoint_id = :endpointId', { endpointId: of.endpointId })
+        : this.attempts.select(db.manager, tenant).andWhere('attempt.event_id = :eventId', { eventId: of.eventId });
     return fetchPageWithTotal(base, 'attempt', page, 'attempted_at');
   }
 }

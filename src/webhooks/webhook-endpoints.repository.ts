@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { Tenant } from '../database/tenant';
 import { TenantTable, WithoutTenant } from '../database/tenant-table';
@@ -14,8 +13,6 @@ export type WebhookEndpointChanges = Partial<Omit<NewWebhookEndpoint, 'id'>>;
 @Injectable()
 export class WebhookEndpointsRepository {
   private readonly table = new TenantTable(WebhookEndpointEntity, 'endpoint');
-
-  constructor(private readonly dataSource: DataSource) {}
 
   insert(tx: Transaction, tenant: Tenant, endpoint: NewWebhookEndpoint): Promise<WebhookEndpointEntity> {
     return this.table.insert(tx.manager, tenant, endpoint as QueryDeepPartialEntity<WebhookEndpointEntity>);
@@ -41,8 +38,8 @@ export class WebhookEndpointsRepository {
       .getMany();
   }
 
-  async list(tenant: Tenant, page: PageRequest): Promise<{ rows: WebhookEndpointEntity[]; total: number }> {
-    return fetchPageWithTotal(() => this.table.select(this.dataSource.manager, tenant), 'endpoint', page);
+  async list(db: Reader, tenant: Tenant, page: PageRequest): Promise<{ rows: WebhookEndpointEntity[]; total: number }> {
+    return fetchPageWithTotal(() => this.table.select(db.manager, tenant), 'endpoint', page);
   }
 
   async delete(tx: Transaction, tenant: Tenant, endpointId: string): Promise<void> {
