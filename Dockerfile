@@ -25,4 +25,5 @@ COPY package.json ./
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node
 EXPOSE 3000
-CMD ["node", "dist/main.js"]
+# The heap bound of `npm start` (package.json; a unit test keeps the two equal): docs/operations.md, "Memory".
+CMD ["node", "--max-old-space-size=192", "dist/main.js"]

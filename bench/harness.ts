@@ -15,6 +15,13 @@ export const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
 export const CURSOR_SECRET = 'bench-cursor-secret-0123456789abcdef';
 const REPOSITORY = path.join(__dirname, '..');
 
+/** The Node flags between `node` and `dist/main.js` in package.json's start script. */
+export function startScriptNodeFlags(): string[] {
+  const packageJson = JSON.parse(readFileSync(path.join(REPOSITORY, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const words = packageJson.scripts.start.split(/\s+/);
+  return words.slice(words.indexOf('node') + 1, words.indexOf('dist/main.js'));
+}
+
 /**
  * WEBHOOK_ENDPOINT_CONCURRENCY of the benchmark's servers: 500 deliveries/s to a receiver 50 ms
  * away need ≥ 25 in flight (Little's law), more than the default 10 allows (≤ 200/s).
@@ -186,8 +193,9 @@ export class Server {
     readonly baseUrl: string,
   ) {}
 
+  /** The built service, run with the Node flags of `npm start` (its heap bound), as it ships. */
   static start(databaseUrl: string, adapter: Adapter, environment: Record<string, string> = {}): Promise<Server> {
-    return Server.spawn([path.join(REPOSITORY, 'dist', 'main.js')], databaseUrl, { HTTP_ADAPTER: adapter, ...environment });
+    return Server.spawn([path.join(REPOSITORY, 'dist', 'main.js')], databaseUrl, { HTTP_ADAPTER: adapter, ...environment }, startScriptNodeFlags());
   }
 
   /**
@@ -198,11 +206,12 @@ export class Server {
     return Server.spawn(['-r', 'ts-node/register/transpile-only', path.join(REPOSITORY, 'bench', 'raw-check-server.ts')], databaseUrl, { MERCHANT_ID: merchantId });
   }
 
-  private static async spawn(script: string[], databaseUrl: string, environment: Record<string, string>): Promise<Server> {
+  private static async spawn(script: string[], databaseUrl: string, environment: Record<string, string>, shippedFlags: string[] = []): Promise<Server> {
     const port = await freePort();
-    // BENCH_NODE_OPTIONS: flags for the server only (e.g. --cpu-prof --cpu-prof-dir=/tmp/profiles).
+    // BENCH_NODE_OPTIONS: flags for the server only (e.g. --cpu-prof --cpu-prof-dir=/tmp/profiles),
+    // after the shipped ones, so a flag given there wins (V8 takes the last).
     const nodeFlags = (process.env.BENCH_NODE_OPTIONS ?? '').split(' ').filter((flag) => flag.length > 0);
-    const command = [process.execPath, ...nodeFlags, ...script];
+    const command = [process.execPath, ...shippedFlags, ...nodeFlags, ...script];
     if (pinning) command.unshift('taskset', '--cpu-list', pinning.server);
     const child = spawn(command[0], command.slice(1), {
       cwd: REPOSITORY,
