@@ -41,8 +41,8 @@ export interface LockedEntitlement {
 /** An entitlement read (not locked) for a use in a combined write: its row version goes with it. */
 export interface VersionedEntitlement extends LockedEntitlement {
   version: string;
-  /** The customer's test clock (DESIGN §14): `status` here is at the real time, so a clocked use goes the locked way. */
-  testClockId: string | null;
+  /** The customer's now, at which `status` was judged: its test clock's frozen time when bound to one (DESIGN §14). */
+  customerNow: Date;
 }
 
 /** The largest usage_count its int4 column holds. */
@@ -194,26 +194,27 @@ export class EntitlementTransitionsService {
   }
 
   /**
-   * The entitlement as a part of a combined read (no lock), with its effective status at `now`;
-   * null when the tenant has none (or the id is malformed).
+   * The entitlement as a part of a combined read (no lock), with its effective status at its
+   * customer's now (`now`, or its test clock's time); null when the tenant has none (or the id is
+   * malformed).
    */
   readForUse(tenant: Tenant, entitlementId: string, now: Date): ReadPart<VersionedEntitlement | null> {
     // A malformed id matches no row: the part still runs, so the read stays one statement.
-    const part = this.entitlements.versionedPart(tenant, isValidId('ent', entitlementId) ? entitlementId : '');
+    const part = this.entitlements.versionedPart(tenant, isValidId('ent', entitlementId) ? entitlementId : '', now);
     return {
       ...part,
       parse: (value, manager) => {
         const read = part.parse(value, manager);
         if (!read) return null;
-        const { entitlement, version } = read;
+        const { entitlement, version, customerNow } = read;
         const versioned: VersionedEntitlement = {
           id: entitlement.id,
           customerId: entitlement.customer_id,
           productId: entitlement.product_id,
-          status: effectiveStatus(entitlement, now),
+          status: effectiveStatus(entitlement, customerNow),
           expiresAt: entitlement.expires_at,
           version,
-          testClockId: entitlement.test_clock_id,
+          customerNow,
         };
         this.lockedRows.set(versioned, entitlement);
         return versioned;
@@ -234,7 +235,8 @@ export class EntitlementTransitionsService {
     const storeCustomerId = await this.customers.storeIdOf(db, tenant, entitlement.customer_id);
     const saved: EntitlementEntity = { ...entitlement, usage_count: entitlement.usage_count + 1, updated_at: now };
     combined.add(this.entitlements.useOncePart(tenant, entitlement.id, read.version, now, refusal));
-    combined.publish('entitlement.updated', tenant, { ...toEntitlementResponse(saved, storeCustomerId, now) });
+    // The event's effective fields at the customer's now, as recordUse publishes them.
+    combined.publish('entitlement.updated', tenant, { ...toEntitlementResponse(saved, storeCustomerId, read.customerNow) });
     return true;
   }
 

@@ -126,17 +126,19 @@ export class EntitlementsRepository {
   }
 
   /**
-   * The entitlement with its row version (xmin: it changes with every write of the row), as a part
-   * of a combined read; null when the tenant has none.
+   * The entitlement with its row version (xmin: it changes with every write of the row) and its
+   * customer's now (the test clock's frozen time when bound to one, else `now`: DESIGN §14), as a
+   * part of a combined read; null when the tenant has none.
    */
-  versionedPart(tenant: Tenant, entitlementId: string): ReadPart<{ entitlement: EntitlementEntity; version: string } | null> {
+  versionedPart(tenant: Tenant, entitlementId: string, now: Date): ReadPart<{ entitlement: EntitlementEntity; version: string; customerNow: Date } | null> {
     return {
-      sql: `SELECT jsonb_build_object('row', to_jsonb(e), 'version', e.xmin::text) FROM entitlements e WHERE e.merchant_id = $1 AND e.mode = $2 AND e.id = $3`,
-      parameters: [tenant.merchantId, tenant.mode, entitlementId],
+      sql: `SELECT jsonb_build_object('row', to_jsonb(e), 'version', e.xmin::text, 'now', ${rowNowSql('e', '$4::timestamptz')})
+        FROM entitlements e WHERE e.merchant_id = $1 AND e.mode = $2 AND e.id = $3`,
+      parameters: [tenant.merchantId, tenant.mode, entitlementId, now.toISOString()],
       parse: (value, manager) => {
         if (value === null || value === undefined) return null;
-        const { row, version } = value as { row: Record<string, unknown>; version: string };
-        return { entitlement: entityFromJson(manager, EntitlementEntity, row), version };
+        const { row, version, now: customerNow } = value as { row: Record<string, unknown>; version: string; now: string };
+        return { entitlement: entityFromJson(manager, EntitlementEntity, row), version, customerNow: new Date(customerNow) };
       },
     };
   }

@@ -113,8 +113,7 @@ export class DownloadsService {
       productIds: this.products.productIdsOfFilePart(tenant, wellFormedFileId),
     });
     const { entitlement, file } = read;
-    // A customer on a test clock lives at the clock's time, which the locked path reads (DESIGN §14).
-    if (entitlement?.testClockId) return null;
+    // Judged at the customer's now (its test clock's time when bound to one: DESIGN §14).
     this.check(entitlement, query);
     if (!file || !read.productIds.includes(entitlement.productId)) this.throwFileNotFound(fileId, entitlement.id);
     this.checkConfirmed(file);

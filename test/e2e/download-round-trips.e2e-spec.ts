@@ -89,6 +89,30 @@ describe('download round trips', () => {
     expect(completed.body.data[0].data.object).toMatchObject({ file_id: fileId, entitlement_id: entitlement.id, customer_id: customer.id, file_size: 7 });
   });
 
+  it("a customer on a test clock downloads in the same two statements, judged at the clock's time", async () => {
+    const tenant = await testApp.createTenant('growth');
+    const key = tenant.testKey;
+    const product = await fixtures.product(tenant.merchantId, 'test');
+    await testApp.app.get(DataSource).query(`UPDATE products SET entitlement_type = 'time_limited', access_duration_days = 30 WHERE id = $1`, [product.id]);
+    const bytes = Buffer.from('clocked');
+    const upload = await fixtures.uploadUrl(key, { file_name: 'clocked.pdf', file_size: bytes.length, mime_type: PDF, product_id: product.id });
+    expect((await putObject(upload.uploadUrl, bytes, PDF)).status).toBe(200);
+    await testApp.http.post(`/v1/files/${upload.fileId}/confirm`).set(bearer(key)).expect(200);
+    // By the real time this grant lapsed in 2024; by its clock's time it has 30 days to run.
+    const clock = (await testApp.http.post('/v1/test-clocks').set(bearer(key)).send({ frozen_time: '2024-06-01T00:00:00.000Z' }).expect(201)).body.data;
+    const granted = (await testApp.http.post('/v1/entitlements').set(bearer(key)).send({ store_customer_id: 'c_clocked', product_id: product.id, test_clock: clock.id }).expect(201)).body.data;
+    const query = { entitlement_id: granted.id, customer_id: granted.customer_id };
+    await countedDownload(key, upload.fileId, query, 200);
+    const sent = await countedDownload(key, upload.fileId, query, 200);
+    expect(sent).toHaveLength(2);
+    const used = await testApp.http.get(`/v1/entitlements/${granted.id}`).set(bearer(key)).expect(200);
+    expect(used.body.data).toMatchObject({ usage_count: 2, status: 'active', test_clock: clock.id });
+    // The event is the entitlement as a GET shows it at the clock's time.
+    const updated = await testApp.http.get('/v1/events').query({ type: 'entitlement.updated' }).set(bearer(key)).expect(200);
+    expect(updated.body.data[0].data.object).toEqual(used.body.data);
+    expect(updated.body.data[0].data.test_clock).toBe(clock.id);
+  });
+
   it('a refused download costs its one read', async () => {
     const tenant = await testApp.createTenant('free');
     const { key, fileId, customer } = await setup(tenant);
