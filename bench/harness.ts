@@ -5,6 +5,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Client } from 'pg';
 import { freePort } from '../test/support/free-port';
+import { pacedLoad } from './paced-load';
 
 /**
  * The benchmark's harness: the server under test in a child process, an autocannon load with
@@ -288,7 +289,10 @@ export interface LoadOptions {
   /** The next request to send (called once per request). */
   next: () => BenchRequest;
   key?: string;
-  /** Requests per second across all connections (autocannon `overallRate`); unset = as fast as answered. */
+  /**
+   * Requests per second across all connections, sent evenly (bench/paced-load.ts; `measure` only);
+   * unset = as fast as answered (autocannon).
+   */
   overallRate?: number;
 }
 
@@ -306,7 +310,6 @@ export function load(server: Server, options: LoadOptions, onResponse: (millisec
         url: server.baseUrl,
         connections: options.connections,
         duration: options.seconds,
-        ...(options.overallRate ? { overallRate: options.overallRate } : {}),
         headers: options.key ? { authorization: `Bearer ${options.key}` } : {},
         requests: [
           {
@@ -347,7 +350,12 @@ export async function measure(server: Server, measurement: Measurement, options:
   // autocannon's own percentiles are whole milliseconds, too coarse for a 3 ms endpoint (3 vs 4 ms
   // reads as 1.33×): every response time is kept and ranked here.
   const latencies: number[] = [];
-  const result = await load(server, options, (milliseconds) => latencies.push(milliseconds));
+  const record = (milliseconds: number) => latencies.push(milliseconds);
+  const { overallRate } = options;
+  const result =
+    overallRate === undefined
+      ? await load(server, options, record).then((run) => ({ requestsPerSecond: Math.round(run.requests.average), non2xx: run.non2xx, errors: run.errors + run.timeouts }))
+      : await pacedLoad({ baseUrl: server.baseUrl, connections: options.connections, rate: overallRate, seconds: options.seconds, next: options.next, key: options.key }, record);
   clearInterval(sampler);
   latencies.sort((left, right) => left - right);
   return {
@@ -355,11 +363,11 @@ export async function measure(server: Server, measurement: Measurement, options:
     size: measurement.size,
     scenario: measurement.scenario,
     connections: options.connections,
-    requestsPerSecond: Math.round(result.requests.average),
+    requestsPerSecond: result.requestsPerSecond,
     p50Milliseconds: percentile(latencies, 0.5),
     p99Milliseconds: percentile(latencies, 0.99),
     non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
+    errors: result.errors,
     peakRssMegabytes: Math.round(peakRss),
   };
 }

@@ -1,4 +1,4 @@
-import { cpuMilliseconds, createScratchDatabase, load, residentMegabytes, rotating, runScript, Server } from './harness';
+import { cpuMilliseconds, createScratchDatabase, load, measure, residentMegabytes, rotating, runScript, Server } from './harness';
 import { seedMerchant } from './seed';
 
 /**
@@ -9,6 +9,8 @@ import { seedMerchant } from './seed';
  * without the whole benchmark and with less noise than req/s alone on a shared machine.
  * BENCH_ADAPTER=fastify for the other adapter; BENCH_SCENARIOS=check (or health, raw) runs those
  * only; BENCH_CONNECTIONS (10) the load's connections; BENCH_SECONDS (10) each run's length;
+ * BENCH_RATE (e.g. 1000) adds, after the rounds, a run of each at that fixed, evenly paced rate
+ * (bench/paced-load.ts) with its p50 and p99;
  * BENCH_NODE_OPTIONS are passed to the servers (`--cpu-prof --cpu-prof-dir=/tmp/profiles`, then
  * bench/summarize-profile.ts).
  */
@@ -54,6 +56,13 @@ async function main(): Promise<void> {
       const limit = perSecond.get('raw limit');
       const check = perSecond.get('entitlements/check');
       if (limit && check) process.stdout.write(`round ${round} ${adapter} check ÷ limit: ${(check / limit).toFixed(2)}\n`);
+    }
+    const rate = Number(process.env.BENCH_RATE ?? 0);
+    for (const [name, target, next, key] of rate > 0 ? chosen : []) {
+      const result = await measure(target, { adapter, size: 0, scenario: name, warmupSeconds: 0 }, { connections, seconds, next, key, overallRate: rate });
+      process.stdout.write(
+        `${adapter} ${name} at ${rate} req/s, paced: ${result.requestsPerSecond} req/s, p50 ${result.p50Milliseconds} ms, p99 ${result.p99Milliseconds} ms, non-2xx ${result.non2xx}, errors ${result.errors}\n`,
+      );
     }
   } finally {
     await raw?.stop();
