@@ -26,4 +26,4 @@ RUN mkdir -p /app/data && chown node:node /app/data
 USER node
 EXPOSE 3000
 # The heap bound of `npm start` (package.json; a unit test keeps the two equal): docs/operations.md, "Memory".
-CMD ["node", "--max-old-space-size=192", "dist/main.js"]
+CMD ["node", "--max-old-space-size=192", "--max-semi-space-size=32", "dist/main.js"]

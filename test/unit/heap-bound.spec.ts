@@ -11,7 +11,7 @@ const ROOT = path.resolve(__dirname, '../..');
 
 describe('the heap bound', () => {
   it('is in npm start, and the bench reads it from there', () => {
-    expect(startScriptNodeFlags()).toEqual(['--max-old-space-size=192']);
+    expect(startScriptNodeFlags()).toEqual(['--max-old-space-size=192', '--max-semi-space-size=32']);
   });
 
   it('is the same in the Docker image', () => {
