@@ -5,6 +5,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Client } from 'pg';
 import { freePort } from '../test/support/free-port';
+import { startScriptNodeFlags } from '../scripts/start-flags';
 import { pacedLoad } from './paced-load';
 
 /**
@@ -15,13 +16,6 @@ export const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
 // The server signs cursors with this secret; the harness forges its deep-page cursor with the same one.
 export const CURSOR_SECRET = 'bench-cursor-secret-0123456789abcdef';
 const REPOSITORY = path.join(__dirname, '..');
-
-/** The Node flags between `node` and `dist/main.js` in package.json's start script. */
-export function startScriptNodeFlags(): string[] {
-  const packageJson = JSON.parse(readFileSync(path.join(REPOSITORY, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-  const words = packageJson.scripts.start.split(/\s+/);
-  return words.slice(words.indexOf('node') + 1, words.indexOf('dist/main.js'));
-}
 
 /**
  * WEBHOOK_ENDPOINT_CONCURRENCY of the benchmark's servers: 500 deliveries/s to a receiver 50 ms

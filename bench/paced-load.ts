@@ -1,4 +1,5 @@
 import { Agent, request } from 'node:http';
+import type { BenchRequest } from './harness';
 
 /** One paced run's outcome, as `measure` reports it. */
 export interface PacedResult {
@@ -14,7 +15,7 @@ export interface PacedOptions {
   /** Requests per second, sent evenly: one every 1000 / rate ms. */
   rate: number;
   seconds: number;
-  next: () => { method?: string; path: string; body?: string; headers?: Record<string, string> };
+  next: () => BenchRequest;
   key?: string;
 }
 

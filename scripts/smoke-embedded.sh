@@ -11,7 +11,7 @@ cleanup() { [[ -n "${pid:-}" ]] && kill "$pid" 2>/dev/null; wait "${pid:-}" 2>/d
 trap cleanup EXIT
 
 # Run as `npm start` runs it: with the start script's Node flags (its heap bound).
-read -r -a flags <<<"$(node -p "require('$repo/package.json').scripts.start.split(/\s+/).slice(1, -1).join(' ')")"
+read -r -a flags <<<"$(cd "$repo" && node -r ts-node/register/transpile-only scripts/start-flags.ts)"
 # HTTP_ADAPTER, when given, is the one variable passed through (CI smokes both adapters).
 (cd "$work" && exec env -i PATH="$PATH" HOME="$HOME" HOST=127.0.0.1 PORT="$port" ${HTTP_ADAPTER:+HTTP_ADAPTER="$HTTP_ADAPTER"} node "${flags[@]}" "$repo/dist/main.js" >"$log" 2>&1) &
 pid=$!

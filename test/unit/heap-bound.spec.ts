@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { startScriptNodeFlags } from '../../bench/harness';
+import { startScriptNodeFlags } from '../../scripts/start-flags';
 
 /**
  * The heap bound the service ships with (docs/operations.md, "Memory") is written in package.json's
