@@ -1,3 +1,4 @@
+import type { WritePart } from './combined-statement';
 import type { Tenant } from './tenant';
 import type { Transaction } from './transaction';
 
@@ -11,8 +12,11 @@ export type CredentialKind = 'api-key' | 'dashboard-session';
 export interface IdempotencyClaim {
   /** The transaction's first statement: takes the key, or throws when another request has it. */
   acquire(tx: Transaction): Promise<void>;
-  /** The transaction's last statement: stores the complete response built from the result. */
-  complete(tx: Transaction, result: unknown): Promise<void>;
+  /**
+   * Stores the complete response built from the result: a part of the transaction's closing
+   * statement (with the outbox's parts), sent just before the commit.
+   */
+  completionPart(result: unknown): WritePart;
   /** The transaction rolled back (it lost a race) and will run again: the key is not held any more. */
   rolledBack(): void;
 }

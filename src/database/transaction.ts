@@ -30,16 +30,15 @@ export interface Transaction extends Reader {
 export type TransactionWork<T> = (tx: Transaction) => Promise<T>;
 
 /**
- * Emitted (awaited) once per transaction, just before it commits, with every event it published
- * in publishing order. Listeners write with `tx`, so they commit or roll back with the change; the
- * outbox then costs one statement per transaction, whatever and however much it published.
+ * Emitted (awaited) once per write, just before it commits, with every event it published in
+ * publishing order. Listeners add their parts to `combined`, the write's closing statement (a
+ * transaction's, sent before COMMIT, or a combined write's only one), so change and events commit
+ * together and the outbox costs no round trip of its own.
  */
 export class DomainEvents {
   constructor(
     readonly events: ReadonlyArray<PublishedEvent>,
-    /** The transaction to write them in; null when they join a combined write (`combined`). */
-    readonly tx: Transaction | null,
-    readonly combined: CombinedWrite | null = null,
+    readonly combined: CombinedWrite,
   ) {}
 }
 

@@ -41,7 +41,8 @@ export class UnitOfWork {
   run<T>(work: TransactionWork<T>): Promise<T>;
   /**
    * A request's write. With an idempotency claim, the key is taken by the transaction's first
-   * statement and the response stored by its last, so a crash leaves either both or neither.
+   * statement and the response stored by its last (with the outbox's rows), so a crash leaves
+   * either both or neither.
    */
   run<T>(operation: Operation, work: TransactionWork<T>): Promise<T>;
   async run<T>(first: Operation | TransactionWork<T>, second?: TransactionWork<T>): Promise<T> {
@@ -61,12 +62,15 @@ export class UnitOfWork {
         const tx: Transaction = { manager, publishMany, publish: (type, tenant, object) => publishMany(type, tenant, [object]) };
         await claim?.acquire(tx);
         const value = await work(tx);
+        // The outbox's rows and the stored response go as one closing statement: one round trip before COMMIT.
+        const closing = new CombinedWrite();
         if (pending.length > 0) {
-          const results = await this.emitter.emitAsync(DOMAIN_EVENT, new DomainEvents(pending, tx));
+          const results = await this.emitter.emitAsync(DOMAIN_EVENT, new DomainEvents(pending, closing));
           if (results.length === 0) throw new Error(`No outbox listener recorded ${pending[0].type}`);
           published = pending.length;
         }
-        await claim?.complete(tx, value);
+        if (claim) closing.add(claim.completionPart(value));
+        if (closing.parts.length > 0) await writeTogether(manager, closing.parts);
         return value;
       });
     // A request's transaction counts against its merchant's share of the pool; background work doesn't.
@@ -106,7 +110,7 @@ export class UnitOfWork {
   async runCombined(operation: Operation, combined: CombinedWrite): Promise<void> {
     if (operation.idempotency) throw new Error('A combined write cannot complete an idempotency claim');
     if (combined.events.length > 0) {
-      const results = await this.emitter.emitAsync(DOMAIN_EVENT, new DomainEvents(combined.events, null, combined));
+      const results = await this.emitter.emitAsync(DOMAIN_EVENT, new DomainEvents(combined.events, combined));
       if (results.length === 0) throw new Error(`No outbox listener recorded ${combined.events[0].type}`);
     }
     try {

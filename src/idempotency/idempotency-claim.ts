@@ -1,4 +1,5 @@
 import type { Tenant } from '../database/tenant';
+import type { WritePart } from '../database/combined-statement';
 import type { IdempotencyClaim } from '../database/operation';
 import type { Transaction } from '../database/transaction';
 import { envelopeOf } from '../envelope/envelope';
@@ -25,7 +26,7 @@ export interface ClaimedRequest {
 /**
  * One request's claim on its Idempotency-Key, written inside the transaction UnitOfWork opens for
  * the request: the key row is the first statement, the complete response (status and the enveloped
- * body) the last. A crash before the commit leaves nothing, so a retry runs once; after it, the
+ * body) part of the last, before the commit. A crash before the commit leaves nothing, so a retry runs once; after it, the
  * retry replays.
  */
 export class RequestIdempotencyClaim implements IdempotencyClaim {
@@ -57,11 +58,11 @@ export class RequestIdempotencyClaim implements IdempotencyClaim {
     this.response = null;
   }
 
-  async complete(tx: Transaction, result: unknown): Promise<void> {
+  completionPart(result: unknown): WritePart {
     const body = envelopeOf(result, this.request.requestId);
     // An upsert decides its status as it runs: the replay must answer with that one.
     const status = result instanceof StatusResult ? result.status : this.request.status;
-    await this.keys.storeResponse(tx, this.request.tenant, this.request.key, body, status);
     this.response = { status, body };
+    return this.keys.storeResponsePart(this.request.tenant, this.request.key, body, status);
   }
 }

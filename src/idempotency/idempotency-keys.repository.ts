@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { WritePart } from '../database/combined-statement';
 import type { Tenant } from '../database/tenant';
 import { assertTenant } from '../database/tenant-table';
 import type { Reader, Transaction } from '../database/transaction';
@@ -47,13 +48,17 @@ export class IdempotencyKeysRepository {
     return rows.length === 1;
   }
 
-  /** Stores the response of the key claimed in the same transaction. */
-  async storeResponse(tx: Transaction, tenant: Tenant, key: string, body: unknown, status: number): Promise<void> {
+  /**
+   * Stores the response of the key claimed in the same transaction, as a part of the transaction's
+   * closing statement.
+   */
+  storeResponsePart(tenant: Tenant, key: string, body: unknown, status: number): WritePart {
     assertTenant(tenant);
-    await tx.manager.query(
-      `UPDATE idempotency_keys SET response_body = $4::json, response_status = $5 WHERE merchant_id = $1 AND mode = $2 AND key = $3`,
-      [tenant.merchantId, tenant.mode, key, JSON.stringify(body ?? null), status],
-    );
+    return {
+      name: 'idempotency_response',
+      sql: `UPDATE idempotency_keys SET response_body = $4::json, response_status = $5 WHERE merchant_id = $1 AND mode = $2 AND key = $3`,
+      parameters: [tenant.merchantId, tenant.mode, key, JSON.stringify(body ?? null), status],
+    };
   }
 
   /**

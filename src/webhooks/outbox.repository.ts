@@ -2,34 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { WritePart } from '../database/combined-statement';
 import type { Tenant } from '../database/tenant';
 import { assertTenant } from '../database/tenant-table';
-import type { Transaction } from '../database/transaction';
 import { generateId } from '../ids/id';
-
-/**
- * The events, then one delivery per event and subscribed enabled endpoint, in one statement: the
- * outbox costs one round trip per transaction, whatever the number of events, their types or the
- * endpoints (every write publishes, so this is on the path of every create, use and download).
- */
-const RECORD_SQL = `
-WITH inserted AS (
-  INSERT INTO events (id, merchant_id, mode, type, data)
-  SELECT event.id, $1, $2, event.type, event.data
-  FROM unnest($3::text[], $4::text[], $5::jsonb[]) WITH ORDINALITY AS event(id, type, data, position)
-  ORDER BY event.position
-  RETURNING id, type
-), objects AS (
-  SELECT * FROM unnest($3::text[], $6::text[]) AS object(event_id, object_id)
-), queued AS (
-  INSERT INTO webhook_deliveries (merchant_id, mode, endpoint_id, event_id, object_id, next_attempt_at)
-  SELECT $1, $2, endpoint.id, inserted.id, objects.object_id, now()
-  FROM inserted
-  JOIN objects ON objects.event_id = inserted.id
-  CROSS JOIN webhook_endpoints endpoint
-  WHERE endpoint.merchant_id = $1 AND endpoint.mode = $2 AND endpoint.disabled = false
-    AND (inserted.type = ANY(endpoint.enabled_events) OR '*' = ANY(endpoint.enabled_events))
-  RETURNING 1
-)
-SELECT (SELECT count(*) FROM inserted)::int AS events, (SELECT count(*) FROM queued)::int AS deliveries`;
 
 /**
  * What a delivery is ordered by: its object's id (the entitlement, order, product...), or the
@@ -53,7 +26,12 @@ export interface OutboxEntry {
   object: Record<string, unknown>;
 }
 
-/** RECORD_SQL's two writes as parts of a combined write (`UnitOfWork.runCombined`). */
+/**
+ * The events, then one delivery per event and subscribed enabled endpoint, as two parts of the
+ * publishing write's closing statement (`UnitOfWork`): the outbox adds no round trip, whatever the
+ * number of events, their types or the endpoints (every write publishes, so this is on the path
+ * of every create, use and download).
+ */
 const EVENTS_PART_SQL = `INSERT INTO events (id, merchant_id, mode, type, data)
   SELECT event.id, $1, $2, event.type, event.data
   FROM unnest($3::text[], $4::text[], $5::jsonb[]) WITH ORDINALITY AS event(id, type, data, position)
@@ -79,14 +57,6 @@ export class OutboxRepository {
       { name: eventsPart, sql: EVENTS_PART_SQL, parameters: [tenant.merchantId, tenant.mode, ids, types, data] },
       { name: `outbox_deliveries_${index}`, sql: deliveriesPartSql(eventsPart), parameters: [tenant.merchantId, tenant.mode, ids, objectIds] },
     ];
-  }
-
-  /** Records one event per entry (ids time-ordered in the entries' order) and queues their deliveries, in the publishing transaction. */
-  async record(tx: Transaction, tenant: Tenant, entries: ReadonlyArray<OutboxEntry>): Promise<{ events: number; deliveries: number }> {
-    assertTenant(tenant);
-    const { ids, types, data, objectIds } = this.rows(entries);
-    const rows = (await tx.manager.query(RECORD_SQL, [tenant.merchantId, tenant.mode, ids, types, data, objectIds])) as Array<{ events: number; deliveries: number }>;
-    return rows[0];
   }
 
   /** Each entry's event id (time-ordered in the entries' order), type, stored data and delivery object id. */

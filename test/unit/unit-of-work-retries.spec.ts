@@ -10,18 +10,25 @@ function wrappedServerError(code: string, message: string): Error {
   return Object.assign(new Error(message), { driverError: Object.assign(new Error(message), { code, severity: 'ERROR' }) });
 }
 
-/** A data source whose transactions run the work at once and count how many were opened. */
-function fakeDataSource(): DataSource & { opened: number } {
-  const manager = {} as EntityManager;
+/** A data source whose transactions run the work at once and count how many were opened; its manager keeps the SQL it was sent. */
+function fakeDataSource(): DataSource & { opened: number; sent: string[] } {
+  const sent: string[] = [];
+  const manager = {
+    query: (sql: string) => {
+      sent.push(sql);
+      return Promise.resolve([{ refused: null }]);
+    },
+  } as unknown as EntityManager;
   const dataSource = {
     opened: 0,
+    sent,
     manager,
     transaction: async <T>(work: (manager: EntityManager) => Promise<T>): Promise<T> => {
       dataSource.opened += 1;
       return work(manager);
     },
   };
-  return dataSource as unknown as DataSource & { opened: number };
+  return dataSource as unknown as DataSource & { opened: number; sent: string[] };
 }
 
 const limiter = () => new TenantTransactionLimiter({ concurrency: 4, queue: 4, timeoutMilliseconds: 1000 });
@@ -69,7 +76,10 @@ describe('UnitOfWork: the one place deadlocks and serialization failures are ret
     const calls: string[] = [];
     const claim: IdempotencyClaim = {
       acquire: () => Promise.resolve(void calls.push('acquire')),
-      complete: () => Promise.resolve(void calls.push('complete')),
+      completionPart: () => {
+        calls.push('complete');
+        return { name: 'stored_response', sql: 'UPDATE idempotency_keys SET response_status = $1', parameters: [201] };
+      },
       rolledBack: () => void calls.push('rolledBack'),
     };
     let runs = 0;
@@ -79,5 +89,7 @@ describe('UnitOfWork: the one place deadlocks and serialization failures are ret
       return 'done';
     });
     expect(calls).toEqual(['acquire', 'rolledBack', 'acquire', 'complete']);
+    // The stored response is the closing statement of the run that committed, and only of that one.
+    expect(dataSource.sent).toEqual([expect.stringContaining('stored_response AS (UPDATE idempotency_keys')]);
   });
 });
