@@ -5,7 +5,10 @@ import type { Tenant } from '../database/tenant';
 import type { Transaction } from '../database/transaction';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
+import { readTogether } from '../database/combined-statement';
+import { GrantRulesService } from '../grant-rules/grant-rules.service';
 import { ProductsService } from '../products/products.service';
+import { GrantLookups } from './grant-lookups';
 import { Reference } from './entitlement-check.query';
 import type { ChangedEntitlement } from './entitlement.mapper';
 import { EntitlementEntity, EntitlementSource, EntitlementStatus } from './entitlement.entity';
@@ -44,6 +47,7 @@ export class EntitlementGrantResolutionService {
     private readonly products: ProductsService,
     private readonly grants: EntitlementGrantsService,
     private readonly time: TestClockTime,
+    private readonly grantRules: GrantRulesService,
   ) {}
 
   /**
@@ -59,7 +63,14 @@ export class EntitlementGrantResolutionService {
     if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) {
       throw new ApiError(ErrorCode.INVALID_PARAMETER, `'expires_at' must be in the future`, 'expires_at');
     }
-    const product = await this.products.findForGrant(tx, tenant, input.product);
+    // The product, what it includes and the rules they fire: one statement for the whole grant's reads.
+    const id = input.product.id ?? null;
+    const storeId = input.product.storeId ?? null;
+    const read = await readTogether(tx.manager, {
+      found: this.products.forGrantPart(tenant, input.product),
+      rules: this.grantRules.triggeredByGrantPart(tenant, id, storeId),
+    });
+    const product = read.found?.product ?? null;
     if (!product) {
       const named = input.product.id !== undefined ? `id '${input.product.id}'` : `store_product_id '${input.product.storeId}'`;
       throw new ApiError(ErrorCode.PRODUCT_NOT_FOUND, `No product with ${named}`, input.product.id !== undefined ? 'product_id' : 'store_product_id');
@@ -78,7 +89,9 @@ export class EntitlementGrantResolutionService {
       storeLineItemId: input.storeLineItemId,
       metadata: input.metadata,
     };
-    const [entitlement] = await this.grants.grantResolved(tx, tenant, [resolved], now);
+    const lookups = new GrantLookups();
+    lookups.knowGrantOf(product.id, read.found?.included ?? [], read.rules);
+    const [entitlement] = await this.grants.grantResolved(tx, tenant, [resolved], now, lookups);
     return { entitlement, storeCustomerId: customer.store_customer_id, at: now };
   }
 

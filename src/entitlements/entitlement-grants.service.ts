@@ -8,6 +8,7 @@ import { ProductsService } from '../products/products.service';
 import { EntitlementEntity, EntitlementSource, EntitlementStatus } from './entitlement.entity';
 import { toEntitlementResponse } from './entitlement.mapper';
 import { EntitlementsRepository, NewEntitlement } from './entitlements.repository';
+import { GrantLookups } from './grant-lookups';
 import { bundleChildrenOf, defaultUsageLimit, grantsThatFireRules, ruleGrantCandidates } from './grant-cascade';
 
 const DAY_MILLISECONDS = 24 * 60 * 60 * 1000;
@@ -51,8 +52,11 @@ export class EntitlementGrantsService {
     private readonly grantRules: GrantRulesService,
   ) {}
 
-  /** Grants each, in order; returns the granted entitlements in the grants' order (children and rule grants not included). */
-  async grantResolved(tx: Transaction, tenant: Tenant, grants: ResolvedGrant[], now: Date): Promise<EntitlementEntity[]> {
+  /**
+   * Grants each, in order; returns the granted entitlements in the grants' order (children and
+   * rule grants not included). `lookups`: what the caller's read already learned.
+   */
+  async grantResolved(tx: Transaction, tenant: Tenant, grants: ResolvedGrant[], now: Date, lookups: GrantLookups = new GrantLookups()): Promise<EntitlementEntity[]> {
     if (grants.length === 0) return [];
     const storeCustomerIds = new Map(grants.map(({ customer }) => [customer.id, customer.storeCustomerId]));
     const parents = await this.insertAndPublish(
@@ -75,8 +79,8 @@ export class EntitlementGrantsService {
         metadata: grant.metadata ?? {},
       })),
     );
-    const children = await this.grantBundleChildren(tx, tenant, parents, storeCustomerIds, now);
-    await this.fireGrantRules(tx, tenant, grantsThatFireRules(parents, children), storeCustomerIds, now);
+    const children = await this.grantBundleChildren(tx, tenant, parents, storeCustomerIds, now, lookups);
+    await this.fireGrantRules(tx, tenant, grantsThatFireRules(parents, children), storeCustomerIds, now, lookups);
     return parents;
   }
 
@@ -87,8 +91,10 @@ export class EntitlementGrantsService {
     parents: EntitlementEntity[],
     storeCustomerIds: Map<string, string>,
     now: Date,
+    lookups: GrantLookups,
   ): Promise<EntitlementEntity[]> {
-    const included = await this.products.includedProductsForGrant(tx, tenant, [...new Set(parents.map((parent) => parent.product_id))]);
+    const productIds = [...new Set(parents.map((parent) => parent.product_id))];
+    const included = lookups.includedOf(productIds) ?? (await this.products.includedProductsForGrant(tx, tenant, productIds));
     return this.insertAndPublish(tx, tenant, storeCustomerIds, now, bundleChildrenOf(parents, included, () => generateId('ent')));
   }
 
@@ -98,9 +104,17 @@ export class EntitlementGrantsService {
    * grant of this call included) or an earlier rule grants it here. A rule whose product is gone
    * or archived is skipped: the trigger's grant still succeeds.
    */
-  private async fireGrantRules(tx: Transaction, tenant: Tenant, triggering: EntitlementEntity[], storeCustomerIds: Map<string, string>, now: Date): Promise<void> {
+  private async fireGrantRules(
+    tx: Transaction,
+    tenant: Tenant,
+    triggering: EntitlementEntity[],
+    storeCustomerIds: Map<string, string>,
+    now: Date,
+    lookups: GrantLookups,
+  ): Promise<void> {
     if (triggering.length === 0) return;
-    const rules = await this.grantRules.triggeredBy(tx, tenant, [...new Set(triggering.map((entitlement) => entitlement.product_id))]);
+    const productIds = [...new Set(triggering.map((entitlement) => entitlement.product_id))];
+    const rules = lookups.rulesTriggeredBy(productIds) ?? (await this.grantRules.triggeredBy(tx, tenant, productIds));
     if (rules.length === 0) return;
     const pending = ruleGrantCandidates(triggering, rules);
     const alreadyHeld = await this.entitlements.activePairs(
@@ -124,7 +138,7 @@ export class EntitlementGrantsService {
         expiresAt: candidate.accessDurationDays === null ? undefined : new Date(now.getTime() + candidate.accessDurationDays * DAY_MILLISECONDS),
       });
     }
-    await this.grantResolved(tx, tenant, ruleGrants, now);
+    await this.grantResolved(tx, tenant, ruleGrants, now, lookups);
   }
 
   private async insertAndPublish(

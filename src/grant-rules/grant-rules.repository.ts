@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
+import { entityFromJson, ReadPart } from '../database/combined-statement';
 import type { Tenant } from '../database/tenant';
+import { grantedProductIdsSql } from '../products/product-lookup.sql';
 import { TenantTable } from '../database/tenant-table';
 import type { Reader, Transaction } from '../database/transaction';
 import { fetchPageWithTotal } from '../pagination/keyset';
@@ -26,6 +28,19 @@ export class GrantRulesRepository {
   enabledForTriggers(db: Reader, tenant: Tenant, productIds: string[]): Promise<GrantRuleEntity[]> {
     if (productIds.length === 0) return Promise.resolve([]);
     return this.table.find(db.manager, tenant, { trigger_product_id: In(productIds), enabled: true }, { created_at: 'ASC', id: 'ASC' });
+  }
+
+  /**
+   * enabledForTriggers of the products a grant of one product brings in (the products module's
+   * SQL names them), as a part of the grant's combined read: the same rules in the same order.
+   */
+  enabledForGrantPart(tenant: Tenant, id: string | null, storeId: string | null): ReadPart<GrantRuleEntity[]> {
+    return {
+      sql: `SELECT coalesce(jsonb_agg(to_jsonb(rule) ORDER BY rule.created_at, rule.id), '[]'::jsonb) FROM grant_rules rule
+        WHERE rule.merchant_id = $1 AND rule.mode = $2 AND rule.enabled AND rule.trigger_product_id IN (${grantedProductIdsSql('$1', '$2', '$3', '$4')})`,
+      parameters: [tenant.merchantId, tenant.mode, id, storeId],
+      parse: (value, manager) => (Array.isArray(value) ? value.map((row) => entityFromJson(manager, GrantRuleEntity, row as Record<string, unknown>)) : []),
+    };
   }
 
   async insert(tx: Transaction, tenant: Tenant, rule: Pick<GrantRuleEntity, 'id' | 'trigger_product_id' | 'grant_product_id' | 'access_duration_days' | 'enabled'>): Promise<GrantRuleEntity> {

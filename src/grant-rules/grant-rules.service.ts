@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { ReadPart } from '../database/combined-statement';
 import type { Tenant } from '../database/tenant';
 import type { Operation } from '../database/operation';
 import { UnitOfWork } from '../database/unit-of-work';
@@ -23,6 +24,10 @@ export interface TriggeredGrant {
   triggerProductId: string;
   grantProductId: string;
   accessDurationDays: number | null;
+}
+
+function toTriggeredGrant(rule: GrantRuleEntity): TriggeredGrant {
+  return { ruleId: rule.id, triggerProductId: rule.trigger_product_id, grantProductId: rule.grant_product_id, accessDurationDays: rule.access_duration_days };
 }
 
 /**
@@ -97,8 +102,17 @@ export class GrantRulesService {
 
   /** The grants the enabled rules of these (just granted) products make, read in the grant's transaction. */
   async triggeredBy(tx: Transaction, tenant: Tenant, productIds: string[]): Promise<TriggeredGrant[]> {
-    const rules = await this.rules.enabledForTriggers(tx, tenant, productIds);
-    return rules.map((rule) => ({ ruleId: rule.id, triggerProductId: rule.trigger_product_id, grantProductId: rule.grant_product_id, accessDurationDays: rule.access_duration_days }));
+    return (await this.rules.enabledForTriggers(tx, tenant, productIds)).map(toTriggeredGrant);
+  }
+
+  /**
+   * The enabled rules that a grant of the product named by our id or store id fires, with those of
+   * the products it includes, in the rules' order, as a part of the grant's combined read. A
+   * malformed id is passed as null and matches nothing.
+   */
+  triggeredByGrantPart(tenant: Tenant, id: string | null, storeId: string | null): ReadPart<TriggeredGrant[]> {
+    const part = this.rules.enabledForGrantPart(tenant, id, storeId);
+    return { ...part, parse: (value, manager) => part.parse(value, manager).map(toTriggeredGrant) };
   }
 
   /** The id of the tenant's product named by our id (`idField`) or by its store id (the other field). */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets, In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { entityFromJson, ReadPart } from '../database/combined-statement';
 import type { Tenant } from '../database/tenant';
 import { likeContains } from '../database/like-pattern';
 import { TenantTable } from '../database/tenant-table';
@@ -47,6 +48,27 @@ export class ProductsRepository {
   }
 
   /** The tenant's products with any of these ids or store product ids, in one statement. */
+  /**
+   * The product a grant names (null when none), with the active products it includes in the
+   * bundle's order ([] for a product that is no bundle), as a part of the grant's combined read.
+   * A malformed id is passed as null and matches nothing.
+   */
+  forGrantPart(tenant: Tenant, id: string | null, storeId: string | null): ReadPart<{ product: ProductEntity; included: ProductEntity[] } | null> {
+    return {
+      sql: `SELECT jsonb_build_object('product', to_jsonb(product), 'included', coalesce((
+          SELECT jsonb_agg(to_jsonb(included) ORDER BY item.position) FROM product_bundle_items item
+          JOIN products included ON included.merchant_id = item.merchant_id AND included.mode = item.mode AND included.id = item.included_product_id
+          WHERE item.merchant_id = $1 AND item.mode = $2 AND item.bundle_product_id = product.id AND included.status = 'active'), '[]'::jsonb))
+        FROM products product WHERE product.merchant_id = $1 AND product.mode = $2 AND (product.id = $3 OR product.store_product_id = $4)`,
+      parameters: [tenant.merchantId, tenant.mode, id, storeId],
+      parse: (value, manager) => {
+        if (value === null || typeof value !== 'object') return null;
+        const { product, included } = value as { product: Record<string, unknown>; included: Array<Record<string, unknown>> };
+        return { product: entityFromJson(manager, ProductEntity, product), included: included.map((row) => entityFromJson(manager, ProductEntity, row)) };
+      },
+    };
+  }
+
   findByIdsOrStoreIds(db: Reader, tenant: Tenant, ids: string[], storeIds: string[]): Promise<ProductEntity[]> {
     if (ids.length === 0 && storeIds.length === 0) return Promise.resolve([]);
     return this.table

@@ -147,6 +147,15 @@ export class ProductsService {
     return found;
   }
 
+  /**
+   * findForGrant as a part of the grant's combined read, with the active products it includes in
+   * the bundle's order (what `includedProductsForGrant` would give for it).
+   */
+  forGrantPart(tenant: Tenant, product: ProductReference): ReadPart<{ product: ProductEntity; included: ProductEntity[] } | null> {
+    const id = product.id !== undefined && isValidId('prod', product.id) ? product.id : null;
+    return this.products.forGrantPart(tenant, id, product.storeId ?? null);
+  }
+
   /** findForGrant of many references in one statement: each reference's product, or null (also for a null reference), in order. */
   async findManyForGrant(tx: Transaction, tenant: Tenant, references: ReadonlyArray<ProductReference | null>): Promise<Array<ProductEntity | null>> {
     const ids = references.flatMap((reference) => (reference?.id !== undefined && isValidId('prod', reference.id) ? [reference.id] : []));
