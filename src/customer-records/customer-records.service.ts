@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import type { ReadPart, WritePart } from '../database/combined-statement';
 import { LRUCache } from 'lru-cache';
+import type { EntityManager } from 'typeorm';
 import type { Tenant } from '../database/tenant';
 import type { Reader, Transaction } from '../database/transaction';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
-import { isValidId } from '../ids/id';
+import { generateId, isValidId } from '../ids/id';
 import { CustomerEntity } from './customer.entity';
 import { CustomerFilters, CustomersRepository } from './customers.repository';
 import type { PageRequest } from '../pagination/page';
@@ -48,6 +50,21 @@ export class CustomerRecordsService {
     const found = customer.id !== undefined ? await this.require(tx, tenant, customer.id) : await this.customers.upsertByStoreId(tx, tenant, customer.storeId, clockId);
     this.assertBoundTo(found, clockId);
     return found;
+  }
+
+  /** The customer a write names (null when there is none), as a part of the write's combined read; a malformed id matches nothing. */
+  findPart(tenant: Tenant, customer: CustomerReference): ReadPart<CustomerEntity | null> {
+    const id = customer.id !== undefined && isValidId('cus', customer.id) ? customer.id : null;
+    return this.customers.findPart(tenant, id, customer.storeId ?? null);
+  }
+
+  /**
+   * A new customer named by a store id, bound to no test clock, created at `now` by a combined
+   * write (`part`); that write is refused (`refusal`) if the store id was taken meanwhile.
+   */
+  newCustomerPart(tenant: Tenant, storeCustomerId: string, now: Date, manager: EntityManager, refusal: string): { customer: CustomerEntity; part: WritePart } {
+    const customer = manager.create(CustomerEntity, { id: generateId('cus'), merchant_id: tenant.merchantId, mode: tenant.mode, store_customer_id: storeCustomerId, test_clock_id: null, created_at: now });
+    return { customer, part: this.customers.insertNewPart(tenant, customer, refusal) };
   }
 
   /** 409 TEST_CLOCK_MISMATCH when a clock is named and the customer is not bound to it. */

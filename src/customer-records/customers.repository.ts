@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets, In } from 'typeorm';
+import { entityFromJson, ReadPart, WritePart } from '../database/combined-statement';
 import type { Tenant } from '../database/tenant';
 import { likePrefix } from '../database/like-pattern';
 import { assertTenant, TenantTable } from '../database/tenant-table';
@@ -22,6 +23,30 @@ export class CustomersRepository {
 
   findById(db: Reader, tenant: Tenant, customerId: string): Promise<CustomerEntity | null> {
     return this.table.findOne(db.manager, tenant, { id: customerId });
+  }
+
+  /** The customer with this id or this store id (the other null), as a part of a combined read. */
+  findPart(tenant: Tenant, id: string | null, storeId: string | null): ReadPart<CustomerEntity | null> {
+    return {
+      sql: `SELECT to_jsonb(customer) FROM customers customer WHERE customer.merchant_id = $1 AND customer.mode = $2 AND (customer.id = $3 OR customer.store_customer_id = $4)`,
+      parameters: [tenant.merchantId, tenant.mode, id, storeId],
+      parse: (value, manager) => (value !== null && typeof value === 'object' ? entityFromJson(manager, CustomerEntity, value as Record<string, unknown>) : null),
+    };
+  }
+
+  /**
+   * A new customer (bound to no test clock) as a part of a combined write, refused (`refusal`)
+   * when the store id was taken meanwhile: then the caller's transaction finds it.
+   */
+  insertNewPart(tenant: Tenant, customer: Pick<CustomerEntity, 'id' | 'store_customer_id' | 'created_at'>, refusal: string): WritePart {
+    assertTenant(tenant);
+    return {
+      name: 'new_customer',
+      sql: `INSERT INTO customers (id, merchant_id, mode, store_customer_id, test_clock_id, created_at) VALUES ($1, $2, $3, $4, NULL, $5)
+        ON CONFLICT (merchant_id, mode, store_customer_id) DO NOTHING RETURNING id`,
+      parameters: [customer.id, tenant.merchantId, tenant.mode, customer.store_customer_id, customer.created_at],
+      refusal,
+    };
   }
 
   findByStoreId(db: Reader, tenant: Tenant, storeCustomerId: string): Promise<CustomerEntity | null> {

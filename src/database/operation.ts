@@ -17,6 +17,11 @@ export interface IdempotencyClaim {
    * statement (with the outbox's parts), sent just before the commit.
    */
   completionPart(result: unknown): WritePart;
+  /**
+   * A combined write's part (`UnitOfWork.runCombined`): the key taken with its complete response in
+   * one insert, refused (rolling the whole statement back) when another request has the key.
+   */
+  takenWithResponsePart(result: unknown): WritePart;
   /** The transaction rolled back (it lost a race) and will run again: the key is not held any more. */
   rolledBack(): void;
 }

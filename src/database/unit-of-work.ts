@@ -103,19 +103,22 @@ export class UnitOfWork {
 
   /**
    * A request's writes as one statement, atomic by itself (no BEGIN/COMMIT round trips): the parts,
-   * then the outbox's parts for the events. Throws StatementRefused when a part refused (nothing
-   * stays). Run it within `runShared`. Not for requests with an Idempotency-Key: their claim needs
-   * a transaction.
+   * then the outbox's parts for the events and, for a request with an Idempotency-Key, the key taken
+   * with `result` as its stored response. Throws StatementRefused when a part refused (the key's
+   * refusal included: another request has it); nothing stays. Run it within `runShared`.
    */
-  async runCombined(operation: Operation, combined: CombinedWrite): Promise<void> {
-    if (operation.idempotency) throw new Error('A combined write cannot complete an idempotency claim');
+  async runCombined(operation: Operation, combined: CombinedWrite, result?: unknown): Promise<void> {
+    const claim = operation.idempotency;
+    if (claim && result === undefined) throw new Error('A combined write with an idempotency claim needs the result to store');
     if (combined.events.length > 0) {
       const results = await this.emitter.emitAsync(DOMAIN_EVENT, new DomainEvents(combined.events, combined));
       if (results.length === 0) throw new Error(`No outbox listener recorded ${combined.events[0].type}`);
     }
+    const parts = claim ? [...combined.parts, claim.takenWithResponsePart(result)] : combined.parts;
     try {
-      await writeTogether(this.dataSource.manager, combined.parts);
+      await writeTogether(this.dataSource.manager, parts);
     } catch (error) {
+      claim?.rolledBack();
       // A deadlock or serialization failure is a refusal too: the caller's locked path decides.
       if (isTransactionConflict(error)) throw new StatementRefused('conflict');
       throw error;

@@ -64,20 +64,7 @@ export class EntitlementGrantsService {
       tenant,
       storeCustomerIds,
       now,
-      grants.map((grant) => ({
-        id: generateId('ent'),
-        customer_id: grant.customer.id,
-        test_clock_id: grant.customer.testClockId,
-        product_id: grant.product.id,
-        status: grant.status ?? 'active',
-        expires_at: grant.expiresAt ?? defaultExpiry(grant.product, now),
-        usage_limit: grant.usageLimit ?? defaultUsageLimit(grant.product),
-        source: grant.source,
-        store_order_id: grant.storeOrderId ?? null,
-        store_line_item_id: grant.storeLineItemId ?? null,
-        parent_entitlement_id: null,
-        metadata: grant.metadata ?? {},
-      })),
+      grants.map((grant) => grantedFieldsOf(grant, now)),
     );
     const children = await this.grantBundleChildren(tx, tenant, parents, storeCustomerIds, now, lookups);
     await this.fireGrantRules(tx, tenant, grantsThatFireRules(parents, children), storeCustomerIds, now, lookups);
@@ -152,15 +139,7 @@ export class EntitlementGrantsService {
     const inserted = await this.entitlements.insertMany(
       tx,
       tenant,
-      rows.map((fields) => ({
-        ...fields,
-        granted_at: now,
-        revoked_at: null,
-        revocation_reason: null,
-        suspended_at: null,
-        suspension_reason: null,
-        usage_count: 0,
-      })),
+      rows.map((fields) => newEntitlementOf(fields, now)),
     );
     await tx.publishMany(
       'entitlement.created',
@@ -169,6 +148,37 @@ export class EntitlementGrantsService {
     );
     return inserted;
   }
+}
+
+/** What a resolved grant decides at `now`: the product's defaults where the grant leaves a field out. */
+function grantedFieldsOf(grant: ResolvedGrant, now: Date): GrantedFields {
+  return {
+    id: generateId('ent'),
+    customer_id: grant.customer.id,
+    test_clock_id: grant.customer.testClockId,
+    product_id: grant.product.id,
+    status: grant.status ?? 'active',
+    expires_at: grant.expiresAt ?? defaultExpiry(grant.product, now),
+    usage_limit: grant.usageLimit ?? defaultUsageLimit(grant.product),
+    source: grant.source,
+    store_order_id: grant.storeOrderId ?? null,
+    store_line_item_id: grant.storeLineItemId ?? null,
+    parent_entitlement_id: null,
+    metadata: grant.metadata ?? {},
+  };
+}
+
+/** A new entitlement granted at `now`, as every grant writes it. */
+function newEntitlementOf(fields: GrantedFields, now: Date): NewEntitlement {
+  return { ...fields, granted_at: now, revoked_at: null, revocation_reason: null, suspended_at: null, suspension_reason: null, usage_count: 0 };
+}
+
+/**
+ * The entitlement a single grant that brings nothing with it (no bundle's children, no rule fired)
+ * writes at `now`: for the combined create, which writes it with its other parts in one statement.
+ */
+export function newEntitlementOfGrant(grant: ResolvedGrant, now: Date): NewEntitlement {
+  return newEntitlementOf(grantedFieldsOf(grant, now), now);
 }
 
 function defaultExpiry(product: ProductEntity, now: Date): Date | null {

@@ -7,6 +7,7 @@ import { ProductsModule } from '../products/products.module';
 import { TestClockRecordsModule } from '../test-clock-records/test-clock-records.module';
 import { EntitlementExpirySweeper } from './entitlement-expiry.sweeper';
 import { EntitlementGrantsService } from './entitlement-grants.service';
+import { EntitlementCombinedGrantService } from './entitlement-combined-grant.service';
 import { EntitlementGrantResolutionService } from './entitlement-grant-resolution.service';
 import { EntitlementTransitionsService } from './entitlement-transitions.service';
 import { EntitlementsController } from './entitlements.controller';
@@ -30,6 +31,7 @@ import { JwksController } from './tokens/jwks.controller';
     EntitlementsRepository,
     EntitlementsService,
     EntitlementGrantResolutionService,
+    EntitlementCombinedGrantService,
     EntitlementTransitionsService,
     EntitlementGrantsService,
     EntitlementExpirySweeper,

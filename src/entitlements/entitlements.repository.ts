@@ -172,6 +172,43 @@ export class EntitlementsRepository {
     return this.table.insertMany(tx.manager, tenant, entitlements as QueryDeepPartialEntity<EntitlementEntity>[]);
   }
 
+  /**
+   * A new entitlement as a part of a combined write, every column given (created_at and updated_at
+   * too), so the response and the event built from `entitlement` are what the row holds.
+   */
+  insertPart(tenant: Tenant, entitlement: NewEntitlement & Pick<EntitlementEntity, 'created_at' | 'updated_at'>): WritePart {
+    assertTenant(tenant);
+    const columns: Array<[string, unknown]> = [
+      ['id', entitlement.id],
+      ['merchant_id', tenant.merchantId],
+      ['mode', tenant.mode],
+      ['customer_id', entitlement.customer_id],
+      ['test_clock_id', entitlement.test_clock_id],
+      ['product_id', entitlement.product_id],
+      ['status', entitlement.status],
+      ['granted_at', entitlement.granted_at],
+      ['expires_at', entitlement.expires_at],
+      ['revoked_at', entitlement.revoked_at],
+      ['revocation_reason', entitlement.revocation_reason],
+      ['suspended_at', entitlement.suspended_at],
+      ['suspension_reason', entitlement.suspension_reason],
+      ['usage_count', entitlement.usage_count],
+      ['usage_limit', entitlement.usage_limit],
+      ['source', entitlement.source],
+      ['store_order_id', entitlement.store_order_id],
+      ['store_line_item_id', entitlement.store_line_item_id],
+      ['parent_entitlement_id', entitlement.parent_entitlement_id],
+      ['metadata', JSON.stringify(entitlement.metadata)],
+      ['created_at', entitlement.created_at],
+      ['updated_at', entitlement.updated_at],
+    ];
+    return {
+      name: 'new_entitlement',
+      sql: `INSERT INTO entitlements (${columns.map(([name]) => name).join(', ')}) VALUES (${columns.map(([name], index) => (name === 'metadata' ? `$${index + 1}::jsonb` : `$${index + 1}`)).join(', ')})`,
+      parameters: columns.map(([, value]) => value),
+    };
+  }
+
   /** Writes the entitlement's changeable columns; returns it as stored (updated_at moved). */
   async saveState(tx: Transaction, tenant: Tenant, entitlementId: string, state: EntitlementState): Promise<EntitlementEntity> {
     const saved = await this.table.updateById(tx.manager, tenant, entitlementId, state as QueryDeepPartialEntity<EntitlementEntity>);

@@ -20,7 +20,8 @@ import { UpdateEntitlementDto } from './dto/update-entitlement.dto';
 import { Reference } from './entitlement-check.query';
 import { EntitlementEntity, EntitlementStatus } from './entitlement.entity';
 import { effectiveStatus } from './effective-status';
-import { EntitlementGrantResolutionService } from './entitlement-grant-resolution.service';
+import { EntitlementCombinedGrantService } from './entitlement-combined-grant.service';
+import { EntitlementGrantResolutionService, GrantInput } from './entitlement-grant-resolution.service';
 import { EntitlementTransitionsService } from './entitlement-transitions.service';
 import { toEntitlementCheckItem, toEntitlementListItem, toChangedEntitlementResponse, toEntitlementResponse } from './entitlement.mapper';
 import { EntitlementsRepository } from './entitlements.repository';
@@ -52,6 +53,7 @@ export class EntitlementsService {
   constructor(
     private readonly entitlements: EntitlementsRepository,
     private readonly grantResolution: EntitlementGrantResolutionService,
+    private readonly combinedGrants: EntitlementCombinedGrantService,
     private readonly transitions: EntitlementTransitionsService,
     private readonly customers: CustomerRecordsService,
     private readonly products: ProductsService,
@@ -155,26 +157,27 @@ export class EntitlementsService {
     return toEntitlementResponse(entitlement, customer.store_customer_id, await this.time.nowFor(db, tenant, entitlement.test_clock_id));
   }
 
-  /** POST /v1/entitlements: a grant with source api, or manual when a person made it in the dashboard. */
-  create(operation: Operation, body: CreateEntitlementDto): Promise<EntitlementResponseDto> {
-    const customer = referenceOf(exactlyOne({ customer_id: body.customer_id, store_customer_id: body.store_customer_id }), 'customer_id');
-    const product = referenceOf(exactlyOne({ product_id: body.product_id, store_product_id: body.store_product_id }), 'product_id');
-    return this.unitOfWork.run(operation, (tx) =>
-      this.grantResolution
-        .grant(tx, operation.tenant, {
-        customer,
-        testClockId: body.test_clock,
-        product,
-        source: operation.credential === 'dashboard-session' ? 'manual' : 'api',
-        status: body.status,
-        expiresAt: body.expires_at !== undefined ? new Date(body.expires_at) : undefined,
-        usageLimit: body.usage_limit,
-        storeOrderId: body.store_order_id,
-        storeLineItemId: body.store_line_item_id,
-        metadata: body.metadata,
-      })
-        .then(toChangedEntitlementResponse),
-    );
+  /**
+   * POST /v1/entitlements: a grant with source api, or manual when a person made it in the
+   * dashboard. The common grant takes two round trips (EntitlementCombinedGrantService); anything
+   * else, and any race it lost, runs as the grant's transaction.
+   */
+  async create(operation: Operation, body: CreateEntitlementDto): Promise<EntitlementResponseDto> {
+    const input: GrantInput = {
+      customer: referenceOf(exactlyOne({ customer_id: body.customer_id, store_customer_id: body.store_customer_id }), 'customer_id'),
+      testClockId: body.test_clock,
+      product: referenceOf(exactlyOne({ product_id: body.product_id, store_product_id: body.store_product_id }), 'product_id'),
+      source: operation.credential === 'dashboard-session' ? 'manual' : 'api',
+      status: body.status,
+      expiresAt: body.expires_at !== undefined ? new Date(body.expires_at) : undefined,
+      usageLimit: body.usage_limit,
+      storeOrderId: body.store_order_id,
+      storeLineItemId: body.store_line_item_id,
+      metadata: body.metadata,
+    };
+    const combined = await this.combinedGrants.grant(operation, input, toChangedEntitlementResponse);
+    if (combined) return combined;
+    return this.unitOfWork.run(operation, (tx) => this.grantResolution.grant(tx, operation.tenant, input).then(toChangedEntitlementResponse));
   }
 
   suspend(operation: Operation, entitlementId: string, body: EntitlementReasonDto): Promise<EntitlementResponseDto> {

@@ -6,6 +6,9 @@ import { envelopeOf } from '../envelope/envelope';
 import { StatusResult } from '../envelope/status-result';
 import type { IdempotencyKeysRepository } from './idempotency-keys.repository';
 
+/** The refusal of a combined write whose key another request took first. */
+const KEY_TAKEN = 'idempotency_key_taken';
+
 /** The key was taken by another request that committed first: roll back and replay its response. */
 export class IdempotencyKeyTakenError extends Error {
   constructor(readonly key: string) {
@@ -53,16 +56,29 @@ export class RequestIdempotencyClaim implements IdempotencyClaim {
     if (!(await this.keys.claim(tx, tenant, key, requestHash, status, this.now()))) throw new IdempotencyKeyTakenError(key);
   }
 
+  takenWithResponsePart(result: unknown): WritePart {
+    if (this.used) throw new Error('An idempotent request may write only once with its claim');
+    this.used = true;
+    const { tenant, key, requestHash } = this.request;
+    const response = this.responseOf(result);
+    this.response = response;
+    return this.keys.insertCompletedPart(tenant, key, { requestHash, ...response }, this.now(), KEY_TAKEN);
+  }
+
   rolledBack(): void {
     this.used = false;
     this.response = null;
   }
 
   completionPart(result: unknown): WritePart {
-    const body = envelopeOf(result, this.request.requestId);
-    // An upsert decides its status as it runs: the replay must answer with that one.
-    const status = result instanceof StatusResult ? result.status : this.request.status;
+    const { status, body } = this.responseOf(result);
     this.response = { status, body };
     return this.keys.storeResponsePart(this.request.tenant, this.request.key, body, status);
+  }
+
+  /** The complete response stored under the key: the enveloped body and its status. */
+  private responseOf(result: unknown): { status: number; body: unknown } {
+    // An upsert decides its status as it runs: the replay must answer with that one.
+    return { status: result instanceof StatusResult ? result.status : this.request.status, body: envelopeOf(result, this.request.requestId) };
   }
 }

@@ -77,6 +77,24 @@ export class IdempotencyKeysRepository {
     return rows.length === 1;
   }
 
+  /**
+   * insertCompleted as a part of a combined write: the key and its response in one insert, the
+   * whole statement refused (`refusal`) when the key is taken. A concurrent request holding it makes
+   * the statement wait on the primary key until that one commits (then refused) or rolls back.
+   */
+  insertCompletedPart(tenant: Tenant, key: string, response: StoredResponse, now: Date, refusal: string): WritePart {
+    assertTenant(tenant);
+    return {
+      name: 'idempotency_key',
+      sql: `INSERT INTO idempotency_keys (merchant_id, mode, key, request_hash, response_status, response_body, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6::json, $7)
+       ON CONFLICT (merchant_id, mode, key) DO NOTHING
+       RETURNING key`,
+      parameters: [tenant.merchantId, tenant.mode, key, response.requestHash, response.status, JSON.stringify(response.body ?? null), now],
+      refusal,
+    };
+  }
+
   /** Maintenance across all tenants: deletes up to `limit` keys created before the cutoff, oldest first; returns how many. */
   async deleteCreatedBefore(tx: Transaction, cutoff: Date, limit: number): Promise<number> {
     const [, affected]: [unknown, number] = await tx.manager.query(`DELETE FROM idempotency_keys WHERE (merchant_id, mode, key) IN (${DUE_IDEMPOTENCY_KEYS})`, [cutoff, limit]);

@@ -80,6 +80,9 @@ describe('UnitOfWork: the one place deadlocks and serialization failures are ret
         calls.push('complete');
         return { name: 'stored_response', sql: 'UPDATE idempotency_keys SET response_status = $1', parameters: [201] };
       },
+      takenWithResponsePart: () => {
+        throw new Error('a transaction stores its response with completionPart');
+      },
       rolledBack: () => void calls.push('rolledBack'),
     };
     let runs = 0;
