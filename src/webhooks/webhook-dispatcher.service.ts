@@ -21,12 +21,11 @@ const LEASE_MILLISECONDS = SEND_TIMEOUT_MILLISECONDS + 5_000;
  */
 const MIN_INSTANCE_IN_FLIGHT = 100;
 /**
- * Sends that finish within this long of one another share one claim. A claim costs the database
- * about a millisecond whatever it returns (it reads the head of each endpoint's queue): claiming
- * again after every finished send cost more database time than the sends (bench/README.md).
- * A commit's wake-up is not delayed.
+ * Commits and finished sends within this long of one another share one claim. A claim costs the
+ * database about a millisecond whatever it returns (it reads the head of each endpoint's queue):
+ * claiming after every finished send, or every commit, cost more than the sends (bench/README.md).
  */
-const FINISHED_SEND_WAKE_DELAY_MILLISECONDS = 5;
+const WAKE_DELAY_MILLISECONDS = 5;
 /** Retries land within ±20 % of the schedule, so failing endpoints are not hit in lockstep. */
 const JITTER = 0.2;
 
@@ -70,7 +69,12 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     this.wake();
   }
 
+  /** A commit that published events: its deliveries are claimed with those of the commits of the next few milliseconds. */
   @OnEvent(EVENTS_COMMITTED)
+  committed(): void {
+    this.wakeSoon();
+  }
+
   wake(): void {
     if (this.stopped) return;
     if (this.claiming) {
@@ -108,13 +112,13 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     await this.sender.close();
   }
 
-  /** A wake-up shortly after a send finished, shared by the sends that finish meanwhile. */
-  private wakeAfterFinishedSend(): void {
+  /** A wake-up shortly after a commit or a finished send, shared by those that come meanwhile. */
+  private wakeSoon(): void {
     if (this.finishedSendWake || this.stopped) return;
     this.finishedSendWake = setTimeout(() => {
       this.finishedSendWake = null;
       this.wake();
-    }, FINISHED_SEND_WAKE_DELAY_MILLISECONDS);
+    }, WAKE_DELAY_MILLISECONDS);
   }
 
   /**
@@ -135,7 +139,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
       for (const delivery of claimed) {
         const sending: Promise<void> = this.deliverSafely(delivery).finally(() => {
           this.inFlight.delete(sending);
-          this.wakeAfterFinishedSend();
+          this.wakeSoon();
         });
         this.inFlight.add(sending);
       }
