@@ -19,8 +19,8 @@ function main(): void {
   const { results, targets } = JSON.parse(readFileSync(file, 'utf8')) as Results;
   const rows = new Map<string, Partial<Record<ScenarioResult['adapter'], ScenarioResult>>>();
   for (const result of results) {
-    // The raw check server's runs sit in the check's row, in a column of their own.
-    const scenario = result.adapter === 'raw' ? 'entitlements/check' : result.scenario;
+    // The raw check server's runs sit in the check's rows (at full load, and paced), in a column of their own.
+    const scenario = result.adapter === 'raw' ? result.scenario.replace(/^raw node:http \+ pg check/, 'entitlements/check').replace(/ \((limit|floor)\)$/, '') : result.scenario;
     const key = `${format(result.size)}|${scenario}|${result.connections}`;
     rows.set(key, { ...rows.get(key), [result.adapter]: result });
   }
