@@ -7,7 +7,7 @@ import { UnitOfWork } from '../database/unit-of-work';
 import { GrantRulesService } from '../grant-rules/grant-rules.service';
 import { ProductsService } from '../products/products.service';
 import { EntitlementEntity } from './entitlement.entity';
-import type { GrantInput } from './entitlement-grant-resolution.service';
+import { GrantInput, resolvedGrantOf } from './entitlement-grant-resolution.service';
 import { newEntitlementOfGrant } from './entitlement-grants.service';
 import { ChangedEntitlement, toEntitlementResponse } from './entitlement.mapper';
 import { EntitlementsRepository } from './entitlements.repository';
@@ -61,20 +61,7 @@ export class EntitlementCombinedGrantService {
         customer = created.customer;
       }
       const row = {
-        ...newEntitlementOfGrant(
-          {
-            customer: { id: customer.id, storeCustomerId: customer.store_customer_id, testClockId: null },
-            product: found.product,
-            source: input.source,
-            status: input.status,
-            expiresAt: input.expiresAt,
-            usageLimit: input.usageLimit,
-            storeOrderId: input.storeOrderId,
-            storeLineItemId: input.storeLineItemId,
-            metadata: input.metadata,
-          },
-          now,
-        ),
+        ...newEntitlementOfGrant(resolvedGrantOf(input, customer, found.product), now),
         created_at: now,
         updated_at: now,
       };

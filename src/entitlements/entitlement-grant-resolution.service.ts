@@ -7,6 +7,8 @@ import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { readTogether } from '../database/combined-statement';
 import { GrantRulesService } from '../grant-rules/grant-rules.service';
+import type { CustomerEntity } from '../customer-records/customer.entity';
+import type { ProductEntity } from '../products/product.entity';
 import { ProductsService } from '../products/products.service';
 import { GrantLookups } from './grant-lookups';
 import { Reference } from './entitlement-check.query';
@@ -32,6 +34,21 @@ export interface GrantInput {
   storeOrderId?: string | null;
   storeLineItemId?: string | null;
   metadata?: Record<string, unknown>;
+}
+
+/** A grant whose customer and product were found (and checked) by the caller. */
+export function resolvedGrantOf(input: GrantInput, customer: Pick<CustomerEntity, 'id' | 'store_customer_id' | 'test_clock_id'>, product: ProductEntity): ResolvedGrant {
+  return {
+    customer: { id: customer.id, storeCustomerId: customer.store_customer_id, testClockId: customer.test_clock_id },
+    product,
+    source: input.source,
+    status: input.status,
+    expiresAt: input.expiresAt,
+    usageLimit: input.usageLimit,
+    storeOrderId: input.storeOrderId,
+    storeLineItemId: input.storeLineItemId,
+    metadata: input.metadata,
+  };
 }
 
 /**
@@ -78,17 +95,7 @@ export class EntitlementGrantResolutionService {
     if (product.status === 'archived') {
       throw new ApiError(ErrorCode.PRODUCT_ARCHIVED, `Product '${product.id}' is archived and cannot be granted`);
     }
-    const resolved: ResolvedGrant = {
-      customer: { id: customer.id, storeCustomerId: customer.store_customer_id, testClockId: customer.test_clock_id },
-      product,
-      source: input.source,
-      status: input.status,
-      expiresAt: input.expiresAt,
-      usageLimit: input.usageLimit,
-      storeOrderId: input.storeOrderId,
-      storeLineItemId: input.storeLineItemId,
-      metadata: input.metadata,
-    };
+    const resolved = resolvedGrantOf(input, customer, product);
     const lookups = new GrantLookups();
     lookups.knowGrantOf(product.id, read.found?.included ?? [], read.rules);
     const [entitlement] = await this.grants.grantResolved(tx, tenant, [resolved], now, lookups);
