@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, LessThanOrEqual } from 'typeorm';
-import type { WritePart } from '../database/combined-statement';
+import { Render, runAlone, WritePart } from '../database/combined-statement';
 import type { Tenant } from '../database/tenant';
 import { assertTenant, TenantTable } from '../database/tenant-table';
 import type { Reader, Transaction } from '../database/transaction';
@@ -20,15 +20,27 @@ export interface BandwidthCharge {
  * Adds a download's bytes to the month's bandwidth, no row when a hard cap would be passed. ON
  * CONFLICT re-checks the cap on the newest row, so concurrent downloads never pass it together.
  */
-const CHARGE_BANDWIDTH_SQL = `INSERT INTO bandwidth_usage AS usage (merchant_id, mode, month, bandwidth_bytes, overage_bytes, updated_at)
-       SELECT $1, $2, $3, $4::bigint, GREATEST(0, $4::bigint - $5::bigint), now()
-        WHERE $6::bigint IS NULL OR $4::bigint <= $6::bigint
+/**
+ * A download's bytes added to the month's bandwidth, refused (no row) when a hard cap would be
+ * passed; ON CONFLICT re-checks the cap on the newest row, so concurrent downloads never pass it
+ * together. One rendering for the transaction (run alone) and the combined write.
+ */
+function chargeBandwidthSql(tenant: Tenant, charge: BandwidthCharge): Render {
+  return (parameters) => {
+    const bytes = parameters.bigint(charge.bytes);
+    const included = parameters.bigint(charge.includedBytes);
+    const cap = parameters.bigint(charge.hardCapBytes);
+    return `INSERT INTO bandwidth_usage AS usage (merchant_id, mode, month, bandwidth_bytes, overage_bytes, updated_at)
+       SELECT ${parameters.text(tenant.merchantId)}, ${parameters.text(tenant.mode)}, ${parameters.text(charge.month)}, ${bytes}, GREATEST(0, ${bytes} - ${included}), now()
+        WHERE ${cap} IS NULL OR ${bytes} <= ${cap}
        ON CONFLICT (merchant_id, mode, month) DO UPDATE
           SET bandwidth_bytes = usage.bandwidth_bytes + EXCLUDED.bandwidth_bytes,
-              overage_bytes = GREATEST(0, usage.bandwidth_bytes + EXCLUDED.bandwidth_bytes - $5::bigint),
+              overage_bytes = GREATEST(0, usage.bandwidth_bytes + EXCLUDED.bandwidth_bytes - ${included}),
               updated_at = now()
-        WHERE $6::bigint IS NULL OR usage.bandwidth_bytes + EXCLUDED.bandwidth_bytes <= $6::bigint
+        WHERE ${cap} IS NULL OR usage.bandwidth_bytes + EXCLUDED.bandwidth_bytes <= ${cap}
        RETURNING usage.bandwidth_bytes`;
+  };
+}
 
 /** SQL of the usage meters and storage reservations. Locking methods run in the caller's transaction. */
 @Injectable()
@@ -92,7 +104,7 @@ export class UsageRepository {
     charge: BandwidthCharge,
   ): Promise<{ accepted: boolean; bandwidthBytes: number }> {
     assertTenant(tenant);
-    const rows: Array<{ bandwidth_bytes: string }> = await tx.manager.query(CHARGE_BANDWIDTH_SQL, this.chargeParameters(tenant, charge));
+    const rows = await runAlone<{ bandwidth_bytes: string }>(tx.manager, { name: 'bandwidth_charge', render: chargeBandwidthSql(tenant, charge) });
     if (rows.length > 0) return { accepted: true, bandwidthBytes: Number(rows[0].bandwidth_bytes) };
     const current = await this.bandwidth.findOne(tx.manager, tenant, { month: charge.month });
     return { accepted: false, bandwidthBytes: current?.bandwidth_bytes ?? 0 };
@@ -101,7 +113,7 @@ export class UsageRepository {
   /** chargeBandwidth as a part of a combined write, refused (`refusal`) where that one is not accepted. */
   chargeBandwidthPart(tenant: Tenant, charge: BandwidthCharge, refusal: string): WritePart {
     assertTenant(tenant);
-    return { name: 'bandwidth_charge', sql: CHARGE_BANDWIDTH_SQL, parameters: this.chargeParameters(tenant, charge), refusal };
+    return { name: 'bandwidth_charge', render: chargeBandwidthSql(tenant, charge), refusal };
   }
 
   findStorage(db: Reader, tenant: Tenant): Promise<StorageUsageEntity | null> {
@@ -110,10 +122,6 @@ export class UsageRepository {
 
   findBandwidth(db: Reader, tenant: Tenant, month: string): Promise<BandwidthUsageEntity | null> {
     return this.bandwidth.findOne(db.manager, tenant, { month });
-  }
-
-  private chargeParameters(tenant: Tenant, charge: BandwidthCharge): unknown[] {
-    return [tenant.merchantId, tenant.mode, charge.month, charge.bytes, charge.includedBytes, charge.hardCapBytes];
   }
 
   private async sumReservations(manager: EntityManager, tenant: Tenant, now: Date, excludeFileId?: string): Promise<number> {

@@ -46,9 +46,12 @@ export class CustomerRecordsService {
    */
   async resolveForWrite(tx: Transaction, tenant: Tenant, customer: CustomerReference, testClockId?: string | null): Promise<CustomerEntity> {
     const clockId = testClockId ?? null;
-    if (clockId !== null) await this.testClocks.require(tx, tenant, clockId);
+    // The clock is held (key-share) until the write commits: its delete waits, or was first (404).
+    if (clockId !== null) await this.testClocks.holdForWrite(tx, tenant, clockId);
     const found = customer.id !== undefined ? await this.require(tx, tenant, customer.id) : await this.customers.upsertByStoreId(tx, tenant, customer.storeId, clockId);
     this.assertBoundTo(found, clockId);
+    // A customer bound to a clock the request did not name: that clock (and so the customer) stays too.
+    if (found.test_clock_id !== null && clockId === null) await this.testClocks.holdForWrite(tx, tenant, found.test_clock_id);
     return found;
   }
 

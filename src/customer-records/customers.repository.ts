@@ -28,8 +28,9 @@ export class CustomersRepository {
   /** The customer with this id or this store id (the other null), as a part of a combined read. */
   findPart(tenant: Tenant, id: string | null, storeId: string | null): ReadPart<CustomerEntity | null> {
     return {
-      sql: `SELECT to_jsonb(customer) FROM customers customer WHERE customer.merchant_id = $1 AND customer.mode = $2 AND (customer.id = $3 OR customer.store_customer_id = $4)`,
-      parameters: [tenant.merchantId, tenant.mode, id, storeId],
+      render: (parameters) =>
+        `SELECT to_jsonb(customer) FROM customers customer WHERE customer.merchant_id = ${parameters.text(tenant.merchantId)} AND customer.mode = ${parameters.text(tenant.mode)}
+          AND (customer.id = ${parameters.text(id)} OR customer.store_customer_id = ${parameters.text(storeId)})`,
       parse: (value, manager) => (value !== null && typeof value === 'object' ? entityFromJson(manager, CustomerEntity, value as Record<string, unknown>) : null),
     };
   }
@@ -42,9 +43,10 @@ export class CustomersRepository {
     assertTenant(tenant);
     return {
       name: 'new_customer',
-      sql: `INSERT INTO customers (id, merchant_id, mode, store_customer_id, test_clock_id, created_at) VALUES ($1, $2, $3, $4, NULL, $5)
-        ON CONFLICT (merchant_id, mode, store_customer_id) DO NOTHING RETURNING id`,
-      parameters: [customer.id, tenant.merchantId, tenant.mode, customer.store_customer_id, customer.created_at],
+      render: (parameters) =>
+        `INSERT INTO customers (id, merchant_id, mode, store_customer_id, test_clock_id, created_at)
+          VALUES (${parameters.text(customer.id)}, ${parameters.text(tenant.merchantId)}, ${parameters.text(tenant.mode)}, ${parameters.text(customer.store_customer_id)}, NULL, ${parameters.timestamptz(customer.created_at)})
+          ON CONFLICT (merchant_id, mode, store_customer_id) DO NOTHING RETURNING id`,
       refusal,
     };
   }

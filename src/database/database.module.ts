@@ -11,6 +11,7 @@ import { ReadPool } from './read-pool';
 import { runMigrations } from './run-migrations';
 import { TenantTransactionLimiter } from './tenant-transaction-limiter';
 import { UnitOfWork } from './unit-of-work';
+import { FastPaths } from './fast-paths';
 
 @Module({
   providers: [
@@ -70,6 +71,7 @@ export class DatabaseModule {
       ],
       providers: [
         UnitOfWork,
+        FastPaths,
         Pruner,
         DatabaseShutdown,
         PoolObservation,
@@ -90,7 +92,7 @@ export class DatabaseModule {
             }),
         },
       ],
-      exports: [UnitOfWork, Pruner, ReadPool, TenantTransactionLimiter, DatabaseConnectionModule],
+      exports: [UnitOfWork, FastPaths, Pruner, ReadPool, TenantTransactionLimiter, DatabaseConnectionModule],
     };
   }
 }

@@ -1,5 +1,6 @@
 import { EntityManager, EntityTarget, FindOptionsOrder, FindOptionsWhere, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import type { ParameterType, WritePart } from './combined-statement';
 import { API_MODES, ApiMode, Tenant } from './tenant';
 
 /** Rows per multi-row INSERT: PostgreSQL takes at most 65,535 parameters in one statement. */
@@ -129,6 +130,40 @@ export class TenantTable<Entity extends TenantColumns & ObjectLiteral> {
     return rows;
   }
 
+  /**
+   * New rows of the tenant as one INSERT part (`name`), every column of the entity written from
+   * the row (a column the row leaves undefined takes its default), each value typed by its column:
+   * the one INSERT of this table that a combined write embeds and a transaction runs alone
+   * (`runAlone`), so both paths write the same columns the same way.
+   */
+  insertRowsPart(manager: EntityManager, tenant: Tenant, rows: ReadonlyArray<WithoutTenant<Entity>>, name: string): WritePart {
+    assertTenant(tenant);
+    rows.forEach(refuseTenantColumns);
+    if (rows.length === 0) throw new Error(`No rows to insert into ${this.alias}`);
+    const metadata = manager.connection.getMetadata(this.target);
+    const { tableName } = metadata;
+    // A generated column (GENERATED ALWAYS AS … STORED) is the database's to write.
+    const columns = metadata.columns.filter((column) => column.generatedType === undefined);
+    // Rows are written by column name: an entity whose property names a column otherwise has no insert here.
+    const renamed = columns.find((column) => column.propertyName !== column.databaseName);
+    if (renamed) throw new Error(`${tableName}.${renamed.databaseName} is the property ${renamed.propertyName}: insertRowsPart writes rows by column name`);
+    const tenantColumns: Record<string, string> = { merchant_id: tenant.merchantId, mode: tenant.mode };
+    return {
+      name,
+      render: (parameters) => {
+        const values = rows.map((row) => {
+          const fields = row as Record<string, unknown>;
+          const rendered = columns.map((column) => {
+            const value = column.databaseName in tenantColumns ? tenantColumns[column.databaseName] : fields[column.propertyName];
+            return value === undefined ? 'DEFAULT' : parameters.typed(value, parameterTypeOf(column.type, column.isArray));
+          });
+          return `(${rendered.join(', ')})`;
+        });
+        return `INSERT INTO ${tableName} (${columns.map((column) => column.databaseName).join(', ')}) VALUES ${values.join(', ')} RETURNING id`;
+      },
+    };
+  }
+
   /** Updates the tenant's rows matching `where`; returns how many changed. */
   async update(
     manager: EntityManager,
@@ -179,5 +214,26 @@ export class TenantTable<Entity extends TenantColumns & ObjectLiteral> {
     assertTenant(tenant);
     refuseTenantColumns(where);
     return { ...where, merchant_id: tenant.merchantId, mode: tenant.mode } as FindOptionsWhere<Entity>;
+  }
+}
+
+/** The placeholder type of a column (TypeORM's type name), for the typed INSERT of insertRowsPart. */
+function parameterTypeOf(type: unknown, isArray: boolean): ParameterType {
+  const name = typeof type === 'string' ? type : String(type);
+  if (isArray) {
+    if (name === 'text') return 'text[]';
+    throw new Error(`No placeholder type for an array of ${name}`);
+  }
+  switch (name) {
+    case 'text':
+    case 'integer':
+    case 'bigint':
+    case 'boolean':
+    case 'timestamptz':
+    case 'jsonb':
+    case 'json':
+      return name;
+    default:
+      throw new Error(`No placeholder type for a column of type ${name}`);
   }
 }

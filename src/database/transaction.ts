@@ -30,6 +30,14 @@ export interface Transaction extends Reader {
 export type TransactionWork<T> = (tx: Transaction) => Promise<T>;
 
 /**
+ * Where a write's events go: a transaction's outbox or a combined write's. A rule that publishes
+ * (a grant's entitlement.created, say) takes one, so both paths publish through the same code.
+ */
+export interface EventSink {
+  publishMany(type: EventType, tenant: Tenant, objects: ReadonlyArray<Record<string, unknown>>): Promise<void> | void;
+}
+
+/**
  * Emitted (awaited) once per write, just before it commits, with every event it published in
  * publishing order. Listeners add their parts to `combined`, the write's closing statement (a
  * transaction's, sent before COMMIT, or a combined write's only one), so change and events commit
@@ -56,5 +64,9 @@ export class CombinedWrite {
 
   publish(type: EventType, tenant: Tenant, object: Record<string, unknown>): void {
     this.events.push({ type, tenant, object });
+  }
+
+  publishMany(type: EventType, tenant: Tenant, objects: ReadonlyArray<Record<string, unknown>>): void {
+    for (const object of objects) this.publish(type, tenant, object);
   }
 }

@@ -11,6 +11,8 @@ import type { CustomerEntity } from '../customer-records/customer.entity';
 import type { ProductEntity } from '../products/product.entity';
 import { ProductsService } from '../products/products.service';
 import { GrantLookups } from './grant-lookups';
+import { refuseUnlessFutureExpiry } from './entitlement-bounds';
+import { isGrantable } from '../products/product-lookup.sql';
 import { Reference } from './entitlement-check.query';
 import type { ChangedEntitlement } from './entitlement.mapper';
 import { EntitlementEntity, EntitlementSource, EntitlementStatus } from './entitlement.entity';
@@ -77,14 +79,13 @@ export class EntitlementGrantResolutionService {
     const customer = await this.customers.resolveForWrite(tx, tenant, input.customer, input.testClockId);
     // The customer's now: its test clock's frozen time when it is bound to one.
     const now = await this.time.nowFor(tx, tenant, customer.test_clock_id);
-    if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) {
-      throw new ApiError(ErrorCode.INVALID_PARAMETER, `'expires_at' must be in the future`, 'expires_at');
-    }
-    // The product, what it includes and the rules they fire: one statement for the whole grant's reads.
+    refuseUnlessFutureExpiry(input.expiresAt, now);
+    // The product (share-locked: an archive committed before is seen, one after waits for this
+    // grant), what it includes and the rules they fire: one statement for the whole grant's reads.
     const id = input.product.id ?? null;
     const storeId = input.product.storeId ?? null;
     const read = await readTogether(tx.manager, {
-      found: this.products.forGrantPart(tenant, input.product),
+      found: this.products.forGrantPart(tenant, input.product, true),
       rules: this.grantRules.triggeredByGrantPart(tenant, id, storeId),
     });
     const product = read.found?.product ?? null;
@@ -92,7 +93,7 @@ export class EntitlementGrantResolutionService {
       const named = input.product.id !== undefined ? `id '${input.product.id}'` : `store_product_id '${input.product.storeId}'`;
       throw new ApiError(ErrorCode.PRODUCT_NOT_FOUND, `No product with ${named}`, input.product.id !== undefined ? 'product_id' : 'store_product_id');
     }
-    if (product.status === 'archived') {
+    if (!isGrantable(product)) {
       throw new ApiError(ErrorCode.PRODUCT_ARCHIVED, `Product '${product.id}' is archived and cannot be granted`);
     }
     const resolved = resolvedGrantOf(input, customer, product);
@@ -112,8 +113,7 @@ export class EntitlementGrantResolutionService {
     const groups = new Map<string | null, number[]>();
     grants.forEach((grant, index) => groups.set(grant.customer.testClockId, [...(groups.get(grant.customer.testClockId) ?? []), index]));
     const nowOf = await this.time.nowsFor(tx, tenant, [...groups.keys()]);
-    const past = grants.find((grant) => grant.expiresAt && grant.expiresAt.getTime() <= nowOf(grant.customer.testClockId).getTime());
-    if (past) throw new ApiError(ErrorCode.INVALID_PARAMETER, `'expires_at' must be in the future`, 'expires_at');
+    for (const grant of grants) refuseUnlessFutureExpiry(grant.expiresAt, nowOf(grant.customer.testClockId));
     const granted: EntitlementEntity[] = new Array<EntitlementEntity>(grants.length);
     for (const [testClockId, indexes] of groups) {
       const entitlements = await this.grants.grantResolved(tx, tenant, indexes.map((index) => grants[index]), nowOf(testClockId));

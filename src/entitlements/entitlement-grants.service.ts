@@ -1,17 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import type { Tenant } from '../database/tenant';
-import type { Transaction } from '../database/transaction';
+import type { EventSink, Transaction } from '../database/transaction';
+import { Clock } from '../clock/clock';
+import { storedJsonb } from '../database/jsonb';
+import { isGrantable } from '../products/product-lookup.sql';
 import { GrantRulesService } from '../grant-rules/grant-rules.service';
 import { generateId } from '../ids/id';
 import type { ProductEntity } from '../products/product.entity';
 import { ProductsService } from '../products/products.service';
 import { EntitlementEntity, EntitlementSource, EntitlementStatus } from './entitlement.entity';
 import { toEntitlementResponse } from './entitlement.mapper';
-import { EntitlementsRepository, NewEntitlement } from './entitlements.repository';
+import { EntitlementsRepository, NewEntitlement, StoredNewEntitlement } from './entitlements.repository';
 import { GrantLookups } from './grant-lookups';
 import { bundleChildrenOf, defaultUsageLimit, grantsThatFireRules, ruleGrantCandidates } from './grant-cascade';
+import { expiryAfterDays } from './entitlement-bounds';
 
-const DAY_MILLISECONDS = 24 * 60 * 60 * 1000;
 
 /**
  * A grant whose customer and product are known and allowed (the product exists and is not
@@ -50,6 +53,7 @@ export class EntitlementGrantsService {
     private readonly entitlements: EntitlementsRepository,
     private readonly products: ProductsService,
     private readonly grantRules: GrantRulesService,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -117,12 +121,12 @@ export class EntitlementGrantsService {
       if (alreadyHeld.has(`${candidate.customerId}/${candidate.productId}`)) continue;
       if (!products.has(candidate.productId)) products.set(candidate.productId, await this.products.findForGrant(tx, tenant, { id: candidate.productId }));
       const product = products.get(candidate.productId);
-      if (!product || product.status === 'archived') continue;
+      if (!product || !isGrantable(product)) continue;
       ruleGrants.push({
         customer: { id: candidate.customerId, storeCustomerId: storeCustomerIds.get(candidate.customerId) ?? '', testClockId: candidate.testClockId },
         product,
         source: 'rule',
-        expiresAt: candidate.accessDurationDays === null ? undefined : new Date(now.getTime() + candidate.accessDurationDays * DAY_MILLISECONDS),
+        expiresAt: expiryAfterDays(now, candidate.accessDurationDays) ?? undefined,
       });
     }
     await this.grantResolved(tx, tenant, ruleGrants, now, lookups);
@@ -136,18 +140,33 @@ export class EntitlementGrantsService {
     rows: GrantedFields[],
   ): Promise<EntitlementEntity[]> {
     if (rows.length === 0) return [];
+    const recordedAt = this.clock.now();
     const inserted = await this.entitlements.insertMany(
       tx,
       tenant,
-      rows.map((fields) => newEntitlementOf(fields, now)),
+      rows.map((fields) => newEntitlementOf(fields, now, recordedAt)),
     );
-    await tx.publishMany(
-      'entitlement.created',
-      tenant,
-      inserted.map((entitlement) => ({ ...toEntitlementResponse(entitlement, storeCustomerIds.get(entitlement.customer_id) ?? '', now) })),
-    );
+    await publishGranted(tx, tenant, inserted, storeCustomerIds, now);
     return inserted;
   }
+}
+
+/**
+ * entitlement.created for each new entitlement, as its grant's response shows it at the customer's
+ * `now`: the one place the event is built, for the transaction (`tx`) and the combined write alike.
+ */
+export async function publishGranted(
+  events: EventSink,
+  tenant: Tenant,
+  granted: readonly EntitlementEntity[],
+  storeCustomerIds: ReadonlyMap<string, string>,
+  now: Date,
+): Promise<void> {
+  await events.publishMany(
+    'entitlement.created',
+    tenant,
+    granted.map((entitlement) => ({ ...toEntitlementResponse(entitlement, storeCustomerIds.get(entitlement.customer_id) ?? '', now) })),
+  );
 }
 
 /** What a resolved grant decides at `now`: the product's defaults where the grant leaves a field out. */
@@ -164,25 +183,38 @@ function grantedFieldsOf(grant: ResolvedGrant, now: Date): GrantedFields {
     store_order_id: grant.storeOrderId ?? null,
     store_line_item_id: grant.storeLineItemId ?? null,
     parent_entitlement_id: null,
-    metadata: grant.metadata ?? {},
+    // As jsonb will store it: the answer, the event and the replay show what a GET shows.
+    metadata: storedJsonb(grant.metadata ?? {}),
   };
 }
 
-/** A new entitlement granted at `now`, as every grant writes it. */
-function newEntitlementOf(fields: GrantedFields, now: Date): NewEntitlement {
-  return { ...fields, granted_at: now, revoked_at: null, revocation_reason: null, suspended_at: null, suspension_reason: null, usage_count: 0 };
+/**
+ * A new entitlement granted at the customer's `now` (its test clock's time when bound to one),
+ * recorded at `recordedAt` (the real time: created_at and updated_at), as every grant writes it.
+ */
+function newEntitlementOf(fields: GrantedFields, now: Date, recordedAt: Date): StoredNewEntitlement {
+  return {
+    ...fields,
+    granted_at: now,
+    revoked_at: null,
+    revocation_reason: null,
+    suspended_at: null,
+    suspension_reason: null,
+    usage_count: 0,
+    created_at: recordedAt,
+    updated_at: recordedAt,
+  };
 }
 
 /**
- * The entitlement a single grant that brings nothing with it (no bundle's children, no rule fired)
- * writes at `now`: for the combined create, which writes it with its other parts in one statement.
+ * The row a single grant that brings nothing with it (no bundle's children, no rule fired) writes:
+ * the combined create writes it with its other parts in one statement; the transaction's grant
+ * builds each of its rows with the same functions.
  */
-export function newEntitlementOfGrant(grant: ResolvedGrant, now: Date): NewEntitlement {
-  return newEntitlementOf(grantedFieldsOf(grant, now), now);
+export function newEntitlementOfGrant(grant: ResolvedGrant, now: Date, recordedAt: Date): StoredNewEntitlement {
+  return newEntitlementOf(grantedFieldsOf(grant, now), now, recordedAt);
 }
 
 function defaultExpiry(product: ProductEntity, now: Date): Date | null {
-  return product.entitlement_type === 'time_limited' && product.access_duration_days !== null
-    ? new Date(now.getTime() + product.access_duration_days * DAY_MILLISECONDS)
-    : null;
+  return product.entitlement_type === 'time_limited' ? expiryAfterDays(now, product.access_duration_days) : null;
 }

@@ -13,6 +13,8 @@ import { EntitlementOperation } from './entitlement-state-machine';
 import { EntitlementEntity, EntitlementStatus } from './entitlement.entity';
 import { ChangedEntitlement, toEntitlementResponse } from './entitlement.mapper';
 import { refuseIfExpiredAtOnce, stateOf } from './entitlement-state';
+import { refuseUnlessFutureExpiry, useRefusal } from './entitlement-bounds';
+import { storedJsonb } from '../database/jsonb';
 import { Apply, planOperation } from './operation-plan';
 import { EntitlementsRepository } from './entitlements.repository';
 
@@ -44,9 +46,6 @@ export interface VersionedEntitlement extends LockedEntitlement {
   /** The customer's now, at which `status` was judged: its test clock's frozen time when bound to one (DESIGN §14). */
   customerNow: Date;
 }
-
-/** The largest usage_count its int4 column holds. */
-const USAGE_COUNT_MAX = 2_147_483_647;
 
 /**
  * The lifecycle's transitions (DESIGN §5), each inside the caller's transaction (`tx`): every
@@ -121,9 +120,7 @@ export class EntitlementTransitionsService {
             state.expires_at = parent?.expires_at ?? state.expires_at;
           };
     return this.operate(tx, tenant, entitlementId, 'update', 'entitlement.updated', (state, now) => {
-      if (changes.expiresAt && changes.expiresAt.getTime() <= now.getTime()) {
-        throw new ApiError(ErrorCode.INVALID_PARAMETER, `'expires_at' must be in the future (or null for no expiry)`, 'expires_at');
-      }
+      refuseUnlessFutureExpiry(changes.expiresAt, now, ' (or null for no expiry)');
       if (changes.usageLimit !== undefined && changes.usageLimit !== null && changes.usageLimit < state.usage_count) {
         throw new ApiError(
           ErrorCode.INVALID_PARAMETER,
@@ -133,7 +130,8 @@ export class EntitlementTransitionsService {
       }
       if (changes.expiresAt !== undefined) state.expires_at = changes.expiresAt;
       if (changes.usageLimit !== undefined) state.usage_limit = changes.usageLimit;
-      if (changes.metadata !== undefined) state.metadata = changes.metadata;
+      // As jsonb will store it: the answer and the event show what a GET shows.
+      if (changes.metadata !== undefined) state.metadata = storedJsonb(changes.metadata);
     }, applyToChild);
   }
 
@@ -158,22 +156,8 @@ export class EntitlementTransitionsService {
    */
   recordUse(tx: Transaction, tenant: Tenant, entitlement: string | LockedEntitlement, quantity: number): Promise<ChangedEntitlement> {
     return this.operate(tx, tenant, entitlement, 'use', 'entitlement.updated', (state) => {
-      if (state.usage_limit !== null && state.usage_count + quantity > state.usage_limit) {
-        const left = state.usage_limit - state.usage_count;
-        throw new ApiError(
-          ErrorCode.INVALID_STATUS_TRANSITION,
-          `Cannot use the entitlement ${quantity} more time(s): usage_limit is ${state.usage_limit} and ${left} use(s) are left`,
-          'quantity',
-        );
-      }
-      if (state.usage_count + quantity > USAGE_COUNT_MAX) {
-        // usage_count is an int4 column: past its range the UPDATE would fail (a 500).
-        throw new ApiError(
-          ErrorCode.INVALID_PARAMETER,
-          `Invalid 'quantity': usage_count (${state.usage_count}) may not pass ${USAGE_COUNT_MAX}`,
-          'quantity',
-        );
-      }
+      const refusal = useRefusal(state, quantity);
+      if (refusal) throw refusal;
       state.usage_count += quantity;
     });
   }
@@ -230,8 +214,8 @@ export class EntitlementTransitionsService {
    */
   async useInCombined(db: Reader, tenant: Tenant, read: VersionedEntitlement, combined: CombinedWrite, now: Date, refusal: string): Promise<boolean> {
     const entitlement = this.lockedRows.get(read);
-    if (!entitlement || read.status !== 'active' || entitlement.status !== 'active' || entitlement.usage_count + 1 > USAGE_COUNT_MAX) return false;
-    if (entitlement.usage_limit !== null && entitlement.usage_count + 1 > entitlement.usage_limit) return false;
+    // What recordUse would refuse (or first record as expired) goes the locked way, which decides it.
+    if (!entitlement || read.status !== 'active' || entitlement.status !== 'active' || useRefusal(entitlement, 1) !== null) return false;
     const storeCustomerId = await this.customers.storeIdOf(db, tenant, entitlement.customer_id);
     const saved: EntitlementEntity = { ...entitlement, usage_count: entitlement.usage_count + 1, updated_at: now };
     combined.add(this.entitlements.useOncePart(tenant, entitlement.id, read.version, now, refusal));
@@ -304,12 +288,12 @@ export class EntitlementTransitionsService {
     if (entitlement.status !== from) {
       // Expired by time or usage but not stored yet: record the expiry (and its one event) first,
       // so the operation acts on what every read already reports.
-      current = await this.entitlements.saveState(tx, tenant, entitlement.id, { ...stateOf(entitlement), status: from });
+      current = await this.entitlements.saveState(tx, tenant, entitlement.id, { ...stateOf(entitlement), status: from }, this.time.realNow());
       await tx.publish('entitlement.expired', tenant, { ...toEntitlementResponse(current, storeCustomerId, now) });
     }
     // Nothing more to change and no second event: the expiry was recorded before (or just above).
     if (plan.kind === 'already-expired') return current;
-    const saved = await this.entitlements.saveState(tx, tenant, entitlement.id, plan.state);
+    const saved = await this.entitlements.saveState(tx, tenant, entitlement.id, plan.state, this.time.realNow());
     await tx.publish(eventType, tenant, { ...toEntitlementResponse(saved, storeCustomerId, now) });
     return saved;
   }

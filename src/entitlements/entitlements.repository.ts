@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { In, SelectQueryBuilder } from 'typeorm';
+import { EntityManager, In, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { entityFromJson, ReadPart, WritePart } from '../database/combined-statement';
+import { entityFromJson, ReadPart, runAlone, WritePart } from '../database/combined-statement';
 import type { ApiMode, Tenant } from '../database/tenant';
 import { ReadPool } from '../database/read-pool';
-import { assertTenant, TenantTable, WithoutTenant } from '../database/tenant-table';
+import { assertTenant, INSERT_CHUNK_ROWS, TenantTable, WithoutTenant } from '../database/tenant-table';
 import type { Reader, Transaction } from '../database/transaction';
 import { applyKeysetPage, fetchPageWithTotal } from '../pagination/keyset';
 import { PageRequest } from '../pagination/page';
@@ -47,6 +47,15 @@ export type EntitlementState = Pick<
 >;
 
 export type NewEntitlement = WithoutTenant<Omit<EntitlementEntity, 'merchant' | 'customer' | 'product' | 'created_at' | 'updated_at'>>;
+
+/** A new entitlement with every column its INSERT writes (created_at and updated_at included). */
+export type StoredNewEntitlement = NewEntitlement & Pick<EntitlementEntity, 'created_at' | 'updated_at'>;
+
+/** The entity of a row as written by insertMany or insertPart, in the tenant. */
+export function entitlementOfRow(manager: EntityManager, tenant: Tenant, row: StoredNewEntitlement): EntitlementEntity {
+  // Assigned, not merged (manager.create would merge metadata key by key and drop an own `__proto__`).
+  return Object.assign(manager.create(EntitlementEntity), row, { merchant_id: tenant.merchantId, mode: tenant.mode });
+}
 
 interface CheckSqlRow {
   id: string;
@@ -132,9 +141,9 @@ export class EntitlementsRepository {
    */
   versionedPart(tenant: Tenant, entitlementId: string, now: Date): ReadPart<{ entitlement: EntitlementEntity; version: string; customerNow: Date } | null> {
     return {
-      sql: `SELECT jsonb_build_object('row', to_jsonb(e), 'version', e.xmin::text, 'now', ${rowNowSql('e', '$4::timestamptz')})
-        FROM entitlements e WHERE e.merchant_id = $1 AND e.mode = $2 AND e.id = $3`,
-      parameters: [tenant.merchantId, tenant.mode, entitlementId, now.toISOString()],
+      render: (parameters) =>
+        `SELECT jsonb_build_object('row', to_jsonb(e), 'version', e.xmin::text, 'now', ${rowNowSql('e', parameters.timestamptz(now))})
+          FROM entitlements e WHERE e.merchant_id = ${parameters.text(tenant.merchantId)} AND e.mode = ${parameters.text(tenant.mode)} AND e.id = ${parameters.text(entitlementId)}`,
       parse: (value, manager) => {
         if (value === null || value === undefined) return null;
         const { row, version, now: customerNow } = value as { row: Record<string, unknown>; version: string; now: string };
@@ -150,9 +159,10 @@ export class EntitlementsRepository {
   useOncePart(tenant: Tenant, entitlementId: string, version: string, updatedAt: Date, refusal: string): WritePart {
     return {
       name: 'entitlement_use',
-      sql: `UPDATE entitlements SET usage_count = usage_count + 1, updated_at = $5
-        WHERE merchant_id = $1 AND mode = $2 AND id = $3 AND xmin = $4::text::xid RETURNING id`,
-      parameters: [tenant.merchantId, tenant.mode, entitlementId, version, updatedAt],
+      render: (parameters) =>
+        `UPDATE entitlements SET usage_count = usage_count + 1, updated_at = ${parameters.timestamptz(updatedAt)}
+          WHERE merchant_id = ${parameters.text(tenant.merchantId)} AND mode = ${parameters.text(tenant.mode)} AND id = ${parameters.text(entitlementId)}
+            AND xmin = ${parameters.xid(version)} RETURNING id`,
       refusal,
     };
   }
@@ -167,51 +177,32 @@ export class EntitlementsRepository {
       .getMany();
   }
 
-  /** Inserts in order, in multi-row statements. */
-  insertMany(tx: Transaction, tenant: Tenant, entitlements: NewEntitlement[]): Promise<EntitlementEntity[]> {
-    return this.table.insertMany(tx.manager, tenant, entitlements as QueryDeepPartialEntity<EntitlementEntity>[]);
+  /**
+   * Inserts in order, in multi-row statements: the same INSERT as `insertPart`, run alone. Returns
+   * the entities as written (every column given by the row, so nothing is left to the database).
+   */
+  async insertMany(tx: Transaction, tenant: Tenant, rows: StoredNewEntitlement[]): Promise<EntitlementEntity[]> {
+    for (let start = 0; start < rows.length; start += INSERT_CHUNK_ROWS) {
+      await runAlone(tx.manager, this.table.insertRowsPart(tx.manager, tenant, rows.slice(start, start + INSERT_CHUNK_ROWS), 'new_entitlements'));
+    }
+    return rows.map((row) => entitlementOfRow(tx.manager, tenant, row));
   }
 
   /**
-   * A new entitlement as a part of a combined write, every column given (created_at and updated_at
-   * too), so the response and the event built from `entitlement` are what the row holds.
+   * New entitlements as a part of a combined write: the INSERT `insertMany` runs, every column
+   * given, so the response and the event built from `entitlementOfRow` are what the row holds.
    */
-  insertPart(tenant: Tenant, entitlement: NewEntitlement & Pick<EntitlementEntity, 'created_at' | 'updated_at'>): WritePart {
-    assertTenant(tenant);
-    const columns: Array<[string, unknown]> = [
-      ['id', entitlement.id],
-      ['merchant_id', tenant.merchantId],
-      ['mode', tenant.mode],
-      ['customer_id', entitlement.customer_id],
-      ['test_clock_id', entitlement.test_clock_id],
-      ['product_id', entitlement.product_id],
-      ['status', entitlement.status],
-      ['granted_at', entitlement.granted_at],
-      ['expires_at', entitlement.expires_at],
-      ['revoked_at', entitlement.revoked_at],
-      ['revocation_reason', entitlement.revocation_reason],
-      ['suspended_at', entitlement.suspended_at],
-      ['suspension_reason', entitlement.suspension_reason],
-      ['usage_count', entitlement.usage_count],
-      ['usage_limit', entitlement.usage_limit],
-      ['source', entitlement.source],
-      ['store_order_id', entitlement.store_order_id],
-      ['store_line_item_id', entitlement.store_line_item_id],
-      ['parent_entitlement_id', entitlement.parent_entitlement_id],
-      ['metadata', JSON.stringify(entitlement.metadata)],
-      ['created_at', entitlement.created_at],
-      ['updated_at', entitlement.updated_at],
-    ];
-    return {
-      name: 'new_entitlement',
-      sql: `INSERT INTO entitlements (${columns.map(([name]) => name).join(', ')}) VALUES (${columns.map(([name], index) => (name === 'metadata' ? `$${index + 1}::jsonb` : `$${index + 1}`)).join(', ')})`,
-      parameters: columns.map(([, value]) => value),
-    };
+  insertPart(manager: EntityManager, tenant: Tenant, rows: StoredNewEntitlement[]): WritePart {
+    return this.table.insertRowsPart(manager, tenant, rows, 'new_entitlements');
   }
 
-  /** Writes the entitlement's changeable columns; returns it as stored (updated_at moved). */
-  async saveState(tx: Transaction, tenant: Tenant, entitlementId: string, state: EntitlementState): Promise<EntitlementEntity> {
-    const saved = await this.table.updateById(tx.manager, tenant, entitlementId, state as QueryDeepPartialEntity<EntitlementEntity>);
+  /**
+   * Writes the entitlement's changeable columns and `updatedAt` (the real time of the change, as a
+   * use in a combined write sets it); returns it as stored.
+   */
+  async saveState(tx: Transaction, tenant: Tenant, entitlementId: string, state: EntitlementState, updatedAt: Date): Promise<EntitlementEntity> {
+    const changes = { ...state, updated_at: updatedAt };
+    const saved = await this.table.updateById(tx.manager, tenant, entitlementId, changes as QueryDeepPartialEntity<EntitlementEntity>);
     if (!saved) throw new Error(`Entitlement ${entitlementId} vanished inside its own transaction`);
     return saved;
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { WritePart } from '../database/combined-statement';
+import { WritePart, writeTogether } from '../database/combined-statement';
 import type { Tenant } from '../database/tenant';
 import { assertTenant, TenantTable, WithoutTenant } from '../database/tenant-table';
 import type { Reader, Transaction } from '../database/transaction';
@@ -7,70 +7,43 @@ import { DownloadEntity } from './download.entity';
 
 export type NewDownload = WithoutTenant<Omit<DownloadEntity, 'merchant'>>;
 
-/**
- * The download's record and its file's download_count + 1, in one statement: the count takes the
- * file row's lock, which every download of that file queues on, so it runs late in the download's
- * transaction, and one round trip does both.
- */
-const RECORD_DOWNLOAD_SQL = `
-WITH counted AS (
-  UPDATE files SET download_count = download_count + 1, updated_at = now()
-  WHERE merchant_id = $2 AND mode = $3 AND id = $4
-  RETURNING id
-)
-INSERT INTO downloads (id, merchant_id, mode, file_id, entitlement_id, customer_id, bytes, downloaded_at, client_address)
-SELECT $1, $2, $3, counted.id, $5, $6, $7, $8, $9 FROM counted
-RETURNING id`;
-
 /** SQL of downloads: the record of each issued download URL. */
 @Injectable()
 export class DownloadsRepository {
   private readonly table = new TenantTable(DownloadEntity, 'download');
 
-  /** Records the download and counts it on its file (see RECORD_DOWNLOAD_SQL). */
+  /**
+   * Records the download and counts it on its file, inside the download's transaction: the same
+   * statement as the combined write's parts (`recordCountedParts`), sent on its own. The count
+   * takes the file row's lock, which every download of that file queues on, so it runs late in
+   * the transaction.
+   */
   async recordCounted(tx: Transaction, tenant: Tenant, download: NewDownload): Promise<void> {
-    assertTenant(tenant);
-    const rows: unknown[] = await tx.manager.query(RECORD_DOWNLOAD_SQL, [
-      download.id,
-      tenant.merchantId,
-      tenant.mode,
-      download.file_id,
-      download.entitlement_id,
-      download.customer_id,
-      download.bytes,
-      download.downloaded_at,
-      download.client_address,
-    ]);
-    // No row: the file was not there to count (it was read in this transaction, so never expected).
-    if (rows.length !== 1) throw new Error(`File ${download.file_id} vanished while its download was recorded`);
+    // The file was read in this transaction, so a refusal (it vanished) is never expected.
+    await writeTogether(tx.manager, this.recordCountedParts(tenant, download, 'file_gone'));
   }
 
   /**
-   * RECORD_DOWNLOAD_SQL as two parts of a combined write (a data-modifying WITH can't nest): the
-   * file's count, then the record; refused (`refusal`) when the file is no longer there.
+   * The file's download_count + 1 and the download's record, as two parts of a combined write (a
+   * data-modifying WITH can't nest); refused (`refusal`) when the file is no longer there.
    */
   recordCountedParts(tenant: Tenant, download: NewDownload, refusal: string): WritePart[] {
     assertTenant(tenant);
     return [
       {
         name: 'download_count',
-        sql: `UPDATE files SET download_count = download_count + 1, updated_at = now() WHERE merchant_id = $1 AND mode = $2 AND id = $3 RETURNING id`,
-        parameters: [tenant.merchantId, tenant.mode, download.file_id],
+        render: (parameters) =>
+          `UPDATE files SET download_count = download_count + 1, updated_at = now()
+            WHERE merchant_id = ${parameters.text(tenant.merchantId)} AND mode = ${parameters.text(tenant.mode)} AND id = ${parameters.text(download.file_id)} RETURNING id`,
       },
       {
         name: 'download_record',
-        sql: `INSERT INTO downloads (id, merchant_id, mode, file_id, entitlement_id, customer_id, bytes, downloaded_at, client_address)
-          SELECT $1, $2, $3, counted.id, $4, $5, $6, $7, $8 FROM download_count counted RETURNING id`,
-        parameters: [
-          download.id,
-          tenant.merchantId,
-          tenant.mode,
-          download.entitlement_id,
-          download.customer_id,
-          download.bytes,
-          download.downloaded_at,
-          download.client_address,
-        ],
+        uses: ['download_count'],
+        render: (parameters) =>
+          `INSERT INTO downloads (id, merchant_id, mode, file_id, entitlement_id, customer_id, bytes, downloaded_at, client_address)
+            SELECT ${parameters.text(download.id)}, ${parameters.text(tenant.merchantId)}, ${parameters.text(tenant.mode)}, counted.id, ${parameters.text(download.entitlement_id)},
+              ${parameters.text(download.customer_id)}, ${parameters.bigint(download.bytes)}, ${parameters.timestamptz(download.downloaded_at)}, ${parameters.text(download.client_address)}
+            FROM download_count counted RETURNING id`,
         refusal,
       },
     ];

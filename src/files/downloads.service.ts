@@ -5,6 +5,7 @@ import type { Operation } from '../database/operation';
 import { readTogether, StatementRefused } from '../database/combined-statement';
 import { CombinedWrite } from '../database/transaction';
 import { UnitOfWork } from '../database/unit-of-work';
+import { FastPaths } from '../database/fast-paths';
 import { EntitlementTransitionsService, LockedEntitlement } from '../entitlements/entitlement-transitions.service';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
@@ -39,6 +40,7 @@ export class DownloadsService {
     private readonly products: ProductsService,
     private readonly billing: BillingService,
     private readonly unitOfWork: UnitOfWork,
+    private readonly fastPaths: FastPaths,
     private readonly clock: Clock,
     @Inject(ObjectStorage) private readonly storage: ObjectStorage,
   ) {}
@@ -53,7 +55,7 @@ export class DownloadsService {
   async download(operation: Operation, fileId: string, query: DownloadQueryDto, clientAddress: string): Promise<DownloadResponseDto> {
     const now = this.clock.now();
     // The combined attempt's turn in the merchant's share ends before the locked path takes its own.
-    const combined = operation.idempotency ? null : await this.unitOfWork.runShared(operation, () => this.downloadCombined(operation, fileId, query, clientAddress, now));
+    const combined = operation.idempotency || !this.fastPaths.enabled ? null : await this.unitOfWork.runShared(operation, () => this.downloadCombined(operation, fileId, query, clientAddress, now));
     const issued = combined ?? (await this.downloadLocked(operation, fileId, query, clientAddress, now));
     const { file, download } = issued;
     const expiresAt = new Date(now.getTime() + DOWNLOAD_URL_VALIDITY_MILLISECONDS);

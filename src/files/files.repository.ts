@@ -28,8 +28,8 @@ export class FilesRepository {
   /** The file as a part of a combined read; null when the tenant has none. */
   findPart(tenant: Tenant, fileId: string): ReadPart<FileEntity | null> {
     return {
-      sql: `SELECT to_jsonb(f) FROM files f WHERE f.merchant_id = $1 AND f.mode = $2 AND f.id = $3`,
-      parameters: [tenant.merchantId, tenant.mode, fileId],
+      render: (parameters) =>
+        `SELECT to_jsonb(f) FROM files f WHERE f.merchant_id = ${parameters.text(tenant.merchantId)} AND f.mode = ${parameters.text(tenant.mode)} AND f.id = ${parameters.text(fileId)}`,
       parse: (value, manager) => (value === null || value === undefined ? null : entityFromJson(manager, FileEntity, value as Record<string, unknown>)),
     };
   }

@@ -36,9 +36,13 @@ export class GrantRulesRepository {
    */
   enabledForGrantPart(tenant: Tenant, id: string | null, storeId: string | null): ReadPart<GrantRuleEntity[]> {
     return {
-      sql: `SELECT coalesce(jsonb_agg(to_jsonb(rule) ORDER BY rule.created_at, rule.id), '[]'::jsonb) FROM grant_rules rule
-        WHERE rule.merchant_id = $1 AND rule.mode = $2 AND rule.enabled AND rule.trigger_product_id IN (${grantedProductIdsSql('$1', '$2', '$3', '$4')})`,
-      parameters: [tenant.merchantId, tenant.mode, id, storeId],
+      render: (parameters) => {
+        const merchant = parameters.text(tenant.merchantId);
+        const mode = parameters.text(tenant.mode);
+        return `SELECT coalesce(jsonb_agg(to_jsonb(rule) ORDER BY rule.created_at, rule.id), '[]'::jsonb) FROM grant_rules rule
+          WHERE rule.merchant_id = ${merchant} AND rule.mode = ${mode} AND rule.enabled
+            AND rule.trigger_product_id IN (${grantedProductIdsSql(merchant, mode, parameters.text(id), parameters.text(storeId))})`;
+      },
       parse: (value, manager) => (Array.isArray(value) ? value.map((row) => entityFromJson(manager, GrantRuleEntity, row as Record<string, unknown>)) : []),
     };
   }

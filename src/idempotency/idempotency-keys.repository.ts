@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { WritePart } from '../database/combined-statement';
+import { runAlone, WritePart } from '../database/combined-statement';
 import type { Tenant } from '../database/tenant';
 import { assertTenant } from '../database/tenant-table';
 import type { Reader, Transaction } from '../database/transaction';
@@ -56,8 +56,9 @@ export class IdempotencyKeysRepository {
     assertTenant(tenant);
     return {
       name: 'idempotency_response',
-      sql: `UPDATE idempotency_keys SET response_body = $4::json, response_status = $5 WHERE merchant_id = $1 AND mode = $2 AND key = $3`,
-      parameters: [tenant.merchantId, tenant.mode, key, JSON.stringify(body ?? null), status],
+      render: (parameters) =>
+        `UPDATE idempotency_keys SET response_body = ${parameters.json(body)}, response_status = ${parameters.integer(status)}
+          WHERE merchant_id = ${parameters.text(tenant.merchantId)} AND mode = ${parameters.text(tenant.mode)} AND key = ${parameters.text(key)}`,
     };
   }
 
@@ -66,14 +67,7 @@ export class IdempotencyKeysRepository {
    * when the key was taken meanwhile. One statement, so `db` is the pool (no transaction to join).
    */
   async insertCompleted(db: Reader, tenant: Tenant, key: string, response: StoredResponse, now: Date): Promise<boolean> {
-    assertTenant(tenant);
-    const rows: unknown[] = await db.manager.query(
-      `INSERT INTO idempotency_keys (merchant_id, mode, key, request_hash, response_status, response_body, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6::json, $7)
-       ON CONFLICT (merchant_id, mode, key) DO NOTHING
-       RETURNING key`,
-      [tenant.merchantId, tenant.mode, key, response.requestHash, response.status, JSON.stringify(response.body ?? null), now],
-    );
+    const rows = await runAlone(db.manager, this.insertCompletedPart(tenant, key, response, now));
     return rows.length === 1;
   }
 
@@ -82,16 +76,17 @@ export class IdempotencyKeysRepository {
    * whole statement refused (`refusal`) when the key is taken. A concurrent request holding it makes
    * the statement wait on the primary key until that one commits (then refused) or rolls back.
    */
-  insertCompletedPart(tenant: Tenant, key: string, response: StoredResponse, now: Date, refusal: string): WritePart {
+  insertCompletedPart(tenant: Tenant, key: string, response: StoredResponse, now: Date, refusal?: string): WritePart {
     assertTenant(tenant);
     return {
       name: 'idempotency_key',
-      sql: `INSERT INTO idempotency_keys (merchant_id, mode, key, request_hash, response_status, response_body, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6::json, $7)
-       ON CONFLICT (merchant_id, mode, key) DO NOTHING
-       RETURNING key`,
-      parameters: [tenant.merchantId, tenant.mode, key, response.requestHash, response.status, JSON.stringify(response.body ?? null), now],
-      refusal,
+      render: (parameters) =>
+        `INSERT INTO idempotency_keys (merchant_id, mode, key, request_hash, response_status, response_body, created_at)
+          VALUES (${parameters.text(tenant.merchantId)}, ${parameters.text(tenant.mode)}, ${parameters.text(key)}, ${parameters.text(response.requestHash)},
+            ${parameters.integer(response.status)}, ${parameters.json(response.body)}, ${parameters.timestamptz(now)})
+          ON CONFLICT (merchant_id, mode, key) DO NOTHING
+          RETURNING key`,
+      ...(refusal === undefined ? {} : { refusal }),
     };
   }
 

@@ -7,6 +7,8 @@ import { UnitOfWork } from '../database/unit-of-work';
 import type { Transaction } from '../database/transaction';
 import { EntitlementGrantResolutionService, ResolvedGrant } from '../entitlements/entitlement-grant-resolution.service';
 import { EntitlementsService } from '../entitlements/entitlements.service';
+import { isFutureExpiry, PAST_EXPIRY_MESSAGE } from '../entitlements/entitlement-bounds';
+import { isGrantable } from '../products/product-lookup.sql';
 import { ErrorCode } from '../errors/error-code.enum';
 import { isValidId } from '../ids/id';
 import { ProductEntity } from '../products/product.entity';
@@ -92,12 +94,12 @@ export class ImportBatchProcessor {
         failed(rowNumber, ErrorCode.CUSTOMER_NOT_FOUND, `No customer with id '${row.customer.id}'`);
       } else if (testClockId !== null && customer.testClockId !== testClockId) {
         failed(rowNumber, ErrorCode.TEST_CLOCK_MISMATCH, `Customer '${customer.id}' already exists and is not bound to the import's test clock '${testClockId}'`);
-      } else if (row.expiresAt && row.expiresAt.getTime() <= nowOf(customer.testClockId).getTime()) {
-        failed(rowNumber, ErrorCode.INVALID_PARAMETER, `'expires_at' must be in the future of the customer's test clock`);
+      } else if (row.expiresAt && !isFutureExpiry(row.expiresAt, nowOf(customer.testClockId))) {
+        failed(rowNumber, ErrorCode.INVALID_PARAMETER, `${PAST_EXPIRY_MESSAGE} of the customer's test clock`);
       } else if (!product) {
         const named = row.product.id !== undefined ? `id '${row.product.id}'` : `store_product_id '${row.product.storeId}'`;
         failed(rowNumber, ErrorCode.PRODUCT_NOT_FOUND, `No product with ${named}`);
-      } else if (product.status === 'archived') {
+      } else if (!isGrantable(product)) {
         failed(rowNumber, ErrorCode.PRODUCT_ARCHIVED, `Product '${product.id}' is archived and cannot be granted`);
       } else if (held.has(`${customer.id}/${product.id}`)) {
         outcomes.push({ rowNumber, status: 'skipped', entitlementId: null, errorCode: null, errorMessage: null });

@@ -39,7 +39,7 @@ export class ImportsService {
     let total = 0;
     const created = await this.unitOfWork.run(operation, async (tx) => {
       total = 0;
-      if (testClockId !== null) await this.testClocks.require(tx, tenant, testClockId);
+      if (testClockId !== null) await this.testClocks.holdForWrite(tx, tenant, testClockId);
       const entitlementImport = await this.imports.insert(tx, tenant, {
         id: generateId('imp'),
         test_clock_id: testClockId,

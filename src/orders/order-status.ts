@@ -1,6 +1,7 @@
 import type { LineItemStatus, SkippedReason } from './order-line-item.entity';
 import type { OrderStatus } from './order.entity';
 import type { ProductStatus } from '../products/product.entity';
+import { isGrantable } from '../products/product-lookup.sql';
 
 /**
  * An order's status from its line items: `refunded` once every line item that granted something
@@ -23,7 +24,7 @@ export interface LineItemOutcome {
 /** Stores sell other things: no product is `unmatched`; an archived one is `skipped`; any other grants. */
 export function lineItemOutcome(product: { status: ProductStatus } | null): LineItemOutcome {
   if (product === null) return { status: 'unmatched', skippedReason: null };
-  if (product.status === 'archived') return { status: 'skipped', skippedReason: 'product_archived' };
+  if (!isGrantable(product)) return { status: 'skipped', skippedReason: 'product_archived' };
   return { status: 'granted', skippedReason: null };
 }
 

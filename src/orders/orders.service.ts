@@ -25,9 +25,9 @@ import { toOrderResponse } from './order.mapper';
 import { OrderChanges, OrdersRepository } from './orders.repository';
 import { exactlyOne } from '../validation/exactly-one';
 import { sameJsonContent } from '../database/jsonb';
+import { INT4_MAX } from '../database/columns';
 
 /** The largest usage_limit its int4 column holds. */
-const USAGE_LIMIT_MAX = 2_147_483_647;
 
 /**
  * Store orders and refunds (DESIGN §10). A post is one transaction: the order row is inserted if
@@ -89,8 +89,8 @@ export class OrdersService {
         const outcome = lineItemOutcome(product);
         if (outcome.status === 'granted' && product) {
           const usageLimit = orderedUsageLimit(product, quantity);
-          if (usageLimit !== undefined && usageLimit > USAGE_LIMIT_MAX) {
-            throw new ApiError(ErrorCode.INVALID_PARAMETER, `Invalid 'line_items[${index}].quantity': usage_limit × quantity may not pass ${USAGE_LIMIT_MAX}`, `line_items[${index}].quantity`);
+          if (usageLimit !== undefined && usageLimit > INT4_MAX) {
+            throw new ApiError(ErrorCode.INVALID_PARAMETER, `Invalid 'line_items[${index}].quantity': usage_limit × quantity may not pass ${INT4_MAX}`, `line_items[${index}].quantity`);
           }
           grants.push({
             customer: { id: customer.id, storeCustomerId: customer.store_customer_id, testClockId: customer.test_clock_id },

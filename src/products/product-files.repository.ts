@@ -43,8 +43,9 @@ export class ProductFilesRepository {
   /** The products linked to the file, as a part of a combined read. */
   productIdsOfFilePart(tenant: Tenant, fileId: string): ReadPart<string[]> {
     return {
-      sql: `SELECT coalesce(jsonb_agg(link.product_id), '[]'::jsonb) FROM product_files link WHERE link.merchant_id = $1 AND link.mode = $2 AND link.file_id = $3`,
-      parameters: [tenant.merchantId, tenant.mode, fileId],
+      render: (parameters) =>
+        `SELECT coalesce(jsonb_agg(link.product_id), '[]'::jsonb) FROM product_files link
+          WHERE link.merchant_id = ${parameters.text(tenant.merchantId)} AND link.mode = ${parameters.text(tenant.mode)} AND link.file_id = ${parameters.text(fileId)}`,
       parse: (value) => (Array.isArray(value) ? value.map(String) : []),
     };
   }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets, In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { entityFromJson, ReadPart } from '../database/combined-statement';
+import { entityFromJson, ReadPart, WritePart } from '../database/combined-statement';
+import { grantableIncludedSql, grantableSql } from './product-lookup.sql';
 import type { Tenant } from '../database/tenant';
 import { likeContains } from '../database/like-pattern';
 import { TenantTable } from '../database/tenant-table';
@@ -47,20 +48,23 @@ export class ProductsRepository {
     return this.table.findOne(db.manager, tenant, { id: productId });
   }
 
-  /** The tenant's products with any of these ids or store product ids, in one statement. */
   /**
-   * The product a grant names (null when none), with the active products it includes in the
+   * The product a grant names (null when none), with the grantable products it includes in the
    * bundle's order ([] for a product that is no bundle), as a part of the grant's combined read.
-   * A malformed id is passed as null and matches nothing.
+   * A malformed id is passed as null and matches nothing. `lock` (in a transaction): the named
+   * product's row is share-locked, so an archive that commits first is seen and one that comes
+   * later waits for the grant to commit.
    */
-  forGrantPart(tenant: Tenant, id: string | null, storeId: string | null): ReadPart<{ product: ProductEntity; included: ProductEntity[] } | null> {
+  forGrantPart(tenant: Tenant, id: string | null, storeId: string | null, lock: boolean): ReadPart<{ product: ProductEntity; included: ProductEntity[] } | null> {
     return {
-      sql: `SELECT jsonb_build_object('product', to_jsonb(product), 'included', coalesce((
-          SELECT jsonb_agg(to_jsonb(included) ORDER BY item.position) FROM product_bundle_items item
-          JOIN products included ON included.merchant_id = item.merchant_id AND included.mode = item.mode AND included.id = item.included_product_id
-          WHERE item.merchant_id = $1 AND item.mode = $2 AND item.bundle_product_id = product.id AND included.status = 'active'), '[]'::jsonb))
-        FROM products product WHERE product.merchant_id = $1 AND product.mode = $2 AND (product.id = $3 OR product.store_product_id = $4)`,
-      parameters: [tenant.merchantId, tenant.mode, id, storeId],
+      render: (parameters) => {
+        const merchant = parameters.text(tenant.merchantId);
+        const mode = parameters.text(tenant.mode);
+        return `SELECT jsonb_build_object('product', to_jsonb(product), 'included', coalesce((
+            SELECT jsonb_agg(to_jsonb(included) ORDER BY item.position) FROM ${grantableIncludedSql(merchant, mode, 'item.bundle_product_id = product.id')}), '[]'::jsonb))
+          FROM products product WHERE product.merchant_id = ${merchant} AND product.mode = ${mode}
+            AND (product.id = ${parameters.text(id)} OR product.store_product_id = ${parameters.text(storeId)})${lock ? ' FOR SHARE OF product' : ''}`;
+      },
       parse: (value, manager) => {
         if (value === null || typeof value !== 'object') return null;
         const { product, included } = value as { product: Record<string, unknown>; included: Array<Record<string, unknown>> };
@@ -69,6 +73,22 @@ export class ProductsRepository {
     };
   }
 
+  /**
+   * A part of a combined write that share-locks the product while it is grantable, refused
+   * (`refusal`) when it is not (archived meanwhile): the grant's write commits before an archive
+   * or not at all.
+   */
+  grantableLockPart(tenant: Tenant, productId: string, refusal: string): WritePart {
+    return {
+      name: 'grantable_product',
+      render: (parameters) =>
+        `SELECT product.id FROM products product WHERE product.merchant_id = ${parameters.text(tenant.merchantId)} AND product.mode = ${parameters.text(tenant.mode)}
+          AND product.id = ${parameters.text(productId)} AND ${grantableSql('product')} FOR SHARE`,
+      refusal,
+    };
+  }
+
+  /** The tenant's products with any of these ids or store product ids, in one statement. */
   findByIdsOrStoreIds(db: Reader, tenant: Tenant, ids: string[], storeIds: string[]): Promise<ProductEntity[]> {
     if (ids.length === 0 && storeIds.length === 0) return Promise.resolve([]);
     return this.table

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { ReadPart } from '../database/combined-statement';
+import type { ReadPart, WritePart } from '../database/combined-statement';
+import { isGrantable } from './product-lookup.sql';
 import type { Tenant } from '../database/tenant';
 import type { Operation } from '../database/operation';
 import { isUniqueViolation } from '../database/unique-violation';
@@ -148,12 +149,18 @@ export class ProductsService {
   }
 
   /**
-   * findForGrant as a part of the grant's combined read, with the active products it includes in
-   * the bundle's order (what `includedProductsForGrant` would give for it).
+   * findForGrant as a part of the grant's combined read, with the grantable products it includes
+   * in the bundle's order (what `includedProductsForGrant` would give for it). `lock` inside the
+   * grant's transaction: the named product stays as read until the grant commits (an archive waits).
    */
-  forGrantPart(tenant: Tenant, product: ProductReference): ReadPart<{ product: ProductEntity; included: ProductEntity[] } | null> {
+  forGrantPart(tenant: Tenant, product: ProductReference, lock: boolean): ReadPart<{ product: ProductEntity; included: ProductEntity[] } | null> {
     const id = product.id !== undefined && isValidId('prod', product.id) ? product.id : null;
-    return this.products.forGrantPart(tenant, id, product.storeId ?? null);
+    return this.products.forGrantPart(tenant, id, product.storeId ?? null, lock);
+  }
+
+  /** A combined write's part that keeps the product grantable until the write commits, refused (`refusal`) when it no longer is. */
+  grantableLockPart(tenant: Tenant, productId: string, refusal: string): WritePart {
+    return this.products.grantableLockPart(tenant, productId, refusal);
   }
 
   /** findForGrant of many references in one statement: each reference's product, or null (also for a null reference), in order. */
@@ -211,7 +218,7 @@ export class ProductsService {
         bundleProductId,
         (includedIds.get(bundleProductId) ?? []).flatMap((productId) => {
           const product = byId.get(productId);
-          return product && product.status === 'active' ? [product] : [];
+          return product && isGrantable(product) ? [product] : [];
         }),
       ]),
     );

@@ -2,6 +2,7 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import { ISO_TIMESTAMP_RULE } from '../validation/iso-timestamp';
+import { INT4_MAX } from '../database/columns';
 
 /**
  * Makes the generated document say what the service enforces, on the built document so that a
@@ -43,7 +44,6 @@ interface ParameterObject {
   schema?: SchemaObject;
 }
 
-const INT32_MAX = 2_147_483_647;
 const TIMESTAMP_NAME = /(_at|_after|_before|_period_end|^timestamp)$/;
 
 /** Classes class-validator knows, by name (the name nestjs/swagger gives their schema). */
@@ -119,7 +119,7 @@ function refine(schema: SchemaObject, name: string | null, input: boolean): void
   if (!input && schema.type === 'string' && name !== null && TIMESTAMP_NAME.test(name) && !schema.format && !schema.enum) schema.format = 'date-time';
   if (schema.type === 'number' && !schema.format) schema.type = 'integer';
   // int32 where the enforced range fits it, int64 otherwise (byte counts, unbounded counters).
-  if (schema.type === 'integer' && !schema.format) schema.format = schema.maximum !== undefined && schema.maximum <= INT32_MAX ? 'int32' : 'int64';
+  if (schema.type === 'integer' && !schema.format) schema.format = schema.maximum !== undefined && schema.maximum <= INT4_MAX ? 'int32' : 'int64';
   if (schema.nullable && schema.enum && !schema.enum.includes(null)) schema.enum = [...schema.enum, null];
   // An empty `properties` beside a oneOf (what keeps Nest from adding an allOf) would read as "no
   // properties evaluated here" to validators of examples: the oneOf says it all.

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../clock/clock';
 import type { Tenant } from '../database/tenant';
-import type { Reader } from '../database/transaction';
+import type { Reader, Transaction } from '../database/transaction';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { isValidId } from '../ids/id';
@@ -38,6 +38,17 @@ export class TestClockTime {
     if (ids.length === 0 || tenant.mode === 'live') return () => now;
     const frozen = new Map((await this.clocks.findByIds(db, tenant, ids)).map((clock) => [clock.id, clock.frozen_time]));
     return (testClockId) => (testClockId === null ? now : (frozen.get(testClockId) ?? now));
+  }
+
+  /**
+   * The tenant's clock, key-share locked until the transaction ends, or 404 TEST_CLOCK_NOT_FOUND: a
+   * write that binds rows to the clock (a new customer, an entitlement) commits before the clock's
+   * delete (which waits for it) or not at all, never into a foreign-key violation.
+   */
+  async holdForWrite(tx: Transaction, tenant: Tenant, clockId: string): Promise<TestClockEntity> {
+    const clock = isValidId('clock', clockId) ? await this.clocks.keyShareLockById(tx, tenant, clockId) : null;
+    if (!clock) throw new ApiError(ErrorCode.TEST_CLOCK_NOT_FOUND, `No test clock with id '${clockId}'`, 'test_clock');
+    return clock;
   }
 
   /** The tenant's clock, or 404 TEST_CLOCK_NOT_FOUND (a live tenant has none). */

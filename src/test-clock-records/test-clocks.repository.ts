@@ -25,6 +25,11 @@ export class TestClocksRepository {
     return this.table.lockById(tx.manager, tenant, clockId);
   }
 
+  /** The clock with a key-share lock (what a foreign key's check takes): its delete waits, its advance does not. */
+  keyShareLockById(tx: Transaction, tenant: Tenant, clockId: string): Promise<TestClockEntity | null> {
+    return this.table.select(tx.manager, tenant).andWhere('clock.id = :clockId', { clockId }).setLock('for_key_share').getOne();
+  }
+
   async insert(tx: Transaction, tenant: Tenant, clock: Pick<TestClockEntity, 'id' | 'name' | 'frozen_time'>): Promise<TestClockEntity> {
     await this.table.insert(tx.manager, tenant, clock);
     return this.require(tx, tenant, clock.id);

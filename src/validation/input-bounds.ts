@@ -19,3 +19,9 @@ export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
  * fraction's digits.
  */
 export const TIMESTAMP_MAX_LENGTH = 64;
+
+/**
+ * The largest usage limit a product, a grant, a reactivation, an update or an import row may set
+ * (below the int4 column's bound, so uses can still be counted past a limit's change).
+ */
+export const USAGE_LIMIT_MAX = 2_000_000_000;

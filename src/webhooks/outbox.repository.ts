@@ -32,20 +32,6 @@ export interface OutboxEntry {
  * number of events, their types or the endpoints (every write publishes, so this is on the path
  * of every create, use and download).
  */
-const EVENTS_PART_SQL = `INSERT INTO events (id, merchant_id, mode, type, data)
-  SELECT event.id, $1, $2, event.type, event.data
-  FROM unnest($3::text[], $4::text[], $5::jsonb[]) WITH ORDINALITY AS event(id, type, data, position)
-  ORDER BY event.position
-  RETURNING id, type`;
-const deliveriesPartSql = (eventsPart: string) => `INSERT INTO webhook_deliveries (merchant_id, mode, endpoint_id, event_id, object_id, next_attempt_at)
-  SELECT $1, $2, endpoint.id, inserted.id, object.object_id, now()
-  FROM ${eventsPart} inserted
-  JOIN unnest($3::text[], $4::text[]) AS object(event_id, object_id) ON object.event_id = inserted.id
-  CROSS JOIN webhook_endpoints endpoint
-  WHERE endpoint.merchant_id = $1 AND endpoint.mode = $2 AND endpoint.disabled = false
-    AND (inserted.type = ANY(endpoint.enabled_events) OR '*' = ANY(endpoint.enabled_events))
-  RETURNING 1`;
-
 @Injectable()
 export class OutboxRepository {
   /** The events and their deliveries as parts of a combined write; `index` keeps their names unique in it. */
@@ -54,18 +40,44 @@ export class OutboxRepository {
     const { ids, types, data, objectIds } = this.rows(entries);
     const eventsPart = `outbox_events_${index}`;
     return [
-      { name: eventsPart, sql: EVENTS_PART_SQL, parameters: [tenant.merchantId, tenant.mode, ids, types, data] },
-      { name: `outbox_deliveries_${index}`, sql: deliveriesPartSql(eventsPart), parameters: [tenant.merchantId, tenant.mode, ids, objectIds] },
+      {
+        name: eventsPart,
+        render: (parameters) => {
+          const merchant = parameters.text(tenant.merchantId);
+          const mode = parameters.text(tenant.mode);
+          return `INSERT INTO events (id, merchant_id, mode, type, data)
+            SELECT event.id, ${merchant}, ${mode}, event.type, event.data
+            FROM unnest(${parameters.textArray(ids)}, ${parameters.textArray(types)}, ${parameters.jsonbArray(data)}) WITH ORDINALITY AS event(id, type, data, position)
+            ORDER BY event.position
+            RETURNING id, type`;
+        },
+      },
+      {
+        name: `outbox_deliveries_${index}`,
+        uses: [eventsPart],
+        render: (parameters) => {
+          const merchant = parameters.text(tenant.merchantId);
+          const mode = parameters.text(tenant.mode);
+          return `INSERT INTO webhook_deliveries (merchant_id, mode, endpoint_id, event_id, object_id, next_attempt_at)
+            SELECT ${merchant}, ${mode}, endpoint.id, inserted.id, object.object_id, now()
+            FROM ${eventsPart} inserted
+            JOIN unnest(${parameters.textArray(ids)}, ${parameters.textArray(objectIds)}) AS object(event_id, object_id) ON object.event_id = inserted.id
+            CROSS JOIN webhook_endpoints endpoint
+            WHERE endpoint.merchant_id = ${merchant} AND endpoint.mode = ${mode} AND endpoint.disabled = false
+              AND (inserted.type = ANY(endpoint.enabled_events) OR '*' = ANY(endpoint.enabled_events))
+            RETURNING 1`;
+        },
+      },
     ];
   }
 
   /** Each entry's event id (time-ordered in the entries' order), type, stored data and delivery object id. */
-  private rows(entries: ReadonlyArray<OutboxEntry>): { ids: string[]; types: string[]; data: string[]; objectIds: string[] } {
+  private rows(entries: ReadonlyArray<OutboxEntry>): { ids: string[]; types: string[]; data: unknown[]; objectIds: string[] } {
     const ids = entries.map(() => generateId('evt'));
     return {
       ids,
       types: entries.map((entry) => entry.type),
-      data: entries.map((entry) => JSON.stringify(eventDataOf(entry.object))),
+      data: entries.map((entry) => eventDataOf(entry.object)),
       objectIds: entries.map((entry, index) => deliveryObjectId(entry.object, ids[index])),
     };
   }

@@ -78,7 +78,7 @@ describe('UnitOfWork: the one place deadlocks and serialization failures are ret
       acquire: () => Promise.resolve(void calls.push('acquire')),
       completionPart: () => {
         calls.push('complete');
-        return { name: 'stored_response', sql: 'UPDATE idempotency_keys SET response_status = $1', parameters: [201] };
+        return { name: 'stored_response', render: (parameters) => `UPDATE idempotency_keys SET response_status = ${parameters.integer(201)}` };
       },
       takenWithResponsePart: () => {
         throw new Error('a transaction stores its response with completionPart');

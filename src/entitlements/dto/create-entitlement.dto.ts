@@ -5,6 +5,7 @@ import { IsMetadataObject } from '../../validation/metadata-object';
 import { IsOptionalNotNull } from '../../validation/is-optional-not-null.decorator';
 import { STORE_ID_MAX_LENGTH, IDEMPOTENCY_KEY_MAX_LENGTH } from '../../validation/input-bounds';
 import { TestClockField } from '../../test-clock-records/test-clock-field.decorator';
+import { USAGE_LIMIT_MAX } from '../../validation/input-bounds';
 
 
 /**
@@ -54,7 +55,7 @@ export class CreateEntitlementDto {
   @IsOptional()
   @IsInt()
   @Min(1)
-  @Max(2_000_000_000)
+  @Max(USAGE_LIMIT_MAX)
   usage_limit?: number;
 
   @ApiPropertyOptional({ description: 'Arbitrary JSON object, at most 16 KiB serialized', type: 'object', additionalProperties: true, example: { order_note: 'gift' } })

@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { IsIsoTimestamp } from '../../validation/iso-timestamp';
+import { USAGE_LIMIT_MAX } from '../../validation/input-bounds';
 
 /** Body of revoke and suspend. */
 export class EntitlementReasonDto {
@@ -22,7 +23,7 @@ export class ReactivateEntitlementDto {
   @IsOptional()
   @IsInt()
   @Min(1)
-  @Max(2_000_000_000)
+  @Max(USAGE_LIMIT_MAX)
   usage_limit?: number | null;
 }
 

@@ -2,6 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional, Max, Min, ValidateIf } from 'class-validator';
 import { IsIsoTimestamp } from '../../validation/iso-timestamp';
 import { IsMetadataObject } from '../../validation/metadata-object';
+import { USAGE_LIMIT_MAX } from '../../validation/input-bounds';
 
 /** Body of PATCH /v1/entitlements/{id}: only the fields present change. */
 export class UpdateEntitlementDto {
@@ -19,6 +20,6 @@ export class UpdateEntitlementDto {
   @IsOptional()
   @IsInt()
   @Min(1)
-  @Max(2_000_000_000)
+  @Max(USAGE_LIMIT_MAX)
   usage_limit?: number | null;
 }

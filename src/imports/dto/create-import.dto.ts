@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ID_MAX_LENGTH, STORE_ID_MAX_LENGTH, TIMESTAMP_MAX_LENGTH } from '../../validation/input-bounds';
 import { MAX_IMPORT_ROWS } from '../import-body';
-import { MAX_USAGE_LIMIT } from '../import-row-parser';
+import { USAGE_LIMIT_MAX } from '../../validation/input-bounds';
 
 /**
  * One row of an import (JSON form; a CSV's header names the same columns). Documentation only: the
@@ -31,7 +31,7 @@ export class ImportRowDto {
   })
   expires_at?: string;
 
-  @ApiPropertyOptional({ description: "Maximum uses, an integer ≥ 1 (in CSV its digits); default from a usage_limited product", type: 'integer', minimum: 1, maximum: MAX_USAGE_LIMIT, example: 10 })
+  @ApiPropertyOptional({ description: "Maximum uses, an integer ≥ 1 (in CSV its digits); default from a usage_limited product", type: 'integer', minimum: 1, maximum: USAGE_LIMIT_MAX, example: 10 })
   usage_limit?: number;
 
   @ApiPropertyOptional({ description: 'Order id in the e-commerce platform', maxLength: STORE_ID_MAX_LENGTH, example: 'legacy_order_77' })

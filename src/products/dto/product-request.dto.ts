@@ -20,6 +20,7 @@ import { IsOptionalNotNull } from '../../validation/is-optional-not-null.decorat
 import { IsMetadataObject } from '../../validation/metadata-object';
 import { DELIVERY_METHODS, type DeliveryMethod, ENTITLEMENT_TYPES, type EntitlementType, PRODUCT_STATUSES, type ProductStatus } from '../product.entity';
 import { ID_MAX_LENGTH, STORE_ID_MAX_LENGTH } from '../../validation/input-bounds';
+import { USAGE_LIMIT_MAX } from '../../validation/input-bounds';
 
 export const MAX_FILE_IDS = 100;
 export const MAX_STORE_VARIANT_IDS = 100;
@@ -27,7 +28,6 @@ export const MAX_INCLUDED_PRODUCTS = 50;
 /** The document's view of file ids in a config (FulfillmentConfigRequestDto's rules, which validate). */
 const FILE_ID_ITEMS = { type: 'string', maxLength: ID_MAX_LENGTH } as const;
 const MAX_DURATION_DAYS = 36_500;
-const MAX_USAGE_LIMIT = 2_000_000_000;
 
 /**
  * How access is delivered. Which fields apply depends on delivery_method: FILE → file_ids,
@@ -208,7 +208,7 @@ export class CreateProductDto {
   @IsOptional()
   @IsInt()
   @Min(1)
-  @Max(MAX_USAGE_LIMIT)
+  @Max(USAGE_LIMIT_MAX)
   usage_limit?: number | null;
 
   @ApiPropertyOptional({ description: 'Arbitrary JSON object, at most 16 KiB serialized; default {} on create; PATCH replaces it', type: 'object', additionalProperties: true, example: { isbn: '978-0-00-000000-0' } })
