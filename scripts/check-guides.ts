@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { DEMO_BUNDLE_CONTENTS, DEMO_GRANTS, DEMO_PRODUCTS } from '../src/demo/demo-catalogue';
@@ -82,16 +83,23 @@ interface Tenant {
   key: string;
 }
 
-async function call(baseUrl: string, bearer: string, method: string, route: string, body?: unknown): Promise<{ id: string; key?: string }> {
-  const response = await fetch(`${baseUrl}${route}`, {
-    method,
-    headers: { Authorization: `Bearer ${bearer}`, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
+/** One request on a connection of its own: a pooled one may have been closed by the server while a guide ran. */
+function call(baseUrl: string, bearer: string, method: string, route: string, body?: unknown): Promise<{ id: string; key?: string }> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(`${baseUrl}${route}`, { method, agent: false, headers: { Authorization: `Bearer ${bearer}`, 'Content-Type': 'application/json' } }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => {
+        if ((response.statusCode ?? 500) >= 300) return reject(new Error(`${method} ${route}: ${response.statusCode} ${text}`));
+        const parsed = JSON.parse(text) as { data?: { id: string; key?: string } } & { id: string; key?: string };
+        resolve(parsed.data ?? parsed);
+      });
+    });
+    request.on('error', reject);
+    request.end(payload);
   });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${text}`);
-  const parsed = JSON.parse(text) as { data?: { id: string; key?: string } } & { id: string; key?: string };
-  return parsed.data ?? parsed;
 }
 
 /** A merchant of its own for a guide, with the demo merchant's catalogue in test mode and a test key with every scope. */
@@ -149,9 +157,13 @@ function runShellBlocks(guide: string, blocks: Block[], port: number, tenant: Te
 function runTypeScriptBlocks(guide: string, blocks: Block[], port: number, tenant: Tenant): string[] {
   // Inside node_modules: the SDK (@entitlement-delivery/sdk, built by `npm run build`) resolves as a user's project does.
   const directory = mkdtempSync(path.join(REPOSITORY_ROOT, 'node_modules', '.guide-check-'));
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the built SDK's export names, read at run time
+  const sdkExports = Object.keys(require('@entitlement-delivery/sdk') as object);
   try {
     const files = blocks.map((block, index) => {
-      const declared = (name: string) => new RegExp(`\\b(const|let|function|import)\\b[^;\\n]*\\b${name}\\b`).test(block.text);
+      const declared = (name: string) => new RegExp(`\\b(?:const|let|var|function)\\s+${name}\\b|import\\s*\\{[^}]*\\b${name}\\b[^}]*\\}`).test(block.text);
+      // The SDK's exports a fragment uses without importing them (the text around it imports them).
+      const used = sdkExports.filter((name) => new RegExp(`\\b${name}\\b`).test(block.text) && !declared(name));
       const prelude = [
         "import * as guideSdk from '@entitlement-delivery/sdk';",
         "import type * as guideExpress from 'express';",
@@ -159,10 +171,12 @@ function runTypeScriptBlocks(guide: string, blocks: Block[], port: number, tenan
         ...['token', 'productId', 'merchantId'].filter((name) => !declared(name)).map((name) => `declare const ${name}: string;`),
         declared('app') ? '' : 'declare const app: guideExpress.Express;',
         declared('express') ? '' : 'declare const express: typeof guideExpress;',
+        ...used.map((name) => `const ${name} = guideSdk.${name};`),
         'void guideSdk;',
       ].filter(Boolean);
       const file = path.join(directory, `block-${index + 1}.mts`);
-      writeFileSync(file, `${prelude.join('\n')}\n${forThisServer(block.text, port)}\nexport {};\n`);
+      const text = forThisServer(block.text, port).replaceAll("'eh_test_…'", `'${tenant.key}'`).replaceAll("'mer_…'", `'${tenant.merchantId}'`);
+      writeFileSync(file, `${prelude.join('\n')}\n${text}\nexport {};\n`);
       return { block, file };
     });
     writeFileSync(
@@ -204,7 +218,8 @@ async function waitForSummary(server: StartedServer): Promise<void> {
 async function checkMetricsAddress(output: string): Promise<string[]> {
   const named = /^ {2}metrics: +(http:\/\/127\.0\.0\.1:(\d+)\/metrics)/m.exec(output);
   if (!named || named[2] === '0') return [`the start-up summary names no bound metrics address (METRICS_PORT=0):\n${output}`];
-  const response = await fetch(named[1]);
+  const response = await fetch(named[1], { headers: { connection: 'close' } }).catch((error: unknown) => error as Error);
+  if (response instanceof Error) return [`the summary's metrics address ${named[1]} refused: ${response.message}`];
   const body = await response.text();
   return response.ok && body.includes('# TYPE') ? [] : [`the summary's metrics address ${named[1]} answered ${response.status}`];
 }
@@ -256,6 +271,9 @@ async function main(): Promise<void> {
       counts.shell += shell.length;
       counts.typescript += typescript.filter(({ mark }) => !mark).length;
     }
+  } catch (error) {
+    process.stderr.write(`the server's output:\n${server.output.slice(-5000)}\n`);
+    throw error;
   } finally {
     await server.stop();
     rmSync(workDirectory, { recursive: true, force: true });
