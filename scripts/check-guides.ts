@@ -10,12 +10,13 @@ import { answerPattern, cleanEnvironment, freePort, StartedServer, tourSteps } f
  * `npm run check:guides` (run by `.ci/run` after the quick start, which built dist/): every guide's
  * examples, run as written. Each guide of docs/ and sdk/README.md gets a merchant of its own on one
  * shared server (dist/main.js, fresh embedded database) holding what a fresh start's demo merchant
- * holds (src/demo/demo-catalogue.ts, created through the API) and a test key with every scope in
- * `$KEY`; then its shell blocks run in order in one shell (so a block uses what an earlier one
- * set), each command's answer matched with the `# →` lines under it as check-quick-start does for
- * the README, and an answer that is an API error the guide doesn't show fails too. Its TypeScript
- * blocks are compiled (strict) against the SDK and run against the same server, in order, after
- * its shell blocks (the guides never interleave the two).
+ * holds (src/demo/demo-catalogue.ts, created through the API) and a test key with every scope,
+ * which its `KEY=eh_test_…` line gets (`ADMIN_TOKEN=…`: the server's); then its shell blocks
+ * run in order in one shell (so a block uses what an earlier one set), each command's answer
+ * matched with the `# →` lines under it as check-quick-start does for the README, and an answer
+ * that is an API error the guide doesn't show fails too. Its TypeScript blocks are compiled
+ * (strict) against the SDK and run against the same server, in order, after its shell blocks (the
+ * guides never interleave the two).
  *
  * One shared start rather than one per guide: a start costs 10 to 30 s of two busy cores, and a
  * fresh merchant is as empty as a fresh database for everything a guide does (every row is the
@@ -130,7 +131,8 @@ function runShellBlocks(guide: string, blocks: Block[], port: number, tenant: Te
     .replace(/^(export\s+)?ADMIN_TOKEN=…/gm, `$1ADMIN_TOKEN=${adminToken}`);
   const scriptFile = path.join(workDirectory, 'guide.sh');
   writeFileSync(scriptFile, `set -euo pipefail\n${script}\n`);
-  const environment = cleanEnvironment({ KEY: tenant.key, MERCHANT: tenant.merchantId });
+  // Nothing preset: a guide that uses $KEY sets it (`KEY=eh_test_…`), as a reader's shell needs (set -u fails it otherwise).
+  const environment = cleanEnvironment({});
   const run = spawnSync('bash', [scriptFile], { cwd: workDirectory, encoding: 'utf8', env: environment, timeout: 180_000 });
   const outputs = run.stdout.split(`\n${STEP_MARKER}\n`);
   const problems: string[] = [];

@@ -139,7 +139,7 @@ describe('the Stripe store adapter example', () => {
     const stored = (await testApp.http.get(`/v1/subscriptions?store_customer_id=${subscription.customer}`).set(bearer(tenant.testKey)).expect(200)).body.data;
     expect(stored).toEqual([expect.objectContaining({ store_subscription_id: subscription.id, status: 'paused' })]);
     // The period end of the newest event applied (the paused one).
-    const pausedItems = (paused.data.object as typeof subscription).items.data;
+    const pausedItems = (paused.data.object as unknown as typeof subscription).items.data;
     expect(stored[0].current_period_end).toBe(new Date(pausedItems[0].current_period_end * 1000).toISOString());
   });
 });
