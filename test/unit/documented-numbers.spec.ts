@@ -25,8 +25,8 @@ function occurrences(pattern: RegExp): Array<{ file: string; match: RegExpMatchA
 
 describe('numbers and names the guides repeat', () => {
   it("say openapi.json's number of operations wherever they count all of them", () => {
-    // "N operations", except a part of them ("17 of the 26 operations": a subset the sentence names).
-    const counted = occurrences(/(?<!of the )\b(\d+) operations\b/g).map(({ file, match }) => `${file}: ${match[0]}`);
+    // "N operations" anywhere: a guide that counts a part of them names no number (it would go stale as routes are added).
+    const counted = occurrences(/\b(\d+) operations\b/g).map(({ file, match }) => `${file}: ${match[0]}`);
     expect(counted.length).toBeGreaterThan(0);
     expect(counted.filter((text) => !text.endsWith(`: ${operationCount} operations`))).toEqual([]);
     expect(occurrences(/\(\d+ today\)/g).map(({ file, match }) => `${file}: ${match[0]}`)).toEqual([]);
