@@ -1,8 +1,8 @@
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { answerPattern, cleanEnvironment, freePort, StartedServer, tourSteps } from './doc-check-support';
 
 /**
  * `npm run check:quick-start` (run by `.ci/run`): the README's quick start, done as a newcomer
@@ -39,17 +39,6 @@ function normalizeStartOutput(text: string, port = README_PORT): string {
     .replace(/#token=[0-9A-Za-z_-]+/g, '#token=<token>');
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port assigned'))));
-    });
-  });
-}
-
 interface Command {
   text: string;
 }
@@ -61,39 +50,6 @@ function commandsOf(block: string): Command[] {
     .map((line) => line.replace(/\s+#.*$/, '').trim())
     .filter((line) => line !== '' && !line.startsWith('#'))
     .flatMap((line) => line.split('&&').map((text) => ({ text: text.trim() })));
-}
-
-/** The environment of a newcomer's shell: no configuration of ours leaks in. */
-function cleanEnvironment(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const { PATH, HOME, TMPDIR, LANG, TERM } = process.env;
-  const environment: NodeJS.ProcessEnv = { PATH, HOME, TMPDIR, LANG, TERM, ...extra };
-  for (const name of Object.keys(environment)) if (environment[name] === undefined) delete environment[name];
-  return environment;
-}
-
-class StartedServer {
-  output = '';
-  private exitCode: number | null | undefined;
-
-  constructor(private readonly child: ChildProcess) {
-    child.stdout?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
-    child.once('exit', (code) => (this.exitCode = code));
-  }
-
-  get exited(): boolean {
-    return this.exitCode !== undefined;
-  }
-
-  /** Ends `npm start` and the server under it (its own process group). */
-  async stop(): Promise<void> {
-    if (this.exited || this.child.pid === undefined) return;
-    const exited = new Promise((resolve) => this.child.once('exit', resolve));
-    process.kill(-this.child.pid, 'SIGTERM');
-    const killer = setTimeout(() => this.child.pid !== undefined && process.kill(-this.child.pid, 'SIGKILL'), 15_000);
-    await exited;
-    clearTimeout(killer);
-  }
 }
 
 /** The app's own output: from the sample's first line on (npm's banner and the build come before it). */
@@ -124,42 +80,6 @@ function compareLines(expected: string[], actual: string[]): string[] {
     }
   }
   return problems;
-}
-
-interface TourStep {
-  script: string[];
-  expected: string | null;
-}
-
-/** The tour's shell block cut into steps, each its commands and the `# →` answer shown under them. */
-function tourSteps(block: string): TourStep[] {
-  const steps: TourStep[] = [];
-  let current: TourStep = { script: [], expected: null };
-  for (const line of block.split('\n')) {
-    const answer = /^#\s*→\s?(.*)$/.exec(line);
-    const continuation = /^#\s{2,}(\S.*)$/.exec(line);
-    if (answer) {
-      current.expected = (current.expected === null ? '' : `${current.expected}\n`) + answer[1];
-    } else if (continuation && current.expected !== null) {
-      current.expected += continuation[1];
-    } else {
-      if (current.expected !== null) {
-        steps.push(current);
-        current = { script: [], expected: null };
-      }
-      current.script.push(line);
-    }
-  }
-  steps.push(current);
-  return steps;
-}
-
-function answerPattern(expected: string): RegExp {
-  const escaped = expected
-    .split('…')
-    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('[\\s\\S]*?');
-  return new RegExp(`^${escaped}$`);
 }
 
 function runTour(block: string, port: number, key: string, workDirectory: string): string[] {

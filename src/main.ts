@@ -7,7 +7,9 @@ import { DemoMerchantSeeder } from './auth/demo-merchant.seeder';
 import { AppConfig } from './config/app-config';
 import { validateEnvironment } from './config/config.schema';
 import { DemoCatalogueSeeder } from './demo/demo-catalogue.seeder';
-import { DASHBOARD_PATH, startupSummary } from './logging/startup-summary';
+import { DASHBOARD_PATH, ObservabilityListeners, startupSummary } from './logging/startup-summary';
+import { MetricsServer } from './observability/metrics-server';
+import { tracesUrl } from './observability/traces-url';
 
 /** The dashboard's path when a module provides DASHBOARD_PATH, else null (no dashboard in this build). */
 function dashboardPath(app: Awaited<ReturnType<typeof createApp>>): string | null {
@@ -32,6 +34,13 @@ async function seedDemoCatalogue(app: Awaited<ReturnType<typeof createApp>>, mer
   }
 }
 
+/** The metrics listener as bound (its real port when METRICS_PORT=0) and where traces go, each when on. */
+function observabilityListeners(app: Awaited<ReturnType<typeof createApp>>, config: AppConfig): ObservabilityListeners {
+  const port = config.metrics ? app.get(MetricsServer, { strict: false }).port : null;
+  const metrics = config.metrics && port !== null ? { host: config.metrics.host, port } : null;
+  return { metrics, tracesUrl: config.tracesEndpoint === null ? null : tracesUrl(config.tracesEndpoint) };
+}
+
 async function bootstrap(): Promise<void> {
   const startConfig = new AppConfig(validateEnvironment(process.env));
   if (startConfig.embeddedDatabase && !existsSync(path.join(startConfig.dataDirectory, 'pg'))) {
@@ -44,7 +53,7 @@ async function bootstrap(): Promise<void> {
   // Only once the port is ours: a start that fails on a busy port leaves the demo merchant to the next one, key and all.
   const demo = await app.get(DemoMerchantSeeder).seed();
   const catalogue = demo ? await seedDemoCatalogue(app, demo.merchantId) : null;
-  process.stdout.write(startupSummary(config, { dashboardPath: dashboardPath(app), demo, catalogue }));
+  process.stdout.write(startupSummary(config, { dashboardPath: dashboardPath(app), demo, catalogue, observability: observabilityListeners(app, config) }));
 }
 
 bootstrap().catch((error: unknown) => {

@@ -6,7 +6,7 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** 40 base62 characters after the prefix, as before checksums; DESIGN asks for at least 32. */
 export const API_KEY_SECRET_LENGTH = 40;
 /** 34 random characters (≈202 bits) and the 6-character keyed checksum. */
-const RANDOM_LENGTH = API_KEY_SECRET_LENGTH - CHECKSUM_LENGTH;
+export const API_KEY_RANDOM_LENGTH = API_KEY_SECRET_LENGTH - CHECKSUM_LENGTH;
 const KEY_PATTERN = /^eh_(live|test)_[0-9A-Za-z]{32,128}$/;
 export const DISPLAY_PREFIX_LENGTH = 12;
 
@@ -19,7 +19,7 @@ export function randomBase62(length: number): string {
 
 /** `eh_<mode>_` + 34 random base62 characters + their keyed checksum: the reference's format, 40 characters after the prefix. */
 export function generateApiKey(mode: ApiMode, checksum: CredentialChecksum): string {
-  return checksum.seal(`eh_${mode}_${randomBase62(RANDOM_LENGTH)}`);
+  return checksum.seal(`eh_${mode}_${randomBase62(API_KEY_RANDOM_LENGTH)}`);
 }
 
 export function isWellFormedApiKey(value: string): boolean {

@@ -31,10 +31,16 @@ function describeStorage(config: AppConfig): string {
   return `S3 bucket ${bucket ?? '(S3_BUCKET unset)'}${endpoint ? ` at ${endpoint}` : ''}`;
 }
 
+/** What is on beside the API, as bound: the metrics listener's real port (METRICS_PORT=0 takes a free one), the traces URL. */
+export interface ObservabilityListeners {
+  metrics: { host: string; port: number } | null;
+  tracesUrl: string | null;
+}
+
 /** What the server prints once it listens: one readable block instead of Nest's route-mapping lines. */
 export function startupSummary(
   config: AppConfig,
-  options: { dashboardPath: string | null; demo: DemoCredentials | null; catalogue?: string[] | null },
+  options: { dashboardPath: string | null; demo: DemoCredentials | null; catalogue?: string[] | null; observability?: ObservabilityListeners },
 ): string {
   const base = config.publicBaseUrl;
   const rows: Array<[string, string]> = [
@@ -47,6 +53,10 @@ export function startupSummary(
     ['docs', `${base}/docs (OpenAPI: ${base}/docs/openapi.json)`],
     ['dashboard', options.dashboardPath ? `${base}${options.dashboardPath}` : 'not served by this build'],
   ];
+  // Only when on, so the default start's summary (the README's sample) stays as it is.
+  const { metrics, tracesUrl } = options.observability ?? { metrics: null, tracesUrl: null };
+  if (metrics) rows.push(['metrics', `http://${metrics.host.includes(':') ? `[${metrics.host}]` : metrics.host}:${metrics.port}/metrics (METRICS_PORT)`]);
+  if (tracesUrl) rows.push(['traces', `OTLP/HTTP to ${tracesUrl} (OTEL_EXPORTER_OTLP_ENDPOINT)`]);
   const lines = ['', `API listening on ${base} (port ${config.port})`, ...rows.map(([label, value]) => `  ${`${label}:`.padEnd(22)} ${value}`)];
   if (options.demo) {
     lines.push(

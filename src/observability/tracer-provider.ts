@@ -5,6 +5,7 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import { tracesUrl } from './traces-url';
 
 export const DEFAULT_SERVICE_NAME = 'entitlement-api';
 
@@ -26,10 +27,6 @@ function installContextManager(): void {
   contextManagerInstalled = context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 }
 
-/** The OTLP/HTTP traces URL of a base endpoint, as the OpenTelemetry SDKs derive it from OTEL_EXPORTER_OTLP_ENDPOINT. */
-export function tracesUrl(endpoint: string): string {
-  return `${endpoint.replace(/\/+$/, '')}/v1/traces`;
-}
 
 /**
  * The OpenTelemetry SDK, loaded (tracing.ts imports this file) only when tracing is on: the

@@ -20,7 +20,7 @@ const MAX_ADVANCE_YEARS = 2;
 /** 400 TEST_MODE_ONLY for a live key: clocks move time, which live data must never see. */
 function requireTestMode(tenant: Tenant): void {
   if (tenant.mode !== 'test') {
-    throw new ApiError(ErrorCode.TEST_MODE_ONLY, 'Test clocks exist in test mode only: use a test key (sk_test_…)');
+    throw new ApiError(ErrorCode.TEST_MODE_ONLY, 'Test clocks exist in test mode only: use a test key (eh_test_…)');
   }
 }
 

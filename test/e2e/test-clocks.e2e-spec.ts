@@ -75,6 +75,8 @@ describe('test clocks', () => {
     ]) {
       const response = await request;
       expect({ status: response.status, code: response.body.error?.code }).toEqual({ status: 400, code: 'TEST_MODE_ONLY' });
+      // It names the test keys' real prefix (it once said sk_test_).
+      expect(response.body.error.message).toContain(`(${tenant.testKey.slice(0, 'eh_test_'.length)}…)`);
     }
     // A live grant can't name a clock: live mode has none.
     const liveGrant = await http().post('/v1/entitlements').set(live).send({ store_customer_id: 'live_cust', store_product_id: 'nothing', test_clock: clock.id });

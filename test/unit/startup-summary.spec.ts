@@ -50,4 +50,16 @@ describe('start-up summary', () => {
     expect(text).toMatch(/dashboard: +https:\/\/api\.example\.com\/dashboard/);
     expect(text).not.toContain('API key');
   });
+
+  it('names the metrics listener as bound and the traces URL when they are on, and neither when off', () => {
+    const off = startupSummary(config({ PORT: '3000' }), { dashboardPath: null, demo: null });
+    expect(off).not.toMatch(/metrics:|traces:/);
+    const on = startupSummary(config({ PORT: '3000', METRICS_PORT: '0', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318/' }), {
+      dashboardPath: null,
+      demo: null,
+      observability: { metrics: { host: '127.0.0.1', port: 41234 }, tracesUrl: 'http://127.0.0.1:4318/v1/traces' },
+    });
+    expect(on).toMatch(/metrics: +http:\/\/127\.0\.0\.1:41234\/metrics/);
+    expect(on).toMatch(/traces: +OTLP\/HTTP to http:\/\/127\.0\.0\.1:4318\/v1\/traces/);
+  });
 });
