@@ -8,7 +8,7 @@ import { DatabaseConnection } from './database-connection';
 import { PoolObservation } from './pool-observation';
 import { Pruner } from './pruner';
 import { ReadPool } from './read-pool';
-import { runMigrations } from './run-migrations';
+import { runMigrations, runMigrationsAt } from './run-migrations';
 import { TenantTransactionLimiter } from './tenant-transaction-limiter';
 import { UnitOfWork } from './unit-of-work';
 
@@ -49,6 +49,8 @@ export interface DatabaseModuleOptions {
 @Module({})
 export class DatabaseModule {
   static forRoot(entities: EntityList, options: DatabaseModuleOptions = {}): DynamicModule {
+    /** DATABASE_MIGRATION_URL, handed from the options' factory to the DataSource's (which gets only the options). */
+    let migrationUrl: string | null = null;
     return {
       module: DatabaseModule,
       imports: [
@@ -56,14 +58,17 @@ export class DatabaseModule {
         TypeOrmModule.forRootAsync({
           imports: [DatabaseConnectionModule],
           inject: [DatabaseConnection, AppConfig, StatementObserver],
-          useFactory: (connection: DatabaseConnection, config: AppConfig, statements: StatementObserver) => ({
-            ...buildDataSourceOptions(connection.url, connection.embedded !== null, entities, { ...config.database, statements }),
-            ...(options.startupRetries !== undefined ? { retryAttempts: options.startupRetries } : {}),
-          }),
+          useFactory: (connection: DatabaseConnection, config: AppConfig, statements: StatementObserver) => {
+            migrationUrl = connection.migrationUrl;
+            return {
+              ...buildDataSourceOptions(connection.url, connection.embedded !== null, entities, { ...config.database, statements }),
+              ...(options.startupRetries !== undefined ? { retryAttempts: options.startupRetries } : {}),
+            };
+          },
           dataSourceFactory: async (options) => {
             if (!options) throw new Error('Database options are missing');
             const dataSource = await new DataSource(options).initialize();
-            await runMigrations(dataSource);
+            await (migrationUrl ? runMigrationsAt(migrationUrl, entities) : runMigrations(dataSource));
             return dataSource;
           },
         }),
@@ -77,7 +82,7 @@ export class DatabaseModule {
           provide: ReadPool,
           inject: [DataSource, DatabaseConnection, AppConfig, StatementObserver],
           useFactory: (dataSource: DataSource, connection: DatabaseConnection, config: AppConfig, statements: StatementObserver) =>
-            ReadPool.create(dataSource, connection.url, connection.embedded !== null, { ...config.database, statements }),
+            ReadPool.create(dataSource, connection, { ...config.database, statements }),
         },
         {
           provide: TenantTransactionLimiter,
