@@ -8,6 +8,7 @@ import { DatabaseConnection } from './database-connection';
 import { PoolObservation } from './pool-observation';
 import { Pruner } from './pruner';
 import { ReadPool } from './read-pool';
+import { Replica } from './replica';
 import { runMigrations, runMigrationsAt } from './run-migrations';
 import { TenantTransactionLimiter } from './tenant-transaction-limiter';
 import { UnitOfWork } from './unit-of-work';
@@ -27,10 +28,12 @@ class DatabaseShutdown implements OnApplicationShutdown {
     private readonly dataSource: DataSource,
     private readonly connection: DatabaseConnection,
     private readonly readPool: ReadPool,
+    private readonly replica: Replica,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
     await this.readPool.close();
+    await this.replica.close();
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
     await this.connection.embedded?.stop();
   }
@@ -85,6 +88,12 @@ export class DatabaseModule {
             ReadPool.create(dataSource, connection, { ...config.database, statements }),
         },
         {
+          provide: Replica,
+          inject: [DatabaseConnection, AppConfig, StatementObserver],
+          useFactory: (connection: DatabaseConnection, config: AppConfig, statements: StatementObserver) =>
+            Replica.open(connection, entities, { ...config.database, statements }),
+        },
+        {
           provide: TenantTransactionLimiter,
           inject: [AppConfig],
           useFactory: ({ database }: AppConfig) =>
@@ -95,7 +104,7 @@ export class DatabaseModule {
             }),
         },
       ],
-      exports: [UnitOfWork, Pruner, ReadPool, TenantTransactionLimiter, DatabaseConnectionModule],
+      exports: [UnitOfWork, Pruner, ReadPool, Replica, TenantTransactionLimiter, DatabaseConnectionModule],
     };
   }
 }
