@@ -1,4 +1,6 @@
+import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { buildDataSourceOptions, EntityList, PoolSettings } from './data-source-options';
 import type { DatabaseConnection } from './database-connection';
 import type { Reader } from './transaction';
@@ -32,8 +34,9 @@ export class Replica {
     return this.dataSource ? { manager: this.dataSource.manager } : primary;
   }
 
-  get configured(): boolean {
-    return this.dataSource !== null;
+  /** The replica's pg Pool (metrics, traces), or null. */
+  get pool(): Pool | null {
+    return this.dataSource ? ((this.dataSource.driver as PostgresDriver).master as Pool) : null;
   }
 
   async close(): Promise<void> {
