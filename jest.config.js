@@ -7,8 +7,8 @@
  * how many (default 3: suites spend much of their time waiting on timers, sockets and child
  * processes, so a third worker still gains on this project's 2-core machine).
  *
- * Scale tests (several instances behind a real nginx, both adapters mixed; a million rows) need
- * PostgreSQL, Redis and nginx. `npm test` runs them too; .ci/run runs the scale project once, apart
+ * Scale tests (several instances behind a real nginx through PgBouncer, both adapters mixed; a read
+ * replica; a million rows) need PostgreSQL, Redis, nginx, pgbouncer and PostgreSQL's server binaries. `npm test` runs them too; .ci/run runs the scale project once, apart
  * from its two per-adapter runs, which EH_SCALE_TESTS=apart leaves it out of.
  */
 const scaleApart = process.env.EH_SCALE_TESTS === 'apart';

@@ -5,9 +5,12 @@ import { runMigrations } from '../src/database/run-migrations';
 import { DataSource } from 'typeorm';
 import * as path from 'node:path';
 
-/** `npm run migration:run`: applies pending migrations to DATABASE_URL, or to the embedded database under DATA_DIR. */
+/**
+ * `npm run migration:run`: applies pending migrations to DATABASE_MIGRATION_URL (a direct connection
+ * when DATABASE_URL is a transaction pooler), else DATABASE_URL, else the embedded database under DATA_DIR.
+ */
 async function main(): Promise<void> {
-  const url = process.env.DATABASE_URL;
+  const url = process.env.DATABASE_MIGRATION_URL || process.env.DATABASE_URL;
   const embedded = url ? null : await EmbeddedDatabase.start(path.join(path.resolve(process.env.DATA_DIR || './data'), 'pg'));
   const dataSource = await new DataSource(buildDataSourceOptions(url ?? embedded!.url, embedded !== null, ENTITIES)).initialize();
   try {

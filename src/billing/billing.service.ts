@@ -136,7 +136,8 @@ export class BillingService {
     const now = this.clock.now();
     const month = billingMonth(now);
     const limits = PLAN_LIMITS[merchant.plan];
-    const db = this.unitOfWork.pool;
+    // May lag the primary (DESIGN §15): refusals at the limit read the primary, in the download's own statement.
+    const db = this.unitOfWork.replica;
     const modeUsage = async (tenant: Tenant): Promise<ModeUsageResponseDto> => {
       const [storage, reserved, bandwidth] = await Promise.all([
         this.usageRepository.findStorage(db, tenant),

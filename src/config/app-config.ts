@@ -43,6 +43,18 @@ export class AppConfig {
   get databaseUrl(): string | undefined {
     return this.environment.DATABASE_URL;
   }
+  /** A streaming replica for reads that may lag (lists, the event log, usage); unset → the primary (DESIGN §15). */
+  get databaseReadUrl(): string | undefined {
+    return this.environment.DATABASE_READ_URL;
+  }
+  /** A direct connection for migrations when DATABASE_URL is a transaction pooler; unset → DATABASE_URL. */
+  get databaseMigrationUrl(): string | undefined {
+    return this.environment.DATABASE_MIGRATION_URL;
+  }
+  /** false: no named prepared statements (transaction poolers that don't keep them across transactions). */
+  get databasePreparedStatements(): boolean {
+    return this.environment.DATABASE_PREPARED_STATEMENTS;
+  }
   get embeddedDatabase(): boolean {
     return this.environment.DATABASE_URL === undefined;
   }

@@ -70,6 +70,9 @@ export const configSchema = z.object({
   DATABASE_TENANT_TRANSACTIONS: positiveInteger.optional(),
   DATABASE_TENANT_QUEUE: positiveInteger.default(1_000),
   DATABASE_TENANT_QUEUE_TIMEOUT: duration.default(10_000),
+  DATABASE_READ_URL: url(['postgres:', 'postgresql:']).optional().or(z.literal('').transform(() => undefined)),
+  DATABASE_MIGRATION_URL: url(['postgres:', 'postgresql:']).optional().or(z.literal('').transform(() => undefined)),
+  DATABASE_PREPARED_STATEMENTS: booleanString.default(true),
   DATA_DIR: z.string().min(1).default('./data'),
   STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
   PUBLIC_BASE_URL: url(['http:', 'https:']).optional().or(z.literal('').transform(() => undefined)),
@@ -138,6 +141,9 @@ export function validateEnvironment(source: Record<string, string | undefined>):
   if (result.success) {
     if (result.data.STORAGE_DRIVER === 's3' && !result.data.S3_BUCKET) {
       throw new Error('Invalid configuration: S3_BUCKET is required when STORAGE_DRIVER=s3');
+    }
+    if (!result.data.DATABASE_URL && (result.data.DATABASE_READ_URL || result.data.DATABASE_MIGRATION_URL)) {
+      throw new Error('Invalid configuration: DATABASE_READ_URL and DATABASE_MIGRATION_URL need DATABASE_URL (the embedded database has no replica and no pooler)');
     }
     if ((result.data.DATABASE_TENANT_TRANSACTIONS ?? 0) > result.data.DATABASE_POOL_SIZE) {
       throw new Error('Invalid configuration: DATABASE_TENANT_TRANSACTIONS must not exceed DATABASE_POOL_SIZE');

@@ -14,6 +14,7 @@ import { CustomerEntitlementListItemDto } from './dto/customer-entitlement-list-
 import { ListCustomersQueryDto } from './dto/customer-query.dto';
 import { CustomerResponseDto } from './dto/customer-response.dto';
 import { ApiIdParam, ApiStoreIdParam, IdSource } from '../swagger/api-path-parameters';
+import { mayLag } from '../swagger/replica-lag';
 
 const CUSTOMER_ID_SOURCES: IdSource[] = ['GET /v1/customers', ['POST /v1/entitlements', 'customer_id'], ['GET /v1/entitlements', 'customer_id']];
 
@@ -25,12 +26,12 @@ export class CustomersController {
 
   @Get()
   @RequireScopes('customers:read')
-  @ApiOperation({
+  @ApiOperation(mayLag({
     summary: 'List customers',
     description:
       'Newest first, cursor-paginated with total. `search` matches an exact customer id or the start of a store customer id ' +
       '(case-sensitive); `created_after` and `created_before` are exclusive bounds.',
-  })
+  }))
   @ApiEnvelopeResponse(CustomerResponseDto, { description: 'A page of customers', list: 'total' })
   @ApiErrorResponses(ErrorCode.INVALID_PARAMETER)
   list(@CurrentTenant() tenant: Tenant, @Query() query: ListCustomersQueryDto): Promise<PageResult<CustomerResponseDto>> {
@@ -59,10 +60,10 @@ export class CustomersController {
 
   @Get('store/:store_customer_id/entitlements')
   @RequireScopes('customers:read')
-  @ApiOperation({
+  @ApiOperation(mayLag({
     summary: "List a customer's entitlements by store customer id",
     description: 'Every status, newest first, cursor-paginated with total. Status is effective (time/usage expiry applied).',
-  })
+  }))
   @ApiStoreIdParam('store_customer_id', 'Customer id in the e-commerce platform, as granted with `store_customer_id`', 'store_cust_1001')
   @ApiEnvelopeResponse(CustomerEntitlementListItemDto, { description: "A page of the customer's entitlements", list: 'total' })
   @ApiErrorResponses(ErrorCode.CUSTOMER_NOT_FOUND, ErrorCode.INVALID_PARAMETER)
@@ -76,10 +77,10 @@ export class CustomersController {
 
   @Get(':customer_id/entitlements')
   @RequireScopes('customers:read')
-  @ApiOperation({
+  @ApiOperation(mayLag({
     summary: "List a customer's entitlements",
     description: 'Every status, newest first, cursor-paginated with total. Status is effective (time/usage expiry applied).',
-  })
+  }))
   @ApiIdParam('customer_id', 'cus', 'Customer', CUSTOMER_ID_SOURCES)
   @ApiEnvelopeResponse(CustomerEntitlementListItemDto, { description: "A page of the customer's entitlements", list: 'total' })
   @ApiErrorResponses(ErrorCode.CUSTOMER_NOT_FOUND, ErrorCode.INVALID_PARAMETER)

@@ -34,7 +34,7 @@ export class CustomersService {
   async list(tenant: Tenant, query: ListCustomersQueryDto): Promise<PageResult<CustomerResponseDto>> {
     const page = toPageRequest(query);
     const { rows, total } = await this.records.list(
-      this.unitOfWork.pool,
+      this.unitOfWork.replica,
       tenant,
       {
         search: query.search,

@@ -21,6 +21,7 @@ import { DashboardSessionsService } from './dashboard-sessions.service';
 import { DashboardUsersService } from './dashboard-users.service';
 import { CompleteSetupDto, SignInDto } from './dto/dashboard-request.dto';
 import { CompletedSetupResponseDto, DashboardOverviewResponseDto, DashboardSessionResponseDto, SignedOutResponseDto } from './dto/dashboard-response.dto';
+import { mayLag } from '../swagger/replica-lag';
 
 const OVERVIEW_DAYS = 30;
 
@@ -101,10 +102,10 @@ export class DashboardApiController {
 
   @Get('overview')
   @DashboardSession({ mode: true })
-  @ApiOperation({
+  @ApiOperation(mayLag({
     summary: 'Overview numbers',
     description: "The plan, its limits and both modes' usage, and the last 30 UTC days of downloads and bandwidth of the request's mode (Eh-Mode).",
-  })
+  }))
   @ApiEnvelopeResponse(DashboardOverviewResponseDto, { description: 'Plan, usage and 30 days of downloads' })
   async overview(@DashboardTenant() tenant: Tenant): Promise<DashboardOverviewResponseDto> {
     const [usage, daily] = await Promise.all([this.billing.usage(tenant.merchantId), this.downloads.dailyTotals(tenant, OVERVIEW_DAYS, this.clock.now())]);

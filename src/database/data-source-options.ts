@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { ClientBase, PoolConfig } from 'pg';
-import { DataSourceOptions, EntitySchema } from 'typeorm';
+import { EntitySchema } from 'typeorm';
+import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
 import type { DatabaseSettings } from '../config/app-config';
 import type { StatementObserver } from '../observability/statement-observer';
 import { MIGRATIONS } from './migrations';
@@ -66,7 +67,7 @@ export function buildPoolConfig(url: string, embedded: boolean, size: number, se
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export type EntityList = ReadonlyArray<Function | EntitySchema>;
 
-export function buildDataSourceOptions(url: string, embedded: boolean, entities: EntityList, settings: PoolSettings = SCRIPT_POOL): DataSourceOptions {
+export function buildDataSourceOptions(url: string, embedded: boolean, entities: EntityList, settings: PoolSettings = SCRIPT_POOL): PostgresConnectionOptions {
   return {
     type: 'postgres',
     url,

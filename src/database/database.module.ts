@@ -8,7 +8,8 @@ import { DatabaseConnection } from './database-connection';
 import { PoolObservation } from './pool-observation';
 import { Pruner } from './pruner';
 import { ReadPool } from './read-pool';
-import { runMigrations } from './run-migrations';
+import { Replica } from './replica';
+import { runMigrations, runMigrationsAt } from './run-migrations';
 import { TenantTransactionLimiter } from './tenant-transaction-limiter';
 import { UnitOfWork } from './unit-of-work';
 import { FastPaths } from './fast-paths';
@@ -28,10 +29,12 @@ class DatabaseShutdown implements OnApplicationShutdown {
     private readonly dataSource: DataSource,
     private readonly connection: DatabaseConnection,
     private readonly readPool: ReadPool,
+    private readonly replica: Replica,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
     await this.readPool.close();
+    await this.replica.close();
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
     await this.connection.embedded?.stop();
   }
@@ -50,6 +53,8 @@ export interface DatabaseModuleOptions {
 @Module({})
 export class DatabaseModule {
   static forRoot(entities: EntityList, options: DatabaseModuleOptions = {}): DynamicModule {
+    /** DATABASE_MIGRATION_URL, handed from the options' factory to the DataSource's (which gets only the options). */
+    let migrationUrl: string | null = null;
     return {
       module: DatabaseModule,
       imports: [
@@ -57,14 +62,17 @@ export class DatabaseModule {
         TypeOrmModule.forRootAsync({
           imports: [DatabaseConnectionModule],
           inject: [DatabaseConnection, AppConfig, StatementObserver],
-          useFactory: (connection: DatabaseConnection, config: AppConfig, statements: StatementObserver) => ({
-            ...buildDataSourceOptions(connection.url, connection.embedded !== null, entities, { ...config.database, statements }),
-            ...(options.startupRetries !== undefined ? { retryAttempts: options.startupRetries } : {}),
-          }),
+          useFactory: (connection: DatabaseConnection, config: AppConfig, statements: StatementObserver) => {
+            migrationUrl = connection.migrationUrl;
+            return {
+              ...buildDataSourceOptions(connection.url, connection.embedded !== null, entities, { ...config.database, statements }),
+              ...(options.startupRetries !== undefined ? { retryAttempts: options.startupRetries } : {}),
+            };
+          },
           dataSourceFactory: async (options) => {
             if (!options) throw new Error('Database options are missing');
             const dataSource = await new DataSource(options).initialize();
-            await runMigrations(dataSource);
+            await (migrationUrl ? runMigrationsAt(migrationUrl, entities) : runMigrations(dataSource));
             return dataSource;
           },
         }),
@@ -79,7 +87,13 @@ export class DatabaseModule {
           provide: ReadPool,
           inject: [DataSource, DatabaseConnection, AppConfig, StatementObserver],
           useFactory: (dataSource: DataSource, connection: DatabaseConnection, config: AppConfig, statements: StatementObserver) =>
-            ReadPool.create(dataSource, connection.url, connection.embedded !== null, { ...config.database, statements }),
+            ReadPool.create(dataSource, connection, { ...config.database, statements }),
+        },
+        {
+          provide: Replica,
+          inject: [DatabaseConnection, AppConfig, StatementObserver],
+          useFactory: (connection: DatabaseConnection, config: AppConfig, statements: StatementObserver) =>
+            Replica.open(connection, entities, { ...config.database, statements }),
         },
         {
           provide: TenantTransactionLimiter,
@@ -92,7 +106,7 @@ export class DatabaseModule {
             }),
         },
       ],
-      exports: [UnitOfWork, FastPaths, Pruner, ReadPool, TenantTransactionLimiter, DatabaseConnectionModule],
+      exports: [UnitOfWork, FastPaths, Pruner, ReadPool, Replica, TenantTransactionLimiter, DatabaseConnectionModule],
     };
   }
 }

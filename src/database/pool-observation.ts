@@ -5,6 +5,7 @@ import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { Metrics, PoolStatistics } from '../observability/metrics';
 import { Tracing } from '../observability/tracing';
 import { ReadPool } from './read-pool';
+import { Replica } from './replica';
 
 function statisticsOf(pool: string, { totalCount, idleCount, waitingCount }: Pool): PoolStatistics {
   return { pool, total: totalCount, idle: idleCount, waiting: waitingCount };
@@ -23,8 +24,8 @@ function keepCallersContext(pool: Pool, tracing: Tracing): void {
 }
 
 /**
- * The pools seen from outside: db_pool_connections for the main pool and, when it has its own, the
- * check's (`check`), read on each scrape; and, with tracing on, statements kept in their caller's trace.
+ * The pools seen from outside: db_pool_connections for the main pool and, when they exist, the
+ * check's own (`check`) and the read replica's (`replica`), read on each scrape; and, with tracing on, statements kept in their caller's trace.
  */
 @Injectable()
 export class PoolObservation implements OnModuleInit {
@@ -33,14 +34,15 @@ export class PoolObservation implements OnModuleInit {
     private readonly tracing: Tracing,
     private readonly dataSource: DataSource,
     private readonly readPool: ReadPool,
+    private readonly replica: Replica,
   ) {}
 
   onModuleInit(): void {
     const main = (this.dataSource.driver as PostgresDriver).master as Pool;
-    const check = this.readPool.owned ? this.readPool.pool : null;
-    if (this.tracing.enabled) for (const pool of check ? [main, check] : [main]) keepCallersContext(pool, this.tracing);
-    if (this.metrics.enabled) {
-      this.metrics.observePools(() => (check ? [statisticsOf('main', main), statisticsOf('check', check)] : [statisticsOf('main', main)]));
-    }
+    const pools = new Map<string, Pool>([['main', main]]);
+    if (this.readPool.owned) pools.set('check', this.readPool.pool);
+    if (this.replica.pool) pools.set('replica', this.replica.pool);
+    if (this.tracing.enabled) for (const pool of pools.values()) keepCallersContext(pool, this.tracing);
+    if (this.metrics.enabled) this.metrics.observePools(() => [...pools].map(([name, pool]) => statisticsOf(name, pool)));
   }
 }

@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { DatabaseSettings } from '../config/app-config';
 import { buildPoolConfig, PoolSettings } from './data-source-options';
+import type { DatabaseConnection } from './database-connection';
 
 /**
  * Connections of their own for the access check, the hot path: write transactions that wait on a
@@ -16,16 +17,23 @@ export class ReadPool {
     readonly pool: Pool,
     /** Whether the check has connections of its own (a pool of its own to watch: pool-observation.ts). */
     readonly owned: boolean,
+    /** Whether the check may name its statement (DATABASE_PREPARED_STATEMENTS; a transaction pooler may not keep it). */
+    readonly namedStatements: boolean,
   ) {}
 
-  static create(dataSource: DataSource, url: string, embedded: boolean, settings: DatabaseSettings & Pick<PoolSettings, 'statements'>): ReadPool {
-    if (embedded || settings.checkPoolSize === 0) {
-      return new ReadPool((dataSource.driver as PostgresDriver).master as Pool, false);
+  /** The check's statement name, or none when statements must go unnamed. */
+  statementName(name: string): string | undefined {
+    return this.namedStatements ? name : undefined;
+  }
+
+  static create(dataSource: DataSource, connection: DatabaseConnection, settings: DatabaseSettings & Pick<PoolSettings, 'statements'>): ReadPool {
+    if (connection.embedded !== null || settings.checkPoolSize === 0) {
+      return new ReadPool((dataSource.driver as PostgresDriver).master as Pool, false, connection.preparedStatements);
     }
-    const pool = new Pool(buildPoolConfig(url, false, settings.checkPoolSize, settings));
+    const pool = new Pool(buildPoolConfig(connection.url, false, settings.checkPoolSize, settings));
     // pg-pool re-emits an idle client's error here; without a listener it would end the process.
     pool.on('error', () => undefined);
-    return new ReadPool(pool, true);
+    return new ReadPool(pool, true, connection.preparedStatements);
   }
 
   async close(): Promise<void> {

@@ -7,6 +7,7 @@ import { DOMAIN_EVENT, EVENTS_COMMITTED, PublishedEvent } from './domain-event';
 import type { Operation } from './operation';
 import { StatementRefused, writeTogether } from './combined-statement';
 import { CombinedWrite, DomainEvents, Reader, Transaction, TransactionWork } from './transaction';
+import { Replica } from './replica';
 import { TenantTransactionLimiter } from './tenant-transaction-limiter';
 
 /** How many times a transaction runs before a deadlock or serialization failure becomes a 503. */
@@ -26,15 +27,23 @@ function conflictPauseMilliseconds(attempt: number): number {
  */
 @Injectable()
 export class UnitOfWork {
-  /** Reads outside any transaction. */
+  /** Reads outside any transaction, on the primary: what a write just did is seen. */
   readonly pool: Reader;
+  /**
+   * Reads that may lag the primary by the replication delay (DESIGN §15): lists, the event log,
+   * usage, the dashboard's overview. The replica of DATABASE_READ_URL, else the same as `pool`.
+   * Never for the access check, downloads or any read a write decides on.
+   */
+  readonly replica: Reader;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly emitter: EventEmitter2,
     private readonly limiter: TenantTransactionLimiter,
+    replica: Replica,
   ) {
     this.pool = { manager: dataSource.manager };
+    this.replica = replica.readerOr(this.pool);
   }
 
   /** Background work (sweeps, deliveries): no request, no idempotency. */

@@ -18,6 +18,7 @@ import { UpdateEntitlementDto } from './dto/update-entitlement.dto';
 import { EntitlementsService } from './entitlements.service';
 import { CheckQueryPipe } from './check-query.pipe';
 import { ApiIdParam } from '../swagger/api-path-parameters';
+import { mayLag } from '../swagger/replica-lag';
 
 const ENTITLEMENT_ID_PARAM = ApiIdParam('entitlement_id', 'ent', 'Entitlement', ['POST /v1/entitlements', 'GET /v1/entitlements']);
 const TRANSITION_NOTE = 'Refused with 409 INVALID_STATUS_TRANSITION ("Cannot <operation> an entitlement that is <status>") where the lifecycle table forbids it.';
@@ -45,13 +46,13 @@ export class EntitlementsController {
 
   @Get()
   @RequireScopes('entitlements:read')
-  @ApiOperation({
+  @ApiOperation(mayLag({
     summary: 'List entitlements',
     description:
       'Needs at least one filter (400 FILTER_REQUIRED otherwise). Newest first, cursor-paginated with total. status ' +
       'filters on the effective status; status and source accept upper or lower case; granted_after is inclusive, ' +
       'granted_before exclusive.',
-  })
+  }))
   @ApiEnvelopeResponse(EntitlementListItemDto, { description: 'A page of entitlements', list: 'total' })
   @ApiErrorResponses(ErrorCode.FILTER_REQUIRED, ErrorCode.INVALID_PARAMETER)
   list(@CurrentTenant() tenant: Tenant, @Query() query: ListEntitlementsQueryDto): Promise<PageResult<EntitlementListItemDto>> {

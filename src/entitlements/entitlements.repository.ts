@@ -104,7 +104,8 @@ export class EntitlementsRepository {
     // Straight to a pool as a named statement: planning cost several times the execution, and
     // TypeORM's query runner (which can't name statements) adds its own overhead on every call.
     // The check's own pool: it never queues behind write transactions for a connection.
-    const result = await this.readPool.pool.query<CheckSqlRow>({ name, text: sql, values: parameters });
+    // Unnamed when DATABASE_PREPARED_STATEMENTS=false: a transaction pooler may run it on a connection that never saw it.
+    const result = await this.readPool.pool.query<CheckSqlRow>({ name: this.readPool.statementName(name), text: sql, values: parameters });
     const row = result.rows[0];
     if (!row) return null;
     return {

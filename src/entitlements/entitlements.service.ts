@@ -115,13 +115,13 @@ export class EntitlementsService {
     const now = this.time.realNow();
     const customerIds = query.customer_id !== undefined ? [query.customer_id] : [];
     if (query.store_customer_id !== undefined) {
-      const customer = await this.customers.findByStoreId(this.unitOfWork.pool, tenant, query.store_customer_id);
+      const customer = await this.customers.findByStoreId(this.unitOfWork.replica, tenant, query.store_customer_id);
       // No such customer: nothing matches.
       if (!customer) return new PageResult([], { total: 0, limit: page.limit, has_more: false, next_cursor: null });
       customerIds.push(customer.id);
     }
     const { rows, total } = await this.entitlements.list(
-      this.unitOfWork.pool,
+      this.unitOfWork.replica,
       tenant,
       {
         customerIds,
@@ -134,7 +134,7 @@ export class EntitlementsService {
       page,
       now,
     );
-    const db = this.unitOfWork.pool;
+    const db = this.unitOfWork.replica;
     const [storeIds, productNames, nowOf] = await Promise.all([
       this.customers.storeIdsOf(db, tenant, rows.map((row) => row.customer_id)),
       this.products.namesOf(db, tenant, rows.map((row) => row.product_id)),
@@ -213,9 +213,9 @@ export class EntitlementsService {
     customer: { id: string; store_customer_id: string },
     page: PageRequest,
   ): Promise<PageResult<EntitlementListItemDto>> {
-    const { rows, total } = await this.entitlements.list(this.unitOfWork.pool, tenant, { customerIds: [customer.id] }, page, this.time.realNow());
-    const productNames = await this.products.namesOf(this.unitOfWork.pool, tenant, rows.map((row) => row.product_id));
-    const nowOf = await this.time.nowsFor(this.unitOfWork.pool, tenant, rows.map((row) => row.test_clock_id));
+    const { rows, total } = await this.entitlements.list(this.unitOfWork.replica, tenant, { customerIds: [customer.id] }, page, this.time.realNow());
+    const productNames = await this.products.namesOf(this.unitOfWork.replica, tenant, rows.map((row) => row.product_id));
+    const nowOf = await this.time.nowsFor(this.unitOfWork.replica, tenant, rows.map((row) => row.test_clock_id));
     return toPageResult(rows, page, (row) => row.created_at, (row) => toEntitlementListItem(row, customer.store_customer_id, productNames.get(row.product_id) ?? '', nowOf(row.test_clock_id)), total);
   }
 

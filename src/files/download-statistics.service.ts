@@ -24,7 +24,7 @@ export class DownloadStatisticsService {
   async dailyTotals(tenant: Tenant, days: number, now: Date): Promise<DailyDownloadTotal[]> {
     const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
     const first = new Date(today - (days - 1) * DAY_MILLISECONDS);
-    const found = new Map((await this.downloads.dailyTotals(this.unitOfWork.pool, tenant, first)).map((row) => [row.day, row]));
+    const found = new Map((await this.downloads.dailyTotals(this.unitOfWork.replica, tenant, first)).map((row) => [row.day, row]));
     return Array.from({ length: days }, (_, index) => {
       const day = new Date(first.getTime() + index * DAY_MILLISECONDS).toISOString().slice(0, 10);
       return found.get(day) ?? { day, downloads: 0, bytes: 0 };

@@ -18,6 +18,7 @@ import { DeletedFileResponseDto, FileResponseDto, UploadUrlResponseDto } from '.
 import { DownloadsService } from './downloads.service';
 import { FilesService } from './files.service';
 import { ApiIdParam } from '../swagger/api-path-parameters';
+import { mayLag } from '../swagger/replica-lag';
 
 const FILE_ID = ApiIdParam('file_id', 'file', 'File', [['POST /v1/files/upload-url', 'file_id'], 'GET /v1/files']);
 
@@ -120,10 +121,10 @@ export class FilesController {
 
   @Get()
   @RequireScopes('files:read')
-  @ApiOperation({
+  @ApiOperation(mayLag({
     summary: 'List files',
     description: 'Newest first, cursor-paginated with total, PENDING and CONFIRMED; filter by the product they are linked to and by upload status.',
-  })
+  }))
   @ApiEnvelopeResponse(FileResponseDto, { description: 'A page of files', list: 'total' })
   @ApiErrorResponses(ErrorCode.INVALID_PARAMETER)
   list(@CurrentTenant() tenant: Tenant, @Query() query: ListFilesQueryDto): Promise<PageResult<FileResponseDto>> {

@@ -195,9 +195,9 @@ export class FilesService {
 
   async list(tenant: Tenant, query: ListFilesQueryDto): Promise<PageResult<FileResponseDto>> {
     const page = toPageRequest(query);
-    const ids = query.product_id !== undefined ? await this.products.fileIdsOf(this.unitOfWork.pool, tenant, query.product_id) : undefined;
-    const { rows, total } = await this.files.list(this.unitOfWork.pool, tenant, { ids, uploadStatus: query.upload_status }, page);
-    const products = await this.products.firstProductOfFiles(this.unitOfWork.pool, tenant, rows.map((row) => row.id));
+    const ids = query.product_id !== undefined ? await this.products.fileIdsOf(this.unitOfWork.replica, tenant, query.product_id) : undefined;
+    const { rows, total } = await this.files.list(this.unitOfWork.replica, tenant, { ids, uploadStatus: query.upload_status }, page);
+    const products = await this.products.firstProductOfFiles(this.unitOfWork.replica, tenant, rows.map((row) => row.id));
     return toPageResult(rows, page, (row) => row.created_at, (row) => toFileResponse(row, products.get(row.id) ?? null), total);
   }
 

@@ -15,6 +15,7 @@ import { CreateGrantRuleDto, UpdateGrantRuleDto } from './dto/grant-rule-request
 import { DeletedGrantRuleResponseDto, GrantRuleResponseDto } from './dto/grant-rule-response.dto';
 import { GrantRulesService } from './grant-rules.service';
 import { ApiIdParam } from '../swagger/api-path-parameters';
+import { mayLag } from '../swagger/replica-lag';
 
 const RULE_ID_PARAM = ApiIdParam('rule_id', 'rule', 'Grant rule', ['POST /v1/grant-rules', 'GET /v1/grant-rules']);
 
@@ -42,7 +43,7 @@ export class GrantRulesController {
 
   @Get()
   @RequireScopes('products:read')
-  @ApiOperation({ summary: 'List grant rules', description: 'Newest first, cursor-paginated with total.' })
+  @ApiOperation(mayLag({ summary: 'List grant rules', description: 'Newest first, cursor-paginated with total.' }))
   @ApiEnvelopeResponse(GrantRuleResponseDto, { description: 'A page of rules', list: 'total' })
   @ApiErrorResponses(ErrorCode.INVALID_PARAMETER)
   list(@CurrentTenant() tenant: Tenant, @Query() query: PaginationQueryDto): Promise<PageResult<GrantRuleResponseDto>> {

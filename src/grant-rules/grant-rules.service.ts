@@ -70,7 +70,7 @@ export class GrantRulesService {
 
   async list(tenant: Tenant, query: PaginationQueryDto): Promise<PageResult<GrantRuleResponseDto>> {
     const page = toPageRequest(query);
-    const { rows, total } = await this.rules.list(this.unitOfWork.pool, tenant, page);
+    const { rows, total } = await this.rules.list(this.unitOfWork.replica, tenant, page);
     return toPageResult(rows, page, (row) => row.created_at, toGrantRuleResponse, total);
   }
 

@@ -17,6 +17,7 @@ import { ImportResponseDto } from './dto/import-response.dto';
 import { ImportRequestBody } from './import-request-body.decorator';
 import { ImportsService } from './imports.service';
 import { ApiIdParam } from '../swagger/api-path-parameters';
+import { mayLag } from '../swagger/replica-lag';
 
 @ApiTags('entitlement-imports')
 @Controller('v1/entitlement-imports')
@@ -51,7 +52,7 @@ export class ImportsController {
 
   @Get()
   @RequireScopes('entitlements:read')
-  @ApiOperation({ summary: 'List imports', description: 'Newest first, cursor-paginated with total.' })
+  @ApiOperation(mayLag({ summary: 'List imports', description: 'Newest first, cursor-paginated with total.' }))
   @ApiEnvelopeResponse(ImportResponseDto, { description: 'A page of imports', list: 'total' })
   @ApiErrorResponses(ErrorCode.INVALID_PARAMETER)
   list(@CurrentTenant() tenant: Tenant, @Query() query: PaginationQueryDto): Promise<PageResult<ImportResponseDto>> {

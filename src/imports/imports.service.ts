@@ -71,7 +71,7 @@ export class ImportsService {
 
   async list(tenant: Tenant, query: PaginationQueryDto): Promise<PageResult<ImportResponseDto>> {
     const page = toPageRequest(query);
-    const { rows, total } = await this.imports.list(this.unitOfWork.pool, tenant, page);
+    const { rows, total } = await this.imports.list(this.unitOfWork.replica, tenant, page);
     return toPageResult(rows, page, (row) => row.created_at, toImportResponse, total);
   }
 }

@@ -17,11 +17,17 @@ export interface DemoCredentials {
 /** A PostgreSQL URL without its password (and user): what the summary may print. */
 function describeDatabase(config: AppConfig): string {
   if (config.embeddedDatabase) return `embedded PostgreSQL (PGlite) in ${config.dataDirectory}/pg`;
+  const replica = config.databaseReadUrl ? `; lists from the replica at ${hostOf(config.databaseReadUrl, 'DATABASE_READ_URL')}` : '';
+  const statements = config.databasePreparedStatements ? '' : '; unnamed statements (DATABASE_PREPARED_STATEMENTS=false)';
+  return `PostgreSQL at ${hostOf(config.databaseUrl ?? '', 'DATABASE_URL')}${replica}${statements}`;
+}
+
+function hostOf(databaseUrl: string, variable: string): string {
   try {
-    const url = new URL(config.databaseUrl ?? '');
-    return `PostgreSQL at ${url.hostname}${url.port ? `:${url.port}` : ''}${url.pathname}`;
+    const url = new URL(databaseUrl);
+    return `${url.hostname}${url.port ? `:${url.port}` : ''}${url.pathname}`;
   } catch {
-    return 'PostgreSQL (DATABASE_URL)';
+    return `(${variable})`;
   }
 }
 

@@ -16,6 +16,7 @@ import { CreateOrderDto, RefundOrderDto } from './dto/order-request.dto';
 import { OrderResponseDto } from './dto/order-response.dto';
 import { OrdersService } from './orders.service';
 import { ApiIdParam, ApiStoreIdParam } from '../swagger/api-path-parameters';
+import { mayLag } from '../swagger/replica-lag';
 
 const ORDER_ID_PARAM = ApiIdParam('order_id', 'ord', 'Order', ['POST /v1/orders', 'GET /v1/orders']);
 
@@ -80,12 +81,12 @@ export class OrdersController {
 
   @Get()
   @RequireScopes('entitlements:read')
-  @ApiOperation({
+  @ApiOperation(mayLag({
     summary: 'List orders',
     description:
       'Newest first, cursor-paginated with total. Optional filters: a customer (customer_id or store_customer_id; both must name ' +
       'the same customer, and an unknown one has no orders) and `search`, an exact order id or store order id.',
-  })
+  }))
   @ApiEnvelopeResponse(OrderResponseDto, { description: 'A page of orders', list: 'total' })
   @ApiErrorResponses(ErrorCode.INVALID_PARAMETER)
   list(@CurrentTenant() tenant: Tenant, @Query() query: ListOrdersQueryDto): Promise<PageResult<OrderResponseDto>> {

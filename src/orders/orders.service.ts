@@ -188,7 +188,7 @@ export class OrdersService {
    */
   async list(tenant: Tenant, query: ListOrdersQueryDto): Promise<PageResult<OrderResponseDto>> {
     const page = toPageRequest(query);
-    const db = this.unitOfWork.pool;
+    const db = this.unitOfWork.replica;
     const customer = await this.customerFilter(db, tenant, query);
     if (customer === null) return new PageResult([], { total: 0, limit: page.limit, has_more: false, next_cursor: null });
     const { rows, total } = await this.orders.list(db, tenant, { customerId: customer, search: query.search }, page);

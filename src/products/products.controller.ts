@@ -15,6 +15,7 @@ import { CreateProductDto, UpdateProductDto } from './dto/product-request.dto';
 import { ProductListItemDto, ProductResponseDto } from './dto/product-response.dto';
 import { ProductsService } from './products.service';
 import { ApiIdParam } from '../swagger/api-path-parameters';
+import { mayLag } from '../swagger/replica-lag';
 
 const PRODUCT_ID_PARAM = ApiIdParam('product_id', 'prod', 'Product', ['POST /v1/products', 'GET /v1/products']);
 
@@ -25,12 +26,12 @@ export class ProductsController {
 
   @Get()
   @RequireScopes('products:read')
-  @ApiOperation({
+  @ApiOperation(mayLag({
     summary: 'List products',
     description:
       'Newest first, cursor-paginated with total. `search` matches an exact product id, an exact store product id, or a part of the ' +
       'name (case-insensitive); `status` keeps active or archived products only; `ids` (comma-separated) reads up to 100 named products at once.',
-  })
+  }))
   @ApiEnvelopeResponse(ProductListItemDto, { description: 'A page of products', list: 'total' })
   @ApiErrorResponses(ErrorCode.INVALID_PARAMETER)
   list(@CurrentTenant() tenant: Tenant, @Query() query: ListProductsQueryDto): Promise<PageResult<ProductListItemDto>> {

@@ -50,7 +50,7 @@ export class ProductsService {
 
   async list(tenant: Tenant, query: ListProductsQueryDto): Promise<PageResult<ProductListItemDto>> {
     const page = toPageRequest(query);
-    const { rows, total } = await this.products.list(this.unitOfWork.pool, tenant, { search: query.search, status: query.status, ids: query.ids?.split(',') }, page);
+    const { rows, total } = await this.products.list(this.unitOfWork.replica, tenant, { search: query.search, status: query.status, ids: query.ids?.split(',') }, page);
     return toPageResult(rows, page, (row) => row.created_at, toProductListItem, total);
   }
 

@@ -16,6 +16,7 @@ import { ListSubscriptionsQueryDto } from './dto/subscription-query.dto';
 import { SubscriptionResponseDto } from './dto/subscription-response.dto';
 import { SubscriptionsService } from './subscriptions.service';
 import { ApiIdParam, ApiStoreIdParam } from '../swagger/api-path-parameters';
+import { mayLag } from '../swagger/replica-lag';
 
 const STORE_ID_PARAM = ApiStoreIdParam('store_subscription_id', 'Subscription id in the e-commerce platform: the first put creates the subscription', 'store_sub_1001');
 
@@ -90,12 +91,12 @@ export class SubscriptionsController {
 
   @Get()
   @RequireScopes('entitlements:read')
-  @ApiOperation({
+  @ApiOperation(mayLag({
     summary: 'List subscriptions',
     description:
       'Newest first, cursor-paginated with total. Optional filters: one of customer_id / store_customer_id (an unknown customer has ' +
       'none), `status` (the store status), `search` (an exact subscription id or store subscription id).',
-  })
+  }))
   @ApiEnvelopeResponse(SubscriptionResponseDto, { description: 'A page of subscriptions', list: 'total' })
   @ApiErrorResponses(ErrorCode.INVALID_PARAMETER)
   list(@CurrentTenant() tenant: Tenant, @Query() query: ListSubscriptionsQueryDto): Promise<PageResult<SubscriptionResponseDto>> {

@@ -153,7 +153,7 @@ export class SubscriptionsService {
   async list(tenant: Tenant, query: ListSubscriptionsQueryDto): Promise<PageResult<SubscriptionResponseDto>> {
     const customerName = customerNameOf(atMostOne({ customer_id: query.customer_id, store_customer_id: query.store_customer_id }));
     const page = toPageRequest(query);
-    const db = this.unitOfWork.pool;
+    const db = this.unitOfWork.replica;
     const customer =
       customerName === null
         ? undefined

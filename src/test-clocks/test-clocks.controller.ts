@@ -15,6 +15,7 @@ import { ApiIdParam } from '../swagger/api-path-parameters';
 import { AdvanceTestClockDto, CreateTestClockDto } from './dto/test-clock-request.dto';
 import { DeletedTestClockResponseDto, TestClockResponseDto } from './dto/test-clock-response.dto';
 import { TestClocksService } from './test-clocks.service';
+import { mayLag } from '../swagger/replica-lag';
 
 const CLOCK_ID_PARAM = ApiIdParam('test_clock_id', 'clock', 'Test clock', ['POST /v1/test-clocks', 'GET /v1/test-clocks']);
 
@@ -41,7 +42,7 @@ export class TestClocksController {
 
   @Get()
   @RequireScopes('entitlements:read')
-  @ApiOperation({ summary: 'List test clocks', description: 'Test mode only. Newest first, cursor-paginated with total.' })
+  @ApiOperation(mayLag({ summary: 'List test clocks', description: 'Test mode only. Newest first, cursor-paginated with total.' }))
   @ApiEnvelopeResponse(TestClockResponseDto, { description: 'A page of clocks', list: 'total' })
   @ApiErrorResponses(ErrorCode.INVALID_PARAMETER, ErrorCode.TEST_MODE_ONLY)
   list(@CurrentTenant() tenant: Tenant, @Query() query: PaginationQueryDto): Promise<PageResult<TestClockResponseDto>> {

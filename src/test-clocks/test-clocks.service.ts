@@ -49,7 +49,7 @@ export class TestClocksService {
   async list(tenant: Tenant, query: PaginationQueryDto): Promise<PageResult<TestClockResponseDto>> {
     requireTestMode(tenant);
     const page = toPageRequest(query);
-    const { rows, total } = await this.clocks.list(this.unitOfWork.pool, tenant, page);
+    const { rows, total } = await this.clocks.list(this.unitOfWork.replica, tenant, page);
     return toPageResult(rows, page, (row) => row.created_at, toTestClockResponse, total);
   }
 

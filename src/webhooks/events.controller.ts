@@ -18,6 +18,7 @@ import { RedeliverEventDto } from './dto/redeliver-event.dto';
 import { EventsService } from './events.service';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { ApiIdParam } from '../swagger/api-path-parameters';
+import { mayLag } from '../swagger/replica-lag';
 
 const EVENT_ID_PARAM = ApiIdParam('event_id', 'evt', 'Event', ['GET /v1/events']);
 
@@ -31,12 +32,12 @@ export class EventsController {
 
   @Get()
   @RequireScopes('events:read')
-  @ApiOperation({
+  @ApiOperation(mayLag({
     summary: 'List events',
     description:
       'The event log of this mode, newest first, cursor-paginated; filter by type, by the changed object (`object_id`: events whose ' +
       '`data.object.id` is this id) and creation time (exclusive bounds).',
-  })
+  }))
   @ApiEnvelopeResponse(EventResponseDto, { description: 'A page of events', list: 'total' })
   @ApiErrorResponses(ErrorCode.INVALID_PARAMETER)
   list(@CurrentTenant() tenant: Tenant, @Query() query: ListEventsQueryDto): Promise<PageResult<EventResponseDto>> {
@@ -55,10 +56,10 @@ export class EventsController {
 
   @Get(':event_id/deliveries')
   @RequireScopes('events:read')
-  @ApiOperation({
+  @ApiOperation(mayLag({
     summary: "List an event's delivery attempts",
     description: 'Every attempt to send this event, to any webhook endpoint (each names its endpoint_id), newest first, cursor-paginated with total.',
-  })
+  }))
   @EVENT_ID_PARAM
   @ApiEnvelopeResponse(WebhookDeliveryResponseDto, { description: 'A page of attempts', list: 'total' })
   @ApiErrorResponses(ErrorCode.EVENT_NOT_FOUND, ErrorCode.INVALID_PARAMETER)

@@ -28,7 +28,7 @@ export class EventsService {
       createdAfter: query.created_after ? new Date(query.created_after) : undefined,
       createdBefore: query.created_before ? new Date(query.created_before) : undefined,
     };
-    const { rows, total } = await this.events.list(this.unitOfWork.pool, tenant, filters, page);
+    const { rows, total } = await this.events.list(this.unitOfWork.replica, tenant, filters, page);
     return toPageResult(rows, page, (row) => row.created_at, toEventResponse, total);
   }
 

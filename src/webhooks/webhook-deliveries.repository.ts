@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Pool, PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { DatabaseConnection } from '../database/database-connection';
 import type { ApiMode, Tenant } from '../database/tenant';
 import { assertTenant, INSERT_CHUNK_ROWS, TenantTable } from '../database/tenant-table';
 import type { Reader, Transaction } from '../database/transaction';
@@ -172,18 +173,25 @@ WHERE endpoint.merchant_id = claimed.merchant_id AND endpoint.mode = claimed.mod
  * before the claim, in the same round trip (a multi-statement simple query runs as one
  * transaction, each statement with a fresh snapshot), so the claim sees every lease committed
  * before it and the concurrency bound holds across instances. The claim itself is prepared once
- * per connection (planning it cost more than running it).
+ * per connection (planning it cost more than running it), unless DATABASE_PREPARED_STATEMENTS=false:
+ * behind a transaction pooler the connection that ran PREPARE may not be the one that gets the
+ * EXECUTE, so the claim's text is sent whole, its bounds inlined (DESIGN §15).
  */
 const CLAIM_LOCK_KEY = 2_026_112_608;
 const CLAIM_STATEMENT = 'webhook_claim_deliveries';
 const PREPARE_CLAIM_SQL = `PREPARE ${CLAIM_STATEMENT} (int, int, int, int) AS ${CLAIM_SQL}`;
 
-/** The lock and the claim, one round trip; the bounds are inlined (a simple query takes no parameters), integers only. */
-function lockAndClaimSql({ limit, leaseMilliseconds, endpointConcurrency, window }: ClaimBounds): string {
-  for (const value of [limit, leaseMilliseconds, endpointConcurrency, window]) {
+/**
+ * The lock and the claim, one round trip; the bounds are inlined (a simple query takes no parameters),
+ * integers only: as EXECUTE's arguments, or (`prepared` false) in place of the claim's $1…$4.
+ */
+export function lockAndClaimSql({ limit, leaseMilliseconds, endpointConcurrency, window }: ClaimBounds, prepared: boolean): string {
+  const bounds = [limit, leaseMilliseconds, endpointConcurrency, window];
+  for (const value of bounds) {
     if (!Number.isSafeInteger(value) || value < 0) throw new Error(`claim bound ${value} is not a non-negative integer`);
   }
-  return `SELECT pg_advisory_xact_lock(${CLAIM_LOCK_KEY}); EXECUTE ${CLAIM_STATEMENT} (${limit}, ${leaseMilliseconds}, ${endpointConcurrency}, ${window})`;
+  const claim = prepared ? `EXECUTE ${CLAIM_STATEMENT} (${bounds.join(', ')})` : CLAIM_SQL.replace(/\$([1-4])\b/g, (_, index: string) => `(${bounds[Number(index) - 1]})::int`);
+  return `SELECT pg_advisory_xact_lock(${CLAIM_LOCK_KEY}); ${claim}`;
 }
 
 /** A predicate of delivery columns, with every column qualified by `alias`. */
@@ -229,7 +237,10 @@ export class WebhookDeliveriesRepository {
   private readonly prepared = new WeakSet<PoolClient>();
 
   /** The DataSource only for its pg Pool: the claim's prepared statement and the pending count (maintenance, every tenant). */
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly connection: DatabaseConnection,
+  ) {}
 
   /** One delivery per event and endpoint (a redelivery), in the caller's transaction; `objectId` as deliveryObjectId gives it. */
   async enqueue(tx: Transaction, tenant: Tenant, events: ReadonlyArray<{ id: string; objectId: string }>, endpointIds: string[]): Promise<void> {
@@ -255,12 +266,13 @@ export class WebhookDeliveriesRepository {
     const client = await this.pool().connect();
     let rows: ClaimedRow[];
     try {
-      if (!this.prepared.has(client)) {
+      const prepared = this.connection.preparedStatements;
+      if (prepared && !this.prepared.has(client)) {
         await client.query(PREPARE_CLAIM_SQL);
         this.prepared.add(client);
       }
       // A multi-statement simple query: pg answers it with one result per statement, the claim's last.
-      const results = (await client.query(lockAndClaimSql(bounds))) as unknown as Array<{ rows: ClaimedRow[] }>;
+      const results = (await client.query(lockAndClaimSql(bounds, prepared))) as unknown as Array<{ rows: ClaimedRow[] }>;
       rows = results[results.length - 1].rows;
     } finally {
       client.release();

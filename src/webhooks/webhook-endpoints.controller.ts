@@ -20,6 +20,7 @@ import {
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { WebhookTestSends } from './webhook-test-sends.service';
 import { ApiIdParam } from '../swagger/api-path-parameters';
+import { mayLag } from '../swagger/replica-lag';
 
 const ENDPOINT_ID_PARAM = ApiIdParam('endpoint_id', 'we', 'Webhook endpoint', ['POST /v1/webhook-endpoints', 'GET /v1/webhook-endpoints']);
 
@@ -46,7 +47,7 @@ export class WebhookEndpointsController {
 
   @Get()
   @RequireScopes('webhooks:manage')
-  @ApiOperation({ summary: 'List webhook endpoints', description: 'Newest first, cursor-paginated; secrets are never listed.' })
+  @ApiOperation(mayLag({ summary: 'List webhook endpoints', description: 'Newest first, cursor-paginated; secrets are never listed.' }))
   @ApiEnvelopeResponse(WebhookEndpointResponseDto, { description: 'A page of endpoints', list: 'total' })
   @ApiErrorResponses(ErrorCode.INVALID_PARAMETER)
   list(@CurrentTenant() tenant: Tenant, @Query() query: PaginationQueryDto): Promise<PageResult<WebhookEndpointResponseDto>> {
@@ -118,7 +119,7 @@ export class WebhookEndpointsController {
 
   @Get(':endpoint_id/deliveries')
   @RequireScopes('webhooks:manage')
-  @ApiOperation({ summary: 'List delivery attempts', description: 'Every attempt to this endpoint, newest first, cursor-paginated.' })
+  @ApiOperation(mayLag({ summary: 'List delivery attempts', description: 'Every attempt to this endpoint, newest first, cursor-paginated.' }))
   @ENDPOINT_ID_PARAM
   @ApiEnvelopeResponse(WebhookDeliveryResponseDto, { description: 'A page of attempts', list: 'total' })
   @ApiErrorResponses(ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND, ErrorCode.INVALID_PARAMETER)

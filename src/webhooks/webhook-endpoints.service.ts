@@ -66,7 +66,7 @@ export class WebhookEndpointsService {
 
   async list(tenant: Tenant, query: PaginationQueryDto): Promise<PageResult<WebhookEndpointResponseDto>> {
     const page = toPageRequest(query);
-    const { rows, total } = await this.endpoints.list(this.unitOfWork.pool, tenant, page);
+    const { rows, total } = await this.endpoints.list(this.unitOfWork.replica, tenant, page);
     return toPageResult(rows, page, (row) => row.created_at, (row) => toWebhookEndpointResponse(row), total);
   }
 
@@ -122,7 +122,7 @@ export class WebhookEndpointsService {
   async listDeliveries(tenant: Tenant, endpointId: string, query: PaginationQueryDto): Promise<PageResult<WebhookDeliveryResponseDto>> {
     await this.require(this.unitOfWork.pool, tenant, endpointId);
     const page = toPageRequest(query);
-    const { rows, total } = await this.deliveries.listAttempts(this.unitOfWork.pool, tenant, { endpointId }, page);
+    const { rows, total } = await this.deliveries.listAttempts(this.unitOfWork.replica, tenant, { endpointId }, page);
     return toPageResult(rows, page, (row) => row.attempted_at, toWebhookDeliveryResponse, total);
   }
 
@@ -130,7 +130,7 @@ export class WebhookEndpointsService {
   async listEventDeliveries(tenant: Tenant, eventId: string, query: PaginationQueryDto): Promise<PageResult<WebhookDeliveryResponseDto>> {
     await this.events.require(this.unitOfWork.pool, tenant, eventId);
     const page = toPageRequest(query);
-    const { rows, total } = await this.deliveries.listAttempts(this.unitOfWork.pool, tenant, { eventId }, page);
+    const { rows, total } = await this.deliveries.listAttempts(this.unitOfWork.replica, tenant, { eventId }, page);
     return toPageResult(rows, page, (row) => row.attempted_at, toWebhookDeliveryResponse, total);
   }
 

@@ -1,27 +1,37 @@
 import { randomInt } from 'node:crypto';
 import { Agent, request as httpRequest } from 'node:http';
 import { Client } from 'pg';
+import { ENTITIES } from '../../src/app-entities';
+import { MIGRATIONS } from '../../src/database/migrations';
+import { runMigrationsAt } from '../../src/database/run-migrations';
 import { AppProcess } from '../support/app-process';
 import { guessApiKey } from '../support/credential-guesses';
 import { eventually } from '../support/eventually';
 import { NginxProxy } from '../support/nginx-proxy';
+import { PgBouncer } from '../support/pgbouncer';
 import { describeNeeding, testRedisUrl } from '../support/requirements';
 import { testHttpAdapter } from '../support/test-adapter';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 /**
- * Several instances, proved (DESIGN §15, issue 22): three instances on one PostgreSQL and Redis
- * behind a real nginx (Debian's package; .ci/run installs it). nginx connects to them from
- * 127.0.0.1, which is all TRUST_PROXY trusts; the test's clients connect to nginx from other
- * loopback addresses (127.x.y.z), so each is a client of its own, as on the internet.
- * The three run both HTTP adapters. Needs PostgreSQL, Redis and nginx (skipped locally without
- * them, failing under CI).
+ * Several instances, proved (DESIGN §15, issues 22 and 36): three instances on one PostgreSQL and
+ * Redis behind a real nginx (Debian's package; .ci/run installs it), reaching PostgreSQL through
+ * PgBouncer in transaction mode (Debian's too), so nothing they do may rely on session state: the
+ * migrations' lock, the dispatcher's claim and the check run with DATABASE_PREPARED_STATEMENTS=false
+ * over a few server connections all clients share. One instance migrates through its direct
+ * DATABASE_MIGRATION_URL; the first migrates through the pooler, racing a second migrator.
+ * nginx connects to the instances from 127.0.0.1, which is all TRUST_PROXY trusts; the test's
+ * clients connect to nginx from other loopback addresses (127.x.y.z), so each is a client of its
+ * own, as on the internet. The three run both HTTP adapters. Needs PostgreSQL, Redis, nginx and
+ * pgbouncer (skipped locally without them, failing under CI).
  */
 const ADMIN_TOKEN = `scale-admin-token-${randomInt(1e9)}`;
 const READ_LIMIT = 120;
 const FAILURE_LIMIT = 30;
 /** DESIGN §3: a revoked key gets 401 on the next request to any instance within 5 s. */
 const REVOCATION_BOUND_MILLISECONDS = 5_000;
+/** PgBouncer's server connections to the database: far fewer than the instances' 3 × 14 client connections. */
+const SERVER_CONNECTIONS = 6;
 
 interface Answer {
   status: number;
@@ -72,9 +82,11 @@ class Client127 {
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-describeNeeding(['postgresql', 'redis', 'nginx'], 'several instances behind a real reverse proxy', () => {
+describeNeeding(['postgresql', 'redis', 'nginx', 'pgbouncer'], 'several instances behind a real reverse proxy, through PgBouncer in transaction mode', () => {
   const instances: AppProcess[] = [];
   let proxy: NginxProxy;
+  let bouncer: PgBouncer;
+  let migrationRace: PromiseSettledResult<void>[];
   let receiver: WebhookReceiver;
   let database: Client;
   /** Clients on addresses of their own in 127.0.0.0/8, different for every run (the Redis counters are shared). */
@@ -96,10 +108,15 @@ describeNeeding(['postgresql', 'redis', 'nginx'], 'several instances behind a re
 
   beforeAll(async () => {
     const databaseUrl = process.env.EH_TEST_DATABASE_URL as string;
+    bouncer = await PgBouncer.start(databaseUrl, { serverConnections: SERVER_CONNECTIONS });
+    const pooledUrl = bouncer.urlOf(databaseUrl);
+    // Two migrators at once through the pooler, on the worker's fresh database: the transaction-level lock lets one run them.
+    migrationRace = await Promise.allSettled([runMigrationsAt(pooledUrl, ENTITIES), runMigrationsAt(pooledUrl, ENTITIES)]);
     receiver = await WebhookReceiver.start();
     database = new Client({ connectionString: databaseUrl });
     await database.connect();
     const environment = {
+      DATABASE_PREPARED_STATEMENTS: 'false',
       REDIS_URL: testRedisUrl(),
       TRUST_PROXY: '127.0.0.1',
       ADMIN_TOKEN,
@@ -113,16 +130,41 @@ describeNeeding(['postgresql', 'redis', 'nginx'], 'several instances behind a re
     // One after another: three ts-node start-ups at once would only be slower on a small machine.
     // The middle one runs the other HTTP adapter: a fleet may mix them, and both meet nginx here.
     const adapters = testHttpAdapter() === 'express' ? ['express', 'fastify', 'express'] : ['fastify', 'express', 'fastify'];
-    for (const adapter of adapters) instances.push(await AppProcess.start(databaseUrl, { ...environment, HTTP_ADAPTER: adapter }));
+    // The middle one migrates through a direct connection, as a deployment behind a pooler may.
+    for (const [index, adapter] of adapters.entries()) {
+      const migration: Record<string, string> = index === 1 ? { DATABASE_MIGRATION_URL: databaseUrl } : {};
+      instances.push(await AppProcess.start(pooledUrl, { ...environment, ...migration, HTTP_ADAPTER: adapter }));
+    }
     proxy = await NginxProxy.start(instances.map((instance) => new URL(instance.baseUrl).host));
   }, 300_000);
 
   afterAll(async () => {
     await proxy?.stop();
     await Promise.all(instances.map((instance) => instance.stop()));
+    await bouncer?.stop();
     await Promise.all([alice, bob, operator].map((client) => client.close()));
     await receiver?.close();
     await database?.end();
+  });
+
+  it('migrates once through the pooler with two migrators racing, and the instances reach PostgreSQL only through PgBouncer in transaction mode', async () => {
+    expect(migrationRace.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled']);
+    const { rows } = await database.query<{ name: string; count: number }>('SELECT name, count(*)::int AS count FROM migrations GROUP BY name');
+    expect(rows).toHaveLength(MIGRATIONS.length);
+    expect(rows.every((row) => row.count === 1)).toBe(true);
+    const name = process.env.EH_TEST_DATABASE_NAME as string;
+    const pools = await bouncer.admin<{ database: string; pool_mode: string }>('SHOW POOLS');
+    expect(pools.find((pool) => pool.database === name)?.pool_mode).toBe('transaction');
+    // Every instance's pools are PgBouncer's clients, many more than its server connections.
+    const clients = (await bouncer.admin<{ database: string }>('SHOW CLIENTS')).filter((client) => client.database === name);
+    const servers = (await bouncer.admin<{ database: string }>('SHOW SERVERS')).filter((server) => server.database === name);
+    expect(clients.length).toBeGreaterThanOrEqual(instances.length);
+    expect(servers.length).toBeLessThanOrEqual(SERVER_CONNECTIONS);
+    const direct = await database.query<{ count: number }>(
+      `SELECT count(*)::int AS count FROM pg_stat_activity WHERE datname = $1 AND application_name = 'entitlement-api' AND backend_type = 'client backend' AND pid <> pg_backend_pid()`,
+      [name],
+    );
+    expect(direct.rows[0].count).toBeLessThanOrEqual(SERVER_CONNECTIONS);
   });
 
   it("spreads requests over the three instances and shares a key's 120 reads a minute exactly", async () => {

@@ -10,10 +10,17 @@ export const CHROMIUM_EXECUTABLE = process.env.CHROMIUM_PATH ?? '/usr/bin/chromi
  * embedded database). Only these make a suite skip: locally it says so in one line on stderr; under
  * CI (CI=true) a missing one fails the run instead, since CI must run everything.
  */
-export type Requirement = 'postgresql' | 'chromium' | 'redis' | 'nginx';
+export type Requirement = 'postgresql' | 'chromium' | 'redis' | 'nginx' | 'pgbouncer' | 'postgresql-binaries';
 
 /** Debian's nginx, which the several-instances suite runs in front of its instances (`.ci/run` installs it). */
 export const NGINX_EXECUTABLE = ['/usr/sbin/nginx', 'nginx'].find((candidate) => spawnSync(candidate, ['-v']).status === 0) ?? null;
+
+/** Debian's PgBouncer, which the several-instances suite puts between its instances and PostgreSQL (`.ci/run` installs it). */
+export const PGBOUNCER_EXECUTABLE = ['/usr/sbin/pgbouncer', 'pgbouncer'].find((candidate) => spawnSync(candidate, ['--version']).status === 0) ?? null;
+
+/** PostgreSQL's server binaries (initdb, pg_ctl, pg_basebackup), for the suite that builds a primary and its replica. */
+export const POSTGRESQL_BINARIES =
+  [process.env.POSTGRESQL_BIN, '/usr/lib/postgresql/15/bin'].find((directory) => directory && existsSync(path.join(directory, 'pg_basebackup'))) ?? null;
 
 const REQUIREMENTS: Record<Requirement, { available: () => boolean; lacking: string }> = {
   postgresql: {
@@ -27,6 +34,14 @@ const REQUIREMENTS: Record<Requirement, { available: () => boolean; lacking: str
   nginx: {
     available: () => NGINX_EXECUTABLE !== null,
     lacking: 'nginx (apt-get install nginx)',
+  },
+  pgbouncer: {
+    available: () => PGBOUNCER_EXECUTABLE !== null,
+    lacking: 'pgbouncer (apt-get install pgbouncer)',
+  },
+  'postgresql-binaries': {
+    available: () => POSTGRESQL_BINARIES !== null,
+    lacking: "PostgreSQL's server binaries in /usr/lib/postgresql/15/bin (apt-get install postgresql-15, or set POSTGRESQL_BIN)",
   },
   redis: {
     // The global setup probes it once per run (REDIS_TEST_URL, else redis://127.0.0.1:6379).

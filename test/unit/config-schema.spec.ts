@@ -124,6 +124,24 @@ describe('config schema', () => {
     expect(new AppConfig(validateEnvironment({ DATABASE_POOL_SIZE: '20' })).database).toMatchObject({ poolSize: 1, checkPoolSize: 0, tenantTransactions: 1 });
   });
 
+  it('takes a replica, a direct migration URL and unnamed statements beside DATABASE_URL, and refuses them without it (DESIGN §15)', () => {
+    const defaults = new AppConfig(validateEnvironment({ DATABASE_URL: 'postgres://db/app' }));
+    expect([defaults.databaseReadUrl, defaults.databaseMigrationUrl, defaults.databasePreparedStatements]).toEqual([undefined, undefined, true]);
+    const pooled = new AppConfig(
+      validateEnvironment({
+        DATABASE_URL: 'postgres://pgbouncer:6432/app',
+        DATABASE_READ_URL: 'postgres://replica/app',
+        DATABASE_MIGRATION_URL: 'postgresql://primary/app',
+        DATABASE_PREPARED_STATEMENTS: 'false',
+      }),
+    );
+    expect([pooled.databaseReadUrl, pooled.databaseMigrationUrl, pooled.databasePreparedStatements]).toEqual(['postgres://replica/app', 'postgresql://primary/app', false]);
+    expect(messageOf({ DATABASE_READ_URL: 'postgres://replica/app' })).toContain('need DATABASE_URL');
+    expect(messageOf({ DATABASE_MIGRATION_URL: 'postgres://primary/app' })).toContain('need DATABASE_URL');
+    expect(messageOf({ DATABASE_URL: 'postgres://db/app', DATABASE_READ_URL: 'mysql://replica/app' })).toContain('DATABASE_READ_URL');
+    expect(messageOf({ DATABASE_URL: 'postgres://db/app', DATABASE_PREPARED_STATEMENTS: 'no' })).toContain('DATABASE_PREPARED_STATEMENTS');
+  });
+
   it('takes the token TTL as a duration and an Ed25519 signing key as PEM or JWK', () => {
     const pem = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
     const jwk = JSON.stringify(generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' }));

@@ -28,6 +28,19 @@ describe('start-up summary', () => {
     expect(text).toContain('sign in as demo@example.com at http://localhost:3000/dashboard');
   });
 
+  it('names the read replica and unnamed statements, without their passwords (DESIGN §15)', () => {
+    const text = startupSummary(
+      config({
+        DATABASE_URL: 'postgres://app:s3cret@pgbouncer:6432/entitlements',
+        DATABASE_READ_URL: 'postgres://app:r3plica@replica.internal:5432/entitlements',
+        DATABASE_PREPARED_STATEMENTS: 'false',
+      }),
+      { dashboardPath: null, demo: null },
+    );
+    expect(text).not.toMatch(/s3cret|r3plica/);
+    expect(text).toMatch(/database: +PostgreSQL at pgbouncer:6432\/entitlements; lists from the replica at replica\.internal:5432\/entitlements; unnamed statements/);
+  });
+
   it('never prints the database password, and shows what is switched on', () => {
     const text = startupSummary(
       config({

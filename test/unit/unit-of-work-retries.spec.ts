@@ -1,5 +1,6 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { DataSource, EntityManager } from 'typeorm';
+import { Replica } from '../../src/database/replica';
 import { CONFLICT_ATTEMPTS, UnitOfWork } from '../../src/database/unit-of-work';
 import { operationFor, type IdempotencyClaim } from '../../src/database/operation';
 import { TenantTransactionLimiter } from '../../src/database/tenant-transaction-limiter';
@@ -40,7 +41,7 @@ describe('UnitOfWork: the one place deadlocks and serialization failures are ret
     ['40001 serialization_failure', '40001'],
   ])('runs a transaction again after %s, and returns what the successful run returned', async (_name, code) => {
     const dataSource = fakeDataSource();
-    const unitOfWork = new UnitOfWork(dataSource, new EventEmitter2(), limiter());
+    const unitOfWork = new UnitOfWork(dataSource, new EventEmitter2(), limiter(), Replica.none());
     let runs = 0;
     const result = await unitOfWork.run(async () => {
       runs += 1;
@@ -54,7 +55,7 @@ describe('UnitOfWork: the one place deadlocks and serialization failures are ret
 
   it(`answers 503 SERVICE_UNAVAILABLE with Retry-After after ${CONFLICT_ATTEMPTS} attempts, never the raw error (a 500)`, async () => {
     const dataSource = fakeDataSource();
-    const unitOfWork = new UnitOfWork(dataSource, new EventEmitter2(), limiter());
+    const unitOfWork = new UnitOfWork(dataSource, new EventEmitter2(), limiter(), Replica.none());
     const failure = await unitOfWork.run(() => Promise.reject(wrappedServerError('40P01', 'deadlock detected'))).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ApiError);
     expect(failure).toMatchObject({ status: 503, renderedCode: 'SERVICE_UNAVAILABLE' });
@@ -64,7 +65,7 @@ describe('UnitOfWork: the one place deadlocks and serialization failures are ret
 
   it('does not retry any other error', async () => {
     const dataSource = fakeDataSource();
-    const unitOfWork = new UnitOfWork(dataSource, new EventEmitter2(), limiter());
+    const unitOfWork = new UnitOfWork(dataSource, new EventEmitter2(), limiter(), Replica.none());
     const unique = wrappedServerError('23505', 'duplicate key value violates unique constraint');
     await expect(unitOfWork.run(() => Promise.reject(unique))).rejects.toBe(unique);
     expect(dataSource.opened).toBe(1);
@@ -72,7 +73,7 @@ describe('UnitOfWork: the one place deadlocks and serialization failures are ret
 
   it("tells a request's idempotency claim that its key was released before the transaction runs again", async () => {
     const dataSource = fakeDataSource();
-    const unitOfWork = new UnitOfWork(dataSource, new EventEmitter2(), limiter());
+    const unitOfWork = new UnitOfWork(dataSource, new EventEmitter2(), limiter(), Replica.none());
     const calls: string[] = [];
     const claim: IdempotencyClaim = {
       acquire: () => Promise.resolve(void calls.push('acquire')),

@@ -93,7 +93,7 @@ export interface paths {
         };
         /**
          * Overview numbers
-         * @description The plan, its limits and both modes' usage, and the last 30 UTC days of downloads and bandwidth of the request's mode (Eh-Mode).
+         * @description The plan, its limits and both modes' usage, and the last 30 UTC days of downloads and bandwidth of the request's mode (Eh-Mode). May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
          */
         get: operations["dashboardApi.overview"];
         put?: never;

@@ -141,7 +141,7 @@ export interface paths {
         };
         /**
          * A merchant's plan limits and usage
-         * @description Storage used (CONFIRMED files), storage reserved (PENDING uploads with a valid URL), and this calendar month (UTC) of bandwidth and overage, in bytes, per mode.
+         * @description Storage used (CONFIRMED files), storage reserved (PENDING uploads with a valid URL), and this calendar month (UTC) of bandwidth and overage, in bytes, per mode. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
          */
         get: operations["admin.getUsage"];
         put?: never;
@@ -163,7 +163,7 @@ export interface paths {
          * List products
          * @description **Scope:** `products:read`
          *
-         *     Newest first, cursor-paginated with total. `search` matches an exact product id, an exact store product id, or a part of the name (case-insensitive); `status` keeps active or archived products only; `ids` (comma-separated) reads up to 100 named products at once.
+         *     Newest first, cursor-paginated with total. `search` matches an exact product id, an exact store product id, or a part of the name (case-insensitive); `status` keeps active or archived products only; `ids` (comma-separated) reads up to 100 named products at once. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
          */
         get: operations["products.list"];
         put?: never;
@@ -225,7 +225,7 @@ export interface paths {
          * List grant rules
          * @description **Scope:** `products:read`
          *
-         *     Newest first, cursor-paginated with total.
+         *     Newest first, cursor-paginated with total. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
          */
         get: operations["grantRules.list"];
         put?: never;
@@ -287,7 +287,7 @@ export interface paths {
          * List test clocks
          * @description **Scope:** `entitlements:read`
          *
-         *     Test mode only. Newest first, cursor-paginated with total.
+         *     Test mode only. Newest first, cursor-paginated with total. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
          */
         get: operations["testClocks.list"];
         put?: never;
@@ -387,7 +387,7 @@ export interface paths {
          * List entitlements
          * @description **Scope:** `entitlements:read`
          *
-         *     Needs at least one filter (400 FILTER_REQUIRED otherwise). Newest first, cursor-paginated with total. status filters on the effective status; status and source accept upper or lower case; granted_after is inclusive, granted_before exclusive.
+         *     Needs at least one filter (400 FILTER_REQUIRED otherwise). Newest first, cursor-paginated with total. status filters on the effective status; status and source accept upper or lower case; granted_after is inclusive, granted_before exclusive. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
          */
         get: operations["entitlements.list"];
         put?: never;
@@ -595,7 +595,7 @@ export interface paths {
          * List orders
          * @description **Scope:** `entitlements:read`
          *
-         *     Newest first, cursor-paginated with total. Optional filters: a customer (customer_id or store_customer_id; both must name the same customer, and an unknown one has no orders) and `search`, an exact order id or store order id.
+         *     Newest first, cursor-paginated with total. Optional filters: a customer (customer_id or store_customer_id; both must name the same customer, and an unknown one has no orders) and `search`, an exact order id or store order id. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
          */
         get: operations["orders.list"];
         put?: never;
@@ -689,7 +689,7 @@ export interface paths {
          * List customers
          * @description **Scope:** `customers:read`
          *
-         *     Newest first, cursor-paginated with total. `search` matches an exact customer id or the start of a store customer id (case-sensitive); `created_after` and `created_before` are exclusive bounds.
+         *     Newest first, cursor-paginated with total. `search` matches an exact customer id or the start of a store customer id (case-sensitive); `created_after` and `created_before` are exclusive bounds. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
          */
         get: operations["customers.list"];
         put?: never;
@@ -755,7 +755,7 @@ export interface paths {
          * List a customer's entitlements by store customer id
          * @description **Scope:** `customers:read`
          *
-         *     Every status, newest first, cursor-paginated with total. Status is effective (time/usage expiry applied).
+         *     Every status, newest first, cursor-paginated with total. Status is effective (time/usage expiry applied). May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
          */
         get: operations["customers.listEntitlementsByStoreId"];
         put?: never;
@@ -777,7 +777,7 @@ export interface paths {
          * List a customer's entitlements
          * @description **Scope:** `customers:read`
          *
-         *     Every status, newest first, cursor-paginated with total. Status is effective (time/usage expiry applied).
+         *     Every status, newest first, cursor-paginated with total. Status is effective (time/usage expiry applied). May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
          */
         get: operations["customers.listEntitlements"];
         put?: never;
@@ -915,7 +915,7 @@ export interface paths {
          * List files
          * @description **Scope:** `files:read`
          *
-         *     Newest first, cursor-paginated with total, PENDING and CONFIRMED; filter by the product they are linked to and by upload status.
+         *     Newest first, cursor-paginated with total, PENDING and CONFIRMED; filter by the product they are linked to and by upload status. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
          */
         get: operations["files.list"];
         put?: never;
@@ -937,7 +937,7 @@ export interface paths {
          * List events
          * @description **Scope:** `events:read`
          *
-         *     The event log of this mode, newest first, cursor-paginated; filter by type, by the changed object (`object_id`: events whose `data.object.id` is this id) and creation time (exclusive bounds).
+         *     The event log of this mode, newest first, cursor-paginated; filter by type, by the changed object (`object_id`: events whose `data.object.id` is this id) and creation time (exclusive bounds). May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
          */
         get: operations["events.list"];
         put?: never;
@@ -981,7 +981,7 @@ export interface paths {
          * List an event's delivery attempts
          * @description **Scope:** `events:read`
          *
-         *     Every attempt to send this event, to any webhook endpoint (each names its endpoint_id), newest first, cursor-paginated with total.
+         *     Every attempt to send this event, to any webhook endpoint (each names its endpoint_id), newest first, cursor-paginated with total. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
          */
         get: operations["events.listDeliveries"];
         put?: never;
@@ -1025,7 +1025,7 @@ export interface paths {
          * List webhook endpoints
          * @description **Scope:** `webhooks:manage`
          *
-         *     Newest first, cursor-paginated; secrets are never listed.
+         *     Newest first, cursor-paginated; secrets are never listed. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
          */
         get: operations["webhookEndpoints.list"];
         put?: never;
@@ -1131,7 +1131,7 @@ export interface paths {
          * List delivery attempts
          * @description **Scope:** `webhooks:manage`
          *
-         *     Every attempt to this endpoint, newest first, cursor-paginated.
+         *     Every attempt to this endpoint, newest first, cursor-paginated. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
          */
         get: operations["webhookEndpoints.listDeliveries"];
         put?: never;
@@ -1203,7 +1203,7 @@ export interface paths {
          * List subscriptions
          * @description **Scope:** `entitlements:read`
          *
-         *     Newest first, cursor-paginated with total. Optional filters: one of customer_id / store_customer_id (an unknown customer has none), `status` (the store status), `search` (an exact subscription id or store subscription id).
+         *     Newest first, cursor-paginated with total. Optional filters: one of customer_id / store_customer_id (an unknown customer has none), `status` (the store status), `search` (an exact subscription id or store subscription id). May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
          */
         get: operations["subscriptions.list"];
         put?: never;
@@ -1225,7 +1225,7 @@ export interface paths {
          * List imports
          * @description **Scope:** `entitlements:read`
          *
-         *     Newest first, cursor-paginated with total.
+         *     Newest first, cursor-paginated with total. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
          */
         get: operations["imports.list"];
         put?: never;

@@ -693,7 +693,7 @@ export interface AdminOperations {
   /**
    * A merchant's plan limits and usage
    *
-   * Storage used (CONFIRMED files), storage reserved (PENDING uploads with a valid URL), and this calendar month (UTC) of bandwidth and overage, in bytes, per mode.
+   * Storage used (CONFIRMED files), storage reserved (PENDING uploads with a valid URL), and this calendar month (UTC) of bandwidth and overage, in bytes, per mode. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
    *
    * `GET /admin/v1/merchants/{merchant_id}/usage` · the admin token · operationId `admin.getUsage`
    *
@@ -720,7 +720,7 @@ export interface ProductsOperations {
   /**
    * List products
    *
-   * Newest first, cursor-paginated with total. `search` matches an exact product id, an exact store product id, or a part of the name (case-insensitive); `status` keeps active or archived products only; `ids` (comma-separated) reads up to 100 named products at once.
+   * Newest first, cursor-paginated with total. `search` matches an exact product id, an exact store product id, or a part of the name (case-insensitive); `status` keeps active or archived products only; `ids` (comma-separated) reads up to 100 named products at once. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
    *
    * `GET /v1/products` · API key with scope `products:read` · operationId `products.list`
    *
@@ -782,7 +782,7 @@ export interface GrantRulesOperations {
   /**
    * List grant rules
    *
-   * Newest first, cursor-paginated with total.
+   * Newest first, cursor-paginated with total. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
    *
    * `GET /v1/grant-rules` · API key with scope `products:read` · operationId `grantRules.list`
    *
@@ -844,7 +844,7 @@ export interface TestClocksOperations {
   /**
    * List test clocks
    *
-   * Test mode only. Newest first, cursor-paginated with total.
+   * Test mode only. Newest first, cursor-paginated with total. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
    *
    * `GET /v1/test-clocks` · API key with scope `entitlements:read` · operationId `testClocks.list`
    *
@@ -917,7 +917,7 @@ export interface EntitlementsOperations {
   /**
    * List entitlements
    *
-   * Needs at least one filter (400 FILTER_REQUIRED otherwise). Newest first, cursor-paginated with total. status filters on the effective status; status and source accept upper or lower case; granted_after is inclusive, granted_before exclusive.
+   * Needs at least one filter (400 FILTER_REQUIRED otherwise). Newest first, cursor-paginated with total. status filters on the effective status; status and source accept upper or lower case; granted_after is inclusive, granted_before exclusive. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
    *
    * `GET /v1/entitlements` · API key with scope `entitlements:read` · operationId `entitlements.list`
    *
@@ -1043,7 +1043,7 @@ export interface OrdersOperations {
   /**
    * List orders
    *
-   * Newest first, cursor-paginated with total. Optional filters: a customer (customer_id or store_customer_id; both must name the same customer, and an unknown one has no orders) and `search`, an exact order id or store order id.
+   * Newest first, cursor-paginated with total. Optional filters: a customer (customer_id or store_customer_id; both must name the same customer, and an unknown one has no orders) and `search`, an exact order id or store order id. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
    *
    * `GET /v1/orders` · API key with scope `entitlements:read` · operationId `orders.list`
    *
@@ -1105,7 +1105,7 @@ export interface CustomersOperations {
   /**
    * List customers
    *
-   * Newest first, cursor-paginated with total. `search` matches an exact customer id or the start of a store customer id (case-sensitive); `created_after` and `created_before` are exclusive bounds.
+   * Newest first, cursor-paginated with total. `search` matches an exact customer id or the start of a store customer id (case-sensitive); `created_after` and `created_before` are exclusive bounds. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
    *
    * `GET /v1/customers` · API key with scope `customers:read` · operationId `customers.list`
    *
@@ -1140,7 +1140,7 @@ export interface CustomersOperations {
   /**
    * List a customer's entitlements by store customer id
    *
-   * Every status, newest first, cursor-paginated with total. Status is effective (time/usage expiry applied).
+   * Every status, newest first, cursor-paginated with total. Status is effective (time/usage expiry applied). May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
    *
    * `GET /v1/customers/store/{store_customer_id}/entitlements` · API key with scope `customers:read` · operationId `customers.listEntitlementsByStoreId`
    *
@@ -1153,7 +1153,7 @@ export interface CustomersOperations {
   /**
    * List a customer's entitlements
    *
-   * Every status, newest first, cursor-paginated with total. Status is effective (time/usage expiry applied).
+   * Every status, newest first, cursor-paginated with total. Status is effective (time/usage expiry applied). May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
    *
    * `GET /v1/customers/{customer_id}/entitlements` · API key with scope `customers:read` · operationId `customers.listEntitlements`
    *
@@ -1239,7 +1239,7 @@ export interface FilesOperations {
   /**
    * List files
    *
-   * Newest first, cursor-paginated with total, PENDING and CONFIRMED; filter by the product they are linked to and by upload status.
+   * Newest first, cursor-paginated with total, PENDING and CONFIRMED; filter by the product they are linked to and by upload status. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
    *
    * `GET /v1/files` · API key with scope `files:read` · operationId `files.list`
    *
@@ -1257,7 +1257,7 @@ export interface EventsOperations {
   /**
    * List events
    *
-   * The event log of this mode, newest first, cursor-paginated; filter by type, by the changed object (`object_id`: events whose `data.object.id` is this id) and creation time (exclusive bounds).
+   * The event log of this mode, newest first, cursor-paginated; filter by type, by the changed object (`object_id`: events whose `data.object.id` is this id) and creation time (exclusive bounds). May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
    *
    * `GET /v1/events` · API key with scope `events:read` · operationId `events.list`
    *
@@ -1281,7 +1281,7 @@ export interface EventsOperations {
   /**
    * List an event's delivery attempts
    *
-   * Every attempt to send this event, to any webhook endpoint (each names its endpoint_id), newest first, cursor-paginated with total.
+   * Every attempt to send this event, to any webhook endpoint (each names its endpoint_id), newest first, cursor-paginated with total. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
    *
    * `GET /v1/events/{event_id}/deliveries` · API key with scope `events:read` · operationId `events.listDeliveries`
    *
@@ -1310,7 +1310,7 @@ export interface WebhookEndpointsOperations {
   /**
    * List webhook endpoints
    *
-   * Newest first, cursor-paginated; secrets are never listed.
+   * Newest first, cursor-paginated; secrets are never listed. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
    *
    * `GET /v1/webhook-endpoints` · API key with scope `webhooks:manage` · operationId `webhookEndpoints.list`
    *
@@ -1389,7 +1389,7 @@ export interface WebhookEndpointsOperations {
   /**
    * List delivery attempts
    *
-   * Every attempt to this endpoint, newest first, cursor-paginated.
+   * Every attempt to this endpoint, newest first, cursor-paginated. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
    *
    * `GET /v1/webhook-endpoints/{endpoint_id}/deliveries` · API key with scope `webhooks:manage` · operationId `webhookEndpoints.listDeliveries`
    *
@@ -1440,7 +1440,7 @@ export interface SubscriptionsOperations {
   /**
    * List subscriptions
    *
-   * Newest first, cursor-paginated with total. Optional filters: one of customer_id / store_customer_id (an unknown customer has none), `status` (the store status), `search` (an exact subscription id or store subscription id).
+   * Newest first, cursor-paginated with total. Optional filters: one of customer_id / store_customer_id (an unknown customer has none), `status` (the store status), `search` (an exact subscription id or store subscription id). May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
    *
    * `GET /v1/subscriptions` · API key with scope `entitlements:read` · operationId `subscriptions.list`
    *
@@ -1458,7 +1458,7 @@ export interface ImportsOperations {
   /**
    * List imports
    *
-   * Newest first, cursor-paginated with total.
+   * Newest first, cursor-paginated with total. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
    *
    * `GET /v1/entitlement-imports` · API key with scope `entitlements:read` · operationId `imports.list`
    *
