@@ -69,7 +69,7 @@ export class EntitlementsController {
   }
 
   @Post()
-  @RequireScopes('entitlements:write')
+  @RequireScopes('entitlements:grant')
   @ApiOperation({
     summary: 'Grant a product',
     description:
@@ -115,7 +115,7 @@ export class EntitlementsController {
 
   @Post(':entitlement_id/suspend')
   @HttpCode(200)
-  @RequireScopes('entitlements:write')
+  @RequireScopes('entitlements:grant')
   @ApiOperation({ summary: 'Suspend an entitlement', description: 'active → suspended. Publishes entitlement.suspended. ' + TRANSITION_NOTE })
   @ENTITLEMENT_ID_PARAM
   @ApiBody({ type: EntitlementReasonDto, required: false })
@@ -131,7 +131,7 @@ export class EntitlementsController {
 
   @Post(':entitlement_id/reactivate')
   @HttpCode(200)
-  @RequireScopes('entitlements:write')
+  @RequireScopes('entitlements:grant')
   @ApiOperation({
     summary: 'Reactivate an entitlement',
     description:
@@ -187,7 +187,7 @@ export class EntitlementsController {
   // Last of the lifecycle routes: Swagger UI lists them in this order, and revoke is terminal.
   @Post(':entitlement_id/revoke')
   @HttpCode(200)
-  @RequireScopes('entitlements:write')
+  @RequireScopes('entitlements:grant')
   @ApiOperation({ summary: 'Revoke an entitlement', description: 'active, suspended or pending → revoked (terminal). Publishes entitlement.revoked. ' + TRANSITION_NOTE })
   @ENTITLEMENT_ID_PARAM
   @ApiBody({ type: EntitlementReasonDto, required: false })
