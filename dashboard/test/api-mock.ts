@@ -1,5 +1,6 @@
 import { http, HttpResponse, type JsonBodyType } from 'msw';
 import { setupServer } from 'msw/node';
+import type { Session } from '../src/api/dashboard';
 
 /*
  * The API as the dashboard sees it (docs/dashboard-api-contract.md), answered in memory: tests
@@ -64,7 +65,41 @@ export function failure(status: number, code: string, message: string, param?: s
 
 export { http, HttpResponse };
 
-export const SESSION = { user_id: 'du_1', email: 'ada@example.com', merchant_id: 'mer_1', merchant_name: 'Ada Books', csrf_token: 'csrf_1', upload_origin: 'http://localhost:3000' };
+/** Every scope an owner holds (src/auth/roles.ts). */
+export const OWNER_SCOPES: Session['scopes'] = [
+  'entitlements:read',
+  'entitlements:write',
+  'entitlements:grant',
+  'products:read',
+  'products:write',
+  'customers:read',
+  'webhooks:manage',
+  'webhooks:read',
+  'events:read',
+  'events:redeliver',
+  'files:read',
+  'files:write',
+  'audit:read',
+  'api_keys:manage',
+  'team:manage',
+  'team:owners',
+];
+
+export const SESSION: Session = {
+  user_id: 'du_1',
+  email: 'ada@example.com',
+  merchant_id: 'mer_1',
+  merchant_name: 'Ada Books',
+  csrf_token: 'csrf_1',
+  role: 'owner',
+  test_only: false,
+  scopes: OWNER_SCOPES,
+};
+
+/** A session of another role, holding the scopes given. */
+export function sessionAs(role: Session['role'], scopes: Session['scopes'], testOnly = false): Session {
+  return { ...SESSION, role, scopes, test_only: testOnly };
+}
 
 export function product(overrides: Record<string, unknown> = {}) {
   return {

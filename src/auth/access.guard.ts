@@ -53,9 +53,7 @@ export class AccessGuard implements CanActivate {
       if (!auth) throw new ApiError(ErrorCode.INVALID_API_KEY, 'No API key: send it as Authorization: Bearer <API_KEY>');
       if (access.scopes.length === 0) throw new ApiError(ErrorCode.INSUFFICIENT_SCOPE, 'This route declares no scope and is closed');
       const missing = access.scopes.find((scope) => !hasScope(auth, scope));
-      if (missing !== undefined) {
-        throw new ApiError(ErrorCode.INSUFFICIENT_SCOPE, `This API key lacks the scope '${missing}' that this route needs`);
-      }
+      if (missing !== undefined) throw insufficientScope(auth, missing);
     }
     // Whatever authenticated the request (a key, a dashboard session) counts against its budget.
     if (!auth) return true;
@@ -81,4 +79,12 @@ export class AccessGuard implements CanActivate {
     this.routes.set(handler, access);
     return access;
   }
+}
+
+/** The 403 of a credential without the route's scope: a key's, or a dashboard role's (DESIGN §11). */
+export function insufficientScope(auth: Pick<AuthContext, 'role' | 'mode'>, missing: string): ApiError {
+  const role = auth.role;
+  if (!role) return new ApiError(ErrorCode.INSUFFICIENT_SCOPE, `This API key lacks the scope '${missing}' that this route needs`);
+  if (role.testOnly && auth.mode === 'live') return new ApiError(ErrorCode.INSUFFICIENT_SCOPE, `This dashboard user is limited to test mode; live mode needs the scope '${missing}' there`);
+  return new ApiError(ErrorCode.INSUFFICIENT_SCOPE, `The dashboard role '${role.name}' lacks the scope '${missing}' that this route needs`);
 }

@@ -1,6 +1,7 @@
 import type { HttpRequest } from '../exchange/http-exchange';
 import type { CredentialKind } from '../database/operation';
-import type { Scope } from './scopes';
+import type { Role } from './roles';
+import { GRANTED_BY, type Scope, type SessionScope } from './scopes';
 import type { ApiMode, Tenant } from '../database/tenant';
 
 /** What authentication attaches to a request. */
@@ -12,6 +13,8 @@ export interface AuthContext {
   mode: ApiMode;
   scopes: ReadonlySet<string>;
   tenant: Tenant;
+  /** A dashboard session's role and whether it is limited to test mode (its scopes come from them). */
+  role?: { name: Role; testOnly: boolean };
 }
 
 /** The credential the request gate accepted (request-authenticator.ts). */
@@ -32,11 +35,17 @@ export interface DashboardSessionCredential {
   userId: string;
   email: string;
   csrfToken: string;
+  /** Read with the session on every request, so a change applies at the next one on every instance. */
+  role: Role;
+  testOnly: boolean;
 }
 
 /** A request as the guards see it, after the request gate has authenticated it. */
 export type AuthenticatedRequest = HttpRequest & { auth?: AuthContext; credential?: RequestCredential };
 
-export function hasScope(auth: AuthContext, scope: Scope): boolean {
-  return auth.scopes.has('*') || auth.scopes.has(scope);
+/** Whether the credential holds the scope: itself, a broader scope implying it (SCOPE_IMPLICATIONS), or `*`. */
+export function hasScope(auth: Pick<AuthContext, 'scopes'>, scope: Scope | SessionScope): boolean {
+  if (auth.scopes.has('*')) return true;
+  const granting = GRANTED_BY.get(scope);
+  return granting ? granting.some((candidate) => auth.scopes.has(candidate)) : auth.scopes.has(scope);
 }

@@ -2,11 +2,11 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { ApiMode } from '../database/tenant';
 import type { AuthContext, DashboardSessionCredential } from './auth-context';
 import type { SecretCredential } from './guessing-rules';
-import { ALL_SCOPES_WILDCARD } from './scopes';
+import { scopesOfRole } from './roles';
 
 /**
- * A session acts as a key with every scope, in the mode its request names (DESIGN §11): the
- * session itself holds no mode.
+ * A session acts as a key with its role's scopes (none in live mode for a member limited to test
+ * mode), in the mode its request names (DESIGN §11): the session itself holds no mode.
  */
 export function dashboardSessionAuth(session: DashboardSessionCredential, mode: ApiMode): AuthContext {
   return {
@@ -14,7 +14,8 @@ export function dashboardSessionAuth(session: DashboardSessionCredential, mode: 
     credentialId: session.sessionId,
     merchantId: session.merchantId,
     mode,
-    scopes: new Set([ALL_SCOPES_WILDCARD]),
+    scopes: scopesOfRole(session.role, session.testOnly, mode),
+    role: { name: session.role, testOnly: session.testOnly },
     tenant: { merchantId: session.merchantId, mode },
   };
 }

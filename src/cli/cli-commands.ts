@@ -1,6 +1,7 @@
 import { INestApplicationContext, Type } from '@nestjs/common';
 import { ApiKeysService } from '../auth/api-keys.service';
 import type { Plan } from '../auth/plan';
+import type { Role } from '../auth/roles';
 import { MerchantsService } from '../auth/merchants.service';
 import type { ApiMode } from '../database/tenant';
 import { BillingService } from '../billing/billing.service';
@@ -35,7 +36,11 @@ export interface ConfigurationCliCommand {
 /** Every CLI command (DESIGN §3); each calls the same service as the admin API. */
 export const CLI_COMMANDS: Record<string, CliCommand> = {
   'users:create': {
-    run: (context, options) => context.get(DashboardUsersService).create(value(options, 'merchant'), value(options, 'email')),
+    run: (context, options) =>
+      context.get(DashboardUsersService).create(value(options, 'merchant'), value(options, 'email'), {
+        role: options.role as Role | undefined,
+        testOnly: options['test-only'] === undefined ? undefined : options['test-only'] === 'true',
+      }),
   },
   'merchants:create': {
     run: (context, options) =>

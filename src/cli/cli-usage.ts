@@ -1,5 +1,6 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { PLANS } from '../auth/plan';
+import { ROLES } from '../auth/roles';
 import { API_MODES } from '../database/tenant';
 
 /**
@@ -36,9 +37,9 @@ const MODE: CliOption = { required: true, choices: API_MODES };
 export const CLI_USAGE: Record<string, CliCommandUsage> = {
   'users:create': {
     summary: 'Create a dashboard user; prints a one-time setup link (24 h)',
-    usage: '--merchant <mer_…> --email <address>',
+    usage: '--merchant <mer_…> --email <address> [--role owner|admin|developer|support|viewer] [--test-only true|false]',
     opensDatabase: true,
-    options: { merchant: MERCHANT, email: { required: true } },
+    options: { merchant: MERCHANT, email: { required: true }, role: { choices: ROLES }, 'test-only': { choices: ['true', 'false'] } },
   },
   'merchants:create': {
     summary: 'Create a merchant',

@@ -7,6 +7,7 @@ import { DashboardSessionsRepository } from './dashboard-sessions.repository';
 import { DashboardSessionsService } from './dashboard-sessions.service';
 import { DashboardUsersRepository } from './dashboard-users.repository';
 import { DashboardUsersService } from './dashboard-users.service';
+import { TeamChanges } from './team-changes.service';
 
 /**
  * Dashboard users, setup links and sessions, without HTTP: the CLI's users:create uses it too.
@@ -20,11 +21,12 @@ import { DashboardUsersService } from './dashboard-users.service';
     DashboardSessionsRepository,
     DashboardSessionsService,
     DashboardUsersService,
+    TeamChanges,
     DashboardPruningRepository,
     DashboardPruning,
     { provide: DASHBOARD_SESSION_LOOKUP, useExisting: DashboardSessionsService },
     { provide: DASHBOARD_USER_INVITER, useExisting: DashboardUsersService },
   ],
-  exports: [DASHBOARD_SESSION_LOOKUP, DASHBOARD_USER_INVITER, DashboardSessionsService, DashboardUsersService, DashboardUsersRepository],
+  exports: [DASHBOARD_SESSION_LOOKUP, DASHBOARD_USER_INVITER, DashboardSessionsService, DashboardUsersService, DashboardUsersRepository, TeamChanges],
 })
 export class DashboardAccountsModule {}

@@ -1,6 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiParam } from '@nestjs/swagger';
 import { ApiKeysService } from '../auth/api-keys.service';
+import { ROLE_SCOPES } from '../auth/roles';
+import { refusalOfKeyCreation } from './key-creation-rules';
 import type { AuthenticatedRequest, DashboardSessionCredential } from '../auth/auth-context';
 import { ApiKeyResponseDto, CreatedApiKeyResponseDto } from '../auth/dto/admin-response.dto';
 import { MerchantsService } from '../auth/merchants.service';
@@ -121,18 +123,25 @@ export class DashboardApiController {
   }
 
   @Post('api-keys')
-  @DashboardSession()
-  @ApiOperation({ summary: 'Create an API key', description: 'The key of the chosen mode and scopes; `key` is shown only in this answer.' })
+  @DashboardSession({ scopes: ['api_keys:manage'] })
+  @ApiOperation({
+    summary: 'Create an API key',
+    description:
+      "The key of the chosen mode and scopes; `key` is shown only in this answer. A key holds no scope the user's role lacks, " +
+      'and a user limited to test mode creates test keys only (403 INSUFFICIENT_SCOPE).',
+  })
   @ApiJsonBody(CreateApiKeyDto, { mode: 'test', scopes: ['entitlements:read', 'entitlements:write'], name: 'Storefront backend' })
   @ApiEnvelopeResponse(CreatedApiKeyResponseDto, { status: 201, description: 'The key, with its secret' })
   @ApiErrorResponses(ErrorCode.MISSING_REQUIRED_FIELD, ErrorCode.INVALID_PARAMETER)
   createApiKey(@CurrentSession() session: DashboardSessionCredential, @Body() body: CreateApiKeyDto): Promise<CreatedApiKeyResponseDto> {
+    const refusal = refusalOfKeyCreation(session, body);
+    if (refusal) throw refusal;
     return this.apiKeys.create(session.merchantId, body);
   }
 
   /** Only the session's merchant's keys: another merchant's id is a 404, like an unknown one. */
   @Delete('api-keys/:api_key_id')
-  @DashboardSession()
+  @DashboardSession({ scopes: ['api_keys:manage'] })
   @ApiOperation({ summary: 'Revoke an API key', description: 'The key gets 401 on its next request, on every instance within 5 s.' })
   @ApiParam({ name: 'api_key_id', description: 'API key id', example: 'key_01jd8x3k2m4n5p6q7r8s9t0v1w' })
   @ApiEnvelopeResponse(ApiKeyResponseDto, { description: 'The revoked key' })
@@ -145,6 +154,15 @@ export class DashboardApiController {
 
   private async describe(session: Omit<DashboardSessionCredential, 'sessionId'>): Promise<DashboardSessionResponseDto> {
     const merchant = await this.merchants.require(session.merchantId);
-    return { user_id: session.userId, email: session.email, merchant_id: merchant.id, merchant_name: merchant.name, csrf_token: session.csrfToken };
+    return {
+      user_id: session.userId,
+      email: session.email,
+      merchant_id: merchant.id,
+      merchant_name: merchant.name,
+      csrf_token: session.csrfToken,
+      role: session.role,
+      test_only: session.testOnly,
+      scopes: [...ROLE_SCOPES[session.role]],
+    };
   }
 }

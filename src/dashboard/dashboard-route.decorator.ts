@@ -1,6 +1,10 @@
 import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiCookieAuth, ApiHeader, ApiTags } from '@nestjs/swagger';
+import { ApiCookieAuth, ApiExtension, ApiHeader, ApiTags } from '@nestjs/swagger';
+import { insufficientScope } from '../auth/access.guard';
+import { hasScope } from '../auth/auth-context';
+import { scopesOfRole } from '../auth/roles';
+import type { Scope, SessionScope } from '../auth/scopes';
 import type { AuthenticatedRequest, DashboardSessionCredential } from '../auth/auth-context';
 import { missingModeHeader, MODE_HEADER } from '../exchange/mode-header';
 import { IS_DASHBOARD_ROUTE } from '../auth/route-access.decorators';
@@ -11,11 +15,13 @@ import { ErrorCode } from '../errors/error-code.enum';
 import { ApiErrorResponses } from '../swagger/api-error-responses.decorator';
 
 const NEEDS_MODE = 'dashboardRouteNeedsMode';
+const SESSION_ROUTE_SCOPES = 'dashboardRouteScopes';
 
 /**
- * A dashboard route that needs the session (401 INVALID_SESSION without one) and, when the route
+ * A dashboard route that needs the session (401 INVALID_SESSION without one), the scopes it
+ * declares among the session's role's (403 INSUFFICIENT_SCOPE, DESIGN §11) and, when the route
  * acts in a mode, the request's Eh-Mode header (400 without it; the request authenticator has
- * already refused a bad value).
+ * already refused a bad value), which must be test for a member limited to test mode (403).
  */
 @Injectable()
 export class DashboardSessionGuard implements CanActivate {
@@ -24,7 +30,16 @@ export class DashboardSessionGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     if (request.credential?.kind !== 'dashboard-session') throw new ApiError(ErrorCode.INVALID_SESSION, 'Sign in to the dashboard first');
-    if (this.reflector.get<boolean | undefined>(NEEDS_MODE, context.getHandler()) && !request.auth) throw missingModeHeader();
+    const needsMode = this.reflector.get<boolean | undefined>(NEEDS_MODE, context.getHandler()) === true;
+    if (needsMode && !request.auth) throw missingModeHeader();
+    const session = request.credential.session;
+    const mode = needsMode && request.auth ? request.auth.mode : null;
+    const held = { scopes: scopesOfRole(session.role, session.testOnly, mode) };
+    const role = { name: session.role, testOnly: session.testOnly };
+    if (mode === 'live' && session.testOnly) throw insufficientScope({ role, mode }, 'live mode');
+    const required = this.reflector.get<ReadonlyArray<Scope | SessionScope> | undefined>(SESSION_ROUTE_SCOPES, context.getHandler()) ?? [];
+    const missing = required.find((scope) => !hasScope(held, scope));
+    if (missing !== undefined) throw insufficientScope({ role, mode: mode ?? 'test' }, missing);
     return true;
   }
 }
@@ -42,12 +57,16 @@ export function DashboardRoute(): ClassDecorator {
 /**
  * The one decorator of a route that needs the session: enforced by the guard, documented as the
  * cookie security scheme (the CSRF header of state-changing methods is added where the document
- * is built), with `mode: true` for routes that act in the mode of the page (Eh-Mode required).
+ * is built), with `mode: true` for routes that act in the mode of the page (Eh-Mode required) and
+ * `scopes` the session's role must hold (src/auth/roles.ts).
  */
-export function DashboardSession(options: { mode?: boolean } = {}): MethodDecorator {
+export function DashboardSession(options: { mode?: boolean; scopes?: ReadonlyArray<Scope | SessionScope> } = {}): MethodDecorator {
   const mode = options.mode === true;
+  const scopes = options.scopes ?? [];
   return applyDecorators(
     SetMetadata(NEEDS_MODE, mode),
+    SetMetadata(SESSION_ROUTE_SCOPES, scopes),
+    ...(scopes.length > 0 || mode ? [ApiExtension('x-required-scopes', scopes), ApiErrorResponses(ErrorCode.INSUFFICIENT_SCOPE)] : []),
     UseGuards(DashboardSessionGuard),
     ApiCookieAuth(DASHBOARD_SESSION_SECURITY),
     ...(mode

@@ -119,5 +119,5 @@ export class DashboardSessionsService implements DashboardSessionLookup, OnModul
 }
 
 function toResolved(session: SessionWithUser): DashboardSessionCredential {
-  return { sessionId: session.id, merchantId: session.merchant_id, userId: session.user_id, email: session.user.email, csrfToken: session.csrf_token };
+  return { sessionId: session.id, merchantId: session.merchant_id, userId: session.user_id, email: session.user.email, csrfToken: session.csrf_token, role: session.user.role, testOnly: session.user.test_only };
 }

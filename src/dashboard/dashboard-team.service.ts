@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import type { DashboardSessionCredential } from '../auth/auth-context';
+import type { Role } from '../auth/roles';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { UnitOfWork } from '../database/unit-of-work';
@@ -6,10 +8,13 @@ import { DashboardUserEntity } from './dashboard-user.entity';
 import { DashboardUsersRepository } from './dashboard-users.repository';
 import { DashboardUsersService, normaliseEmail } from './dashboard-users.service';
 import { DeletedTeamMemberResponseDto, TeamMemberResponseDto, TeamSetupLinkResponseDto } from './dto/dashboard-team.dto';
+import { refusalOfInvitation, TeamActor } from './team-rules';
+import { TeamChanges } from './team-changes.service';
 
 /**
- * Settings → Team (DESIGN §11): any user of a merchant lists, invites and removes the merchant's
- * users and issues password-reset links. Links are shown to the person who asked, never emailed.
+ * Settings → Team (DESIGN §11): every user lists the team; owners and admins (`team:manage`)
+ * invite, change roles, remove and issue password-reset links, within the owner rules
+ * (team-rules.ts). Links are shown to the person who asked, never emailed.
  */
 @Injectable()
 export class DashboardTeamService {
@@ -17,6 +22,7 @@ export class DashboardTeamService {
     private readonly users: DashboardUsersRepository,
     private readonly accounts: DashboardUsersService,
     private readonly unitOfWork: UnitOfWork,
+    private readonly changes: TeamChanges,
   ) {}
 
   async list(merchantId: string): Promise<TeamMemberResponseDto[]> {
@@ -24,48 +30,53 @@ export class DashboardTeamService {
   }
 
   /** A new user of the merchant and its setup link; an email that is anybody's already is a 409 (a member gets a reset link instead). */
-  async invite(merchantId: string, rawEmail: string): Promise<TeamSetupLinkResponseDto> {
+  async invite(actor: DashboardSessionCredential, rawEmail: string, role: Role = 'viewer', testOnly = false): Promise<TeamSetupLinkResponseDto> {
     const email = normaliseEmail(rawEmail);
-    const user = await this.unitOfWork.run((tx) => this.users.createIfNew(tx, merchantId, email));
+    const refusal = refusalOfInvitation(memberActor(actor), role);
+    if (refusal) throw refusal;
+    const user = await this.unitOfWork.run((tx) => this.users.createIfNew(tx, actor.merchantId, email, role, testOnly));
     if (!user) {
       const existing = await this.users.findByEmail(this.unitOfWork.pool, email);
-      const whose = existing?.merchant_id === merchantId ? 'a member of this team: issue them a reset link instead' : "another merchant's dashboard user";
+      const whose = existing?.merchant_id === actor.merchantId ? 'a member of this team: issue them a reset link instead' : "another merchant's dashboard user";
       throw new ApiError(ErrorCode.DASHBOARD_USER_EXISTS, `The email '${email}' already belongs to ${whose}`, 'email');
     }
     return { user: toTeamMember(user), ...(await this.accounts.issueSetupLink(user.id)) };
   }
 
-  /** A new one-time link where the user chooses a new password; using it ends the user's other sessions. */
-  async resetLink(merchantId: string, userId: string): Promise<TeamSetupLinkResponseDto> {
-    const user = await this.require(merchantId, userId);
+  /** A new one-time link where the user chooses a new password; using it ends the user's other sessions. Only an owner resets another owner. */
+  async resetLink(actor: DashboardSessionCredential, userId: string): Promise<TeamSetupLinkResponseDto> {
+    await this.unitOfWork.run((tx) => this.changes.decide(tx, memberActor(actor), actor.merchantId, userId, { kind: 'reset-link' }));
+    const user = await this.changes.require(actor.merchantId, userId);
     return { user: toTeamMember(user), ...(await this.accounts.issueSetupLink(user.id)) };
   }
 
-  /** Removes the user: their sessions end at once (deleted with them); the last user stays (409). */
-  async remove(merchantId: string, userId: string): Promise<DeletedTeamMemberResponseDto> {
-    const outcome = await this.unitOfWork.run((tx) => this.users.deleteUnlessLast(tx, merchantId, userId));
-    if (outcome === 'unknown') throw notFound(userId);
-    if (outcome === 'last') throw new ApiError(ErrorCode.LAST_DASHBOARD_USER, `'${userId}' is the merchant's last dashboard user; invite another before removing it`);
+  /** Changes the role or the test-mode limit; the user's next request already acts with it, on every instance. */
+  async update(actor: TeamActor, merchantId: string, userId: string, change: { role?: Role; test_only?: boolean }): Promise<TeamMemberResponseDto> {
+    return toTeamMember(await this.changes.update(actor, merchantId, userId, change));
+  }
+
+  /** Removes the user: their sessions end at once (deleted with them); the last user and the only owner stay (409). */
+  async remove(actor: DashboardSessionCredential, userId: string): Promise<DeletedTeamMemberResponseDto> {
+    await this.unitOfWork.run(async (tx) => {
+      await this.changes.decide(tx, memberActor(actor), actor.merchantId, userId, { kind: 'remove' });
+      await this.users.delete(tx, actor.merchantId, userId);
+    });
     return { id: userId, deleted: true };
   }
-
-  private async require(merchantId: string, userId: string): Promise<DashboardUserEntity> {
-    const user = await this.users.findOfMerchant(this.unitOfWork.pool, merchantId, userId);
-    if (!user) throw notFound(userId);
-    return user;
-  }
 }
 
-function notFound(userId: string): ApiError {
-  return new ApiError(ErrorCode.DASHBOARD_USER_NOT_FOUND, `No user '${userId}' in this merchant's dashboard team`);
+export function memberActor(session: DashboardSessionCredential): TeamActor {
+  return { kind: 'member', userId: session.userId, role: session.role };
 }
 
-function toTeamMember(user: DashboardUserEntity): TeamMemberResponseDto {
+export function toTeamMember(user: DashboardUserEntity): TeamMemberResponseDto {
   return {
     id: user.id,
     email: user.email,
     created_at: user.created_at.toISOString(),
     last_signed_in_at: user.last_signed_in_at ? user.last_signed_in_at.toISOString() : null,
     setup_pending: user.password_hash === null,
+    role: user.role,
+    test_only: user.test_only,
   };
 }

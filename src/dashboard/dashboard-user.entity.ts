@@ -1,5 +1,6 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { MerchantEntity } from '../auth/merchant.entity';
+import type { Role } from '../auth/roles';
 import { TIMESTAMP } from '../database/columns';
 
 /** A person who signs in to the merchant dashboard (DESIGN §11); belongs to one merchant. */
@@ -26,6 +27,14 @@ export class DashboardUserEntity {
 
   @CreateDateColumn(TIMESTAMP)
   created_at: Date;
+
+  /** DESIGN §11: owner, admin, developer, support or viewer; users older than roles became owners. */
+  @Column({ type: 'text' })
+  role: Role;
+
+  /** Limited to test mode: every live request of the user's sessions is 403. */
+  @Column({ type: 'boolean', default: false })
+  test_only: boolean;
 
   /** Set by each successful sign-in; shown in Settings → Team. */
   @Column({ ...TIMESTAMP, nullable: true })

@@ -20,12 +20,13 @@ export class DashboardUsersAdminController {
     summary: 'Create a dashboard user',
     description:
       'Creates a dashboard user of the merchant and returns a one-time `setup_url` (valid 24 hours) where the user sets a password ' +
-      'of at least 12 characters. For an existing user of the same merchant it returns a new link, which resets the password.',
+      'of at least 12 characters. For an existing user of the same merchant it returns a new link, which resets the password. ' +
+      "`role` defaults to owner for the merchant's first user and viewer after; given for an existing user it changes theirs (a merchant keeps one owner: 409 LAST_OWNER).",
   })
   @ApiIdParam('merchant_id', 'mer', 'Merchant', ['POST /admin/v1/merchants'])
   @ApiEnvelopeResponse(DashboardUserCreatedResponseDto, { status: 201, description: 'The user and its setup link' })
-  @ApiErrorResponses(ErrorCode.MISSING_REQUIRED_FIELD, ErrorCode.INVALID_PARAMETER, ErrorCode.MERCHANT_NOT_FOUND, ErrorCode.DASHBOARD_USER_EXISTS)
+  @ApiErrorResponses(ErrorCode.MISSING_REQUIRED_FIELD, ErrorCode.INVALID_PARAMETER, ErrorCode.MERCHANT_NOT_FOUND, ErrorCode.DASHBOARD_USER_EXISTS, ErrorCode.LAST_OWNER)
   createUser(@Param('merchant_id') merchantId: string, @Body() body: CreateDashboardUserDto): Promise<DashboardUserCreatedResponseDto> {
-    return this.users.create(merchantId, body.email);
+    return this.users.create(merchantId, body.email, { role: body.role, testOnly: body.test_only });
   }
 }

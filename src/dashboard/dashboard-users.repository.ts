@@ -4,6 +4,13 @@ import { generateId } from '../ids/id';
 import { DashboardSetupLinkEntity } from './dashboard-setup-link.entity';
 import { DashboardUserEntity } from './dashboard-user.entity';
 import type { Reader, Transaction } from '../database/transaction';
+import type { Role } from '../auth/roles';
+
+/** A member as a change of the team sees it, locked. */
+export interface LockedMember {
+  id: string;
+  role: Role;
+}
 
 /**
  * SQL of dashboard users and their setup links. Users are keyed by merchant or by email (sign-in
@@ -20,24 +27,24 @@ export class DashboardUsersRepository {
   }
 
   /** The user with this email, created for the merchant when there is none (a concurrent twin loses to the unique index). */
-  async findOrCreate(tx: Transaction, merchantId: string, email: string): Promise<DashboardUserEntity> {
+  async findOrCreate(tx: Transaction, merchantId: string, email: string, role: Role, testOnly: boolean): Promise<DashboardUserEntity> {
     await tx.manager
       .createQueryBuilder()
       .insert()
       .into(DashboardUserEntity)
-      .values({ id: generateId('user'), merchant_id: merchantId, email, password_hash: null })
+      .values({ id: generateId('user'), merchant_id: merchantId, email, password_hash: null, role, test_only: testOnly })
       .orIgnore()
       .execute();
     return (await this.findByEmail(tx, email)) as DashboardUserEntity;
   }
 
   /** A new user of the merchant with this email, or null when the email is anybody's already (one statement, race-free). */
-  async createIfNew(tx: Transaction, merchantId: string, email: string): Promise<DashboardUserEntity | null> {
+  async createIfNew(tx: Transaction, merchantId: string, email: string, role: Role, testOnly: boolean): Promise<DashboardUserEntity | null> {
     const result = await tx.manager
       .createQueryBuilder()
       .insert()
       .into(DashboardUserEntity)
-      .values({ id: generateId('user'), merchant_id: merchantId, email, password_hash: null })
+      .values({ id: generateId('user'), merchant_id: merchantId, email, password_hash: null, role, test_only: testOnly })
       .orIgnore()
       .returning('id')
       .execute();
@@ -79,16 +86,26 @@ export class DashboardUsersRepository {
     return db.manager.findOne(DashboardUserEntity, { where: { id: userId, merchant_id: merchantId } });
   }
 
+  /** Whether the merchant has any dashboard user yet (its first one becomes owner). */
+  async anyOfMerchant(db: Reader, merchantId: string): Promise<boolean> {
+    return (await db.manager.count(DashboardUserEntity, { where: { merchant_id: merchantId } })) > 0;
+  }
+
   /**
-   * Deletes the merchant's user unless it is the last one, with its sessions and setup links
-   * (cascade). The merchant's users are locked first, in id order, so two removals at once can't
-   * each see the other and leave nobody.
+   * The merchant's users, locked in id order: a change of the team (a removal, a role) decides on
+   * them, so two changes at once can't each see the other and leave the merchant without an owner.
    */
-  async deleteUnlessLast(tx: Transaction, merchantId: string, userId: string): Promise<'deleted' | 'last' | 'unknown'> {
-    const users: Array<{ id: string }> = await tx.manager.query('SELECT id FROM dashboard_users WHERE merchant_id = $1 ORDER BY id FOR UPDATE', [merchantId]);
-    if (!users.some((user) => user.id === userId)) return 'unknown';
-    if (users.length === 1) return 'last';
+  lockTeam(tx: Transaction, merchantId: string): Promise<LockedMember[]> {
+    return tx.manager.query('SELECT id, role FROM dashboard_users WHERE merchant_id = $1 ORDER BY id FOR UPDATE', [merchantId]);
+  }
+
+  /** Deletes the user with its sessions and setup links (cascade). */
+  async delete(tx: Transaction, merchantId: string, userId: string): Promise<void> {
     await tx.manager.delete(DashboardUserEntity, { id: userId, merchant_id: merchantId });
-    return 'deleted';
+  }
+
+  async update(tx: Transaction, merchantId: string, userId: string, change: { role?: Role; test_only?: boolean }): Promise<void> {
+    if (change.role === undefined && change.test_only === undefined) return;
+    await tx.manager.update(DashboardUserEntity, { id: userId, merchant_id: merchantId }, change);
   }
 }

@@ -11,6 +11,8 @@ import { DashboardUsersRepository } from './dashboard-users.repository';
 import { DashboardUserCreatedResponseDto } from './dto/dashboard-response.dto';
 import { dummyPasswordHash, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './password-hash';
 import { UnitOfWork } from '../database/unit-of-work';
+import type { Role } from '../auth/roles';
+import { TeamChanges } from './team-changes.service';
 
 /** DESIGN §11: a setup link works once, for 24 hours. */
 export const SETUP_LINK_VALIDITY_MILLISECONDS = 24 * 60 * 60 * 1000;
@@ -22,6 +24,8 @@ export interface SignedIn extends StartedSession {
   userId: string;
   email: string;
   merchantId: string;
+  role: Role;
+  testOnly: boolean;
 }
 
 /** Dashboard people: creation with a one-time setup link, choosing a password, signing in. */
@@ -35,21 +39,30 @@ export class DashboardUsersService {
     private readonly clock: Clock,
     private readonly config: AppConfig,
     private readonly unitOfWork: UnitOfWork,
+    private readonly team: TeamChanges,
   ) {}
 
   /**
    * A user of the merchant (created, or the existing one: a new link then resets the password)
-   * and a setup link.
+   * and a setup link. The role defaults to owner for the merchant's first user and viewer after;
+   * given for an existing user, it changes theirs (a merchant still keeps one owner).
    */
-  async create(merchantId: string, rawEmail: string): Promise<DashboardUserCreatedResponseDto> {
+  async create(merchantId: string, rawEmail: string, options: { role?: Role; testOnly?: boolean } = {}): Promise<DashboardUserCreatedResponseDto> {
     const email = normaliseEmail(rawEmail);
     await this.merchants.require(merchantId);
-    const user = await this.unitOfWork.run((tx) => this.users.findOrCreate(tx, merchantId, email));
+    const user = await this.unitOfWork.run(async (tx) => {
+      const role = options.role ?? ((await this.users.anyOfMerchant(tx, merchantId)) ? 'viewer' : 'owner');
+      return this.users.findOrCreate(tx, merchantId, email, role, options.testOnly ?? false);
+    });
     if (user.merchant_id !== merchantId) {
       throw new ApiError(ErrorCode.DASHBOARD_USER_EXISTS, `The email '${email}' already belongs to another merchant's dashboard user`, 'email');
     }
+    const changed =
+      (options.role !== undefined && options.role !== user.role) || (options.testOnly !== undefined && options.testOnly !== user.test_only)
+        ? await this.team.update({ kind: 'operator' }, merchantId, user.id, { role: options.role, test_only: options.testOnly })
+        : { role: user.role, test_only: user.test_only };
     const link = await this.issueSetupLink(user.id);
-    return { id: user.id, merchant_id: merchantId, email, ...link, created_at: user.created_at.toISOString() };
+    return { id: user.id, merchant_id: merchantId, email, ...link, created_at: user.created_at.toISOString(), role: changed.role, test_only: changed.test_only };
   }
 
   /**
@@ -107,7 +120,7 @@ export class DashboardUsersService {
     );
     const session = await this.sessions.start(user.id, user.merchant_id);
     await this.unitOfWork.run((tx) => this.users.recordSignIn(tx, user.id, this.clock.now()));
-    return { ...session, userId: user.id, email: user.email, merchantId: user.merchant_id };
+    return { ...session, userId: user.id, email: user.email, merchantId: user.merchant_id, role: user.role, testOnly: user.test_only };
   }
 }
 

@@ -70,7 +70,7 @@ export class EntitlementsController {
   }
 
   @Post()
-  @RequireScopes('entitlements:write')
+  @RequireScopes('entitlements:grant')
   @ApiOperation({
     summary: 'Grant a product',
     description:
@@ -116,7 +116,7 @@ export class EntitlementsController {
 
   @Post(':entitlement_id/suspend')
   @HttpCode(200)
-  @RequireScopes('entitlements:write')
+  @RequireScopes('entitlements:grant')
   @ApiOperation({ summary: 'Suspend an entitlement', description: 'active → suspended. Publishes entitlement.suspended. ' + TRANSITION_NOTE })
   @ENTITLEMENT_ID_PARAM
   @ApiBody({ type: EntitlementReasonDto, required: false })
@@ -132,7 +132,7 @@ export class EntitlementsController {
 
   @Post(':entitlement_id/reactivate')
   @HttpCode(200)
-  @RequireScopes('entitlements:write')
+  @RequireScopes('entitlements:grant')
   @ApiOperation({
     summary: 'Reactivate an entitlement',
     description:
@@ -188,7 +188,7 @@ export class EntitlementsController {
   // Last of the lifecycle routes: Swagger UI lists them in this order, and revoke is terminal.
   @Post(':entitlement_id/revoke')
   @HttpCode(200)
-  @RequireScopes('entitlements:write')
+  @RequireScopes('entitlements:grant')
   @ApiOperation({ summary: 'Revoke an entitlement', description: 'active, suspended or pending → revoked (terminal). Publishes entitlement.revoked. ' + TRANSITION_NOTE })
   @ENTITLEMENT_ID_PARAM
   @ApiBody({ type: EntitlementReasonDto, required: false })

@@ -45,6 +45,7 @@ export enum ErrorCode {
   FILE_IN_USE = 'FILE_IN_USE',
   DASHBOARD_USER_NOT_FOUND = 'DASHBOARD_USER_NOT_FOUND',
   LAST_DASHBOARD_USER = 'LAST_DASHBOARD_USER',
+  LAST_OWNER = 'LAST_OWNER',
   INTERNAL_ERROR = 'INTERNAL_ERROR',
   SERVICE_UNAVAILABLE = 'SERVICE_UNAVAILABLE',
 }
@@ -114,6 +115,7 @@ const CATALOGUE_SOURCE: Record<ErrorCode, { status: number; description: string;
   [ErrorCode.FILE_IN_USE]: entry(409, 'The confirmed file is linked to a product; unlink it first'),
   [ErrorCode.DASHBOARD_USER_NOT_FOUND]: entry(404, "No such user in the merchant's dashboard team"),
   [ErrorCode.LAST_DASHBOARD_USER]: entry(409, "The merchant's last dashboard user can't be removed"),
+  [ErrorCode.LAST_OWNER]: entry(409, 'A merchant always keeps one owner: make another user owner first'),
   [ErrorCode.INTERNAL_ERROR]: entry(500, 'Unexpected error; logged with the request id'),
   [ErrorCode.SERVICE_UNAVAILABLE]: entry(503, 'The database is unreachable or busy; retry after Retry-After seconds'),
 };

@@ -69,7 +69,7 @@ export class EventsController {
 
   @Post(':event_id/redeliver')
   @HttpCode(202)
-  @RequireScopes('webhooks:manage')
+  @RequireScopes('events:redeliver')
   @ApiOperation({
     summary: 'Redeliver an event',
     description: 'Queues the event again (same webhook-id) for one endpoint, or for every enabled endpoint subscribed to its type.',

@@ -46,7 +46,7 @@ export class WebhookEndpointsController {
   }
 
   @Get()
-  @RequireScopes('webhooks:manage')
+  @RequireScopes('webhooks:read')
   @ApiOperation(mayLag({ summary: 'List webhook endpoints', description: 'Newest first, cursor-paginated; secrets are never listed.' }))
   @ApiEnvelopeResponse(WebhookEndpointResponseDto, { description: 'A page of endpoints', list: 'total' })
   @ApiErrorResponses(ErrorCode.INVALID_PARAMETER)
@@ -55,7 +55,7 @@ export class WebhookEndpointsController {
   }
 
   @Get(':endpoint_id')
-  @RequireScopes('webhooks:manage')
+  @RequireScopes('webhooks:read')
   @ApiOperation({ summary: 'Get a webhook endpoint', description: 'Without its secret.' })
   @ENDPOINT_ID_PARAM
   @ApiEnvelopeResponse(WebhookEndpointResponseDto, { description: 'The endpoint' })
@@ -118,7 +118,7 @@ export class WebhookEndpointsController {
   }
 
   @Get(':endpoint_id/deliveries')
-  @RequireScopes('webhooks:manage')
+  @RequireScopes('webhooks:read')
   @ApiOperation(mayLag({ summary: 'List delivery attempts', description: 'Every attempt to this endpoint, newest first, cursor-paginated.' }))
   @ENDPOINT_ID_PARAM
   @ApiEnvelopeResponse(WebhookDeliveryResponseDto, { description: 'A page of attempts', list: 'total' })

@@ -3,7 +3,7 @@ import type { Page, Request } from 'playwright-core';
 import { DataSource } from 'typeorm';
 import { DownloadEntity } from '../../src/files/download.entity';
 import { generateId } from '../../src/ids/id';
-import { ARTIFACTS, DashboardHarness, DashboardMerchant, describeWithBrowser, openPage, PASSWORD, signIn, startDashboard } from '../support/dashboard-browser';
+import { ARTIFACTS, DashboardHarness, DashboardMerchant, describeWithBrowser, horizontalOverflow, openPage, PASSWORD, PHONE, signIn, startDashboard } from '../support/dashboard-browser';
 import { verifyWebhook, WebhookReceiver } from '../support/webhook-receiver';
 
 /**
@@ -77,6 +77,37 @@ describeWithBrowser('dashboard flows in a browser', () => {
     await page.getByTestId('downloads-chart').locator('.chart-bar[height]:not([height="0"])').first().waitFor();
     expect(await page.getByTestId('downloads-chart').locator('.chart-bar:not([height="0"])').count()).toBe(3);
     expect(await page.getByTestId('bandwidth-chart').locator('.chart-bar:not([height="0"])').count()).toBe(3);
+  });
+
+  it('shows the Overview’s two charts whole below their titles at 390 px, and scrolls to them', async () => {
+    const phone = await harness.newPage(PHONE);
+    await phone.goto(`${harness.baseUrl}/dashboard/test`);
+    for (const testId of ['downloads-chart', 'bandwidth-chart']) {
+      const figure = phone.getByTestId(testId);
+      const chart = figure.locator('svg[role="img"]');
+      await chart.locator('.chart-bar:not([height="0"])').first().waitFor();
+      await chart.scrollIntoViewIfNeeded();
+      const [caption, drawn, box] = [await figure.locator('figcaption').boundingBox(), await chart.boundingBox(), await figure.boundingBox()];
+      if (!caption || !drawn || !box) throw new Error(`${testId} is not drawn`);
+      const viewport = phone.viewportSize() ?? PHONE;
+      expect({ testId, belowTitle: drawn.y >= caption.y + caption.height - 1, insideFigure: drawn.y + drawn.height <= box.y + box.height + 1, wholeWidth: drawn.width <= viewport.width, inView: drawn.y >= 0 && drawn.y + drawn.height <= viewport.height }).toEqual({
+        testId,
+        belowTitle: true,
+        insideFigure: true,
+        wholeWidth: true,
+        inView: true,
+      });
+    }
+    // Nothing past the last chart is cut off: the page's height reaches below it.
+    const pageBottom = await phone.evaluate(() => document.documentElement.scrollHeight);
+    const lastChart = await phone.evaluate(() => {
+      const svg = document.querySelector('[data-testid="bandwidth-chart"] svg[role="img"]');
+      return svg ? svg.getBoundingClientRect().bottom + window.scrollY : Number.POSITIVE_INFINITY;
+    });
+    expect(pageBottom).toBeGreaterThanOrEqual(lastChart);
+    expect(await horizontalOverflow(phone)).toBe(0);
+    await phone.screenshot({ path: path.join(ARTIFACTS, 'dashboard-overview-phone.png'), fullPage: true });
+    await phone.close();
   });
 
   it('creates a key with two scopes that works in its scopes only (and ticks “key”)', async () => {

@@ -63,6 +63,10 @@ describe('dashboard users and sessions', () => {
       merchant_id: tenant.merchantId,
       merchant_name: expect.stringMatching(/^Test merchant /),
       csrf_token: session.csrf,
+      // A merchant's first user is its owner (DESIGN §11 roles).
+      role: 'owner',
+      test_only: false,
+      scopes: expect.arrayContaining(['team:owners', 'api_keys:manage', 'audit:read']),
     });
     await testApp.http.get('/v1/products').set('Cookie', session.cookie).set('Eh-Mode', 'test').expect(200);
   });

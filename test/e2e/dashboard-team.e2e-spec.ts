@@ -42,7 +42,7 @@ describe('dashboard team', () => {
     const inviteeEmail = uniqueEmail('Grace');
     const invited = await testApp.http.post('/dashboard/api/team/invitations').set(as(session)).send({ email: inviteeEmail }).expect(201);
     expect(invited.body.data).toEqual({
-      user: { id: expect.stringMatching(/^user_/), email: inviteeEmail.toLowerCase(), created_at: expect.any(String), last_signed_in_at: null, setup_pending: true },
+      user: { id: expect.stringMatching(/^user_/), email: inviteeEmail.toLowerCase(), created_at: expect.any(String), last_signed_in_at: null, setup_pending: true, role: 'viewer', test_only: false },
       setup_url: expect.stringMatching(/\/dashboard\/setup#token=[\w-]{20,}$/),
       setup_url_expires_at: expect.any(String),
     });
@@ -111,7 +111,8 @@ describe('dashboard team', () => {
   it('keeps one user when two remove each other at the same time', async () => {
     const { session: first } = await firstUser();
     const email = uniqueEmail('twin');
-    const invited = await testApp.http.post('/dashboard/api/team/invitations').set(as(first)).send({ email }).expect(201);
+    // Two owners, so either may remove the other.
+    const invited = await testApp.http.post('/dashboard/api/team/invitations').set(as(first)).send({ email, role: 'owner' }).expect(201);
     await testApp.http.post('/dashboard/api/setup').send({ token: tokenOf(invited.body.data.setup_url), password: PASSWORD }).expect(200);
     const second = await signIn(email);
     const team = (await testApp.http.get('/dashboard/api/team').set('Cookie', first.cookie).expect(200)).body.data as Array<{ id: string }>;

@@ -1,4 +1,4 @@
-import { SCOPES } from '../../src/auth/scopes';
+import { GRANTED_BY, SCOPES } from '../../src/auth/scopes';
 import { registeredRoutes } from '../support/routes';
 import { bearer, createTestApp, TestApp, TestTenant } from '../support/test-app';
 
@@ -43,7 +43,8 @@ describe('scopes', () => {
       const key = await testApp.createKey(
         tenant.merchantId,
         'test',
-        SCOPES.filter((scope) => scope !== needed),
+        // Without the scope and the broader ones implying it (entitlements:write grants entitlements:grant).
+        SCOPES.filter((scope) => !(GRANTED_BY.get(needed) ?? [needed]).includes(scope)),
       );
       const url = route.path.replace(/:([A-Za-z_]+)/g, (_match, name: string) => `${name}_unknown`);
       const call = testApp.http[route.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete'](url).set(bearer(key));
@@ -55,5 +56,14 @@ describe('scopes', () => {
       });
       expect(response.body.error.message).toContain(needed);
     }
+  });
+
+  it('lets a broader scope through where a route declares a narrower one it implies', async () => {
+    const writer = await testApp.createKey(tenant.merchantId, 'test', ['webhooks:manage']);
+    await testApp.http.get('/v1/webhook-endpoints').set(bearer(writer)).expect(200);
+    const reader = await testApp.createKey(tenant.merchantId, 'test', ['webhooks:read']);
+    await testApp.http.get('/v1/webhook-endpoints').set(bearer(reader)).expect(200);
+    const refused = await testApp.http.post('/v1/webhook-endpoints').set(bearer(reader)).send({}).expect(403);
+    expect(refused.body.error.message).toContain('webhooks:manage');
   });
 });

@@ -48,6 +48,7 @@ const EXPECTED_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.FILE_IN_USE]: 409,
   [ErrorCode.DASHBOARD_USER_NOT_FOUND]: 404,
   [ErrorCode.LAST_DASHBOARD_USER]: 409,
+  [ErrorCode.LAST_OWNER]: 409,
   [ErrorCode.INTERNAL_ERROR]: 500,
   [ErrorCode.SERVICE_UNAVAILABLE]: 503,
 };

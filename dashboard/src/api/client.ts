@@ -18,6 +18,11 @@ export function setCsrfToken(token: string): void {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** The CSRF header as the dashboard's generated routes declare it (a required header parameter). */
+export function csrfHeader(): { 'X-CSRF-Token': string } {
+  return { 'X-CSRF-Token': csrfToken };
+}
+
 export function csrfHeaders(method: string): Record<string, string> {
   return SAFE_METHODS.has(method.toUpperCase()) ? {} : { 'X-CSRF-Token': csrfToken };
 }

@@ -93,7 +93,9 @@ export interface paths {
         };
         /**
          * Overview numbers
-         * @description The plan, its limits and both modes' usage, and the last 30 UTC days of downloads and bandwidth of the request's mode (Eh-Mode). May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
+         * @description **Scope:**
+         *
+         *     The plan, its limits and both modes' usage, and the last 30 UTC days of downloads and bandwidth of the request's mode (Eh-Mode). May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
          */
         get: operations["dashboardApi.overview"];
         put?: never;
@@ -119,7 +121,9 @@ export interface paths {
         put?: never;
         /**
          * Create an API key
-         * @description The key of the chosen mode and scopes; `key` is shown only in this answer.
+         * @description **Scope:** `api_keys:manage`
+         *
+         *     The key of the chosen mode and scopes; `key` is shown only in this answer. A key holds no scope the user's role lacks, and a user limited to test mode creates test keys only (403 INSUFFICIENT_SCOPE).
          */
         post: operations["dashboardApi.createApiKey"];
         delete?: never;
@@ -140,7 +144,9 @@ export interface paths {
         post?: never;
         /**
          * Revoke an API key
-         * @description The key gets 401 on its next request, on every instance within 5 s.
+         * @description **Scope:** `api_keys:manage`
+         *
+         *     The key gets 401 on its next request, on every instance within 5 s.
          */
         delete: operations["dashboardApi.revokeApiKey"];
         options?: never;
@@ -179,7 +185,9 @@ export interface paths {
         put?: never;
         /**
          * Invite a user
-         * @description Creates a user of the merchant and returns a one-time setup link (valid 24 hours), shown here once for the inviter to hand over; nothing is emailed. An email that already belongs to a dashboard user (of this merchant or another) is a 409: for a member, issue a reset link.
+         * @description **Scope:** `team:manage`
+         *
+         *     Creates a user of the merchant and returns a one-time setup link (valid 24 hours), shown here once for the inviter to hand over; nothing is emailed. An email that already belongs to a dashboard user (of this merchant or another) is a 409: for a member, issue a reset link. The role defaults to viewer; only an owner invites an owner.
          */
         post: operations["dashboardTeam.invite"];
         delete?: never;
@@ -199,7 +207,9 @@ export interface paths {
         put?: never;
         /**
          * Issue a password-reset link
-         * @description A new one-time link (valid 24 hours) where the user chooses a new password; setting it ends the user's other sessions. Earlier links keep working until used or expired. Also the way to re-send a pending invitation.
+         * @description **Scope:** `team:manage`
+         *
+         *     A new one-time link (valid 24 hours) where the user chooses a new password; setting it ends the user's other sessions. Earlier links keep working until used or expired. Also the way to re-send a pending invitation. Only an owner resets another owner (403).
          */
         post: operations["dashboardTeam.resetLink"];
         delete?: never;
@@ -220,12 +230,20 @@ export interface paths {
         post?: never;
         /**
          * Remove a user
-         * @description Deletes the user and ends their sessions at once, on every instance (a user may remove themself). The merchant's last user can't be removed (409).
+         * @description **Scope:** `team:manage`
+         *
+         *     Deletes the user and ends their sessions at once, on every instance. The merchant's last user can't be removed (409), nor its only owner (409 LAST_OWNER); only an owner removes an owner (403).
          */
         delete: operations["dashboardTeam.remove"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a user's role
+         * @description **Scope:** `team:manage`
+         *
+         *     Changes the role or the test-mode limit; the user's next request, on any instance, acts with it. Only an owner changes an owner or makes one (403); a merchant always keeps one owner (409 LAST_OWNER).
+         */
+        patch: operations["dashboardTeam.update"];
         trace?: never;
     };
 }
@@ -258,6 +276,26 @@ export interface components {
              * @example Zk3pQ9xT2vB7nL4mR8sW1yC6dF0gH5jK3aE9uI2oP7q
              */
             csrf_token: string;
+            /**
+             * @description The user's role; it is read again on every request, so a change applies at the next one
+             * @example support
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "developer" | "support" | "viewer";
+            /**
+             * @description Limited to test mode: every live request is 403
+             * @example false
+             */
+            test_only: boolean;
+            /**
+             * @description The role's scopes (in test mode; none in live mode when test_only): what the dashboard shows, and what the server allows
+             * @example [
+             *       "entitlements:read",
+             *       "entitlements:grant",
+             *       "events:redeliver"
+             *     ]
+             */
+            scopes: ("entitlements:read" | "entitlements:write" | "entitlements:grant" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "webhooks:read" | "events:read" | "events:redeliver" | "files:read" | "files:write" | "audit:read" | "api_keys:manage" | "team:manage" | "team:owners")[];
         };
         MetaDto: {
             /**
@@ -288,7 +326,7 @@ export interface components {
          * @description Machine-readable error code from the catalogue
          * @enum {string}
          */
-        ErrorCode: "INVALID_API_KEY" | "INSUFFICIENT_SCOPE" | "RATE_LIMITED" | "MISSING_REQUIRED_FIELD" | "INVALID_PARAMETER" | "INVALID_JSON" | "FILTER_REQUIRED" | "PAYLOAD_TOO_LARGE" | "FILE_TOO_LARGE" | "STORAGE_LIMIT_REACHED" | "BANDWIDTH_LIMIT_REACHED" | "ENTITLEMENT_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "CUSTOMER_NOT_FOUND" | "FILE_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "EVENT_NOT_FOUND" | "MERCHANT_NOT_FOUND" | "API_KEY_NOT_FOUND" | "NOT_FOUND" | "ENTITLEMENT_NOT_ACTIVE" | "UPLOAD_NOT_CONFIRMED" | "INVALID_STATUS_TRANSITION" | "IDEMPOTENCY_KEY_CONFLICT" | "PRODUCT_ARCHIVED" | "DUPLICATE_STORE_ID" | "ORDER_NOT_FOUND" | "GRANT_RULE_NOT_FOUND" | "ORDER_CUSTOMER_MISMATCH" | "MANAGED_BY_PARENT" | "SUBSCRIPTION_NOT_FOUND" | "SUBSCRIPTION_CONFLICT" | "IMPORT_NOT_FOUND" | "TEST_MODE_ONLY" | "TEST_CLOCK_NOT_FOUND" | "TEST_CLOCK_MISMATCH" | "INVALID_CREDENTIALS" | "INVALID_SESSION" | "CSRF_TOKEN_INVALID" | "SETUP_LINK_INVALID" | "DASHBOARD_USER_EXISTS" | "FILE_IN_USE" | "DASHBOARD_USER_NOT_FOUND" | "LAST_DASHBOARD_USER" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "INVALID_API_KEY" | "INSUFFICIENT_SCOPE" | "RATE_LIMITED" | "MISSING_REQUIRED_FIELD" | "INVALID_PARAMETER" | "INVALID_JSON" | "FILTER_REQUIRED" | "PAYLOAD_TOO_LARGE" | "FILE_TOO_LARGE" | "STORAGE_LIMIT_REACHED" | "BANDWIDTH_LIMIT_REACHED" | "ENTITLEMENT_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "CUSTOMER_NOT_FOUND" | "FILE_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "EVENT_NOT_FOUND" | "MERCHANT_NOT_FOUND" | "API_KEY_NOT_FOUND" | "NOT_FOUND" | "ENTITLEMENT_NOT_ACTIVE" | "UPLOAD_NOT_CONFIRMED" | "INVALID_STATUS_TRANSITION" | "IDEMPOTENCY_KEY_CONFLICT" | "PRODUCT_ARCHIVED" | "DUPLICATE_STORE_ID" | "ORDER_NOT_FOUND" | "GRANT_RULE_NOT_FOUND" | "ORDER_CUSTOMER_MISMATCH" | "MANAGED_BY_PARENT" | "SUBSCRIPTION_NOT_FOUND" | "SUBSCRIPTION_CONFLICT" | "IMPORT_NOT_FOUND" | "TEST_MODE_ONLY" | "TEST_CLOCK_NOT_FOUND" | "TEST_CLOCK_MISMATCH" | "INVALID_CREDENTIALS" | "INVALID_SESSION" | "CSRF_TOKEN_INVALID" | "SETUP_LINK_INVALID" | "DASHBOARD_USER_EXISTS" | "FILE_IN_USE" | "DASHBOARD_USER_NOT_FOUND" | "LAST_DASHBOARD_USER" | "LAST_OWNER" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         ErrorDetailDto: {
             /**
              * @description Error category
@@ -474,7 +512,7 @@ export interface components {
              *       "entitlements:read"
              *     ]
              */
-            scopes: ("*" | "entitlements:read" | "entitlements:write" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "events:read" | "files:read" | "files:write")[];
+            scopes: ("*" | "entitlements:read" | "entitlements:write" | "entitlements:grant" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "webhooks:read" | "events:read" | "events:redeliver" | "files:read" | "files:write" | "audit:read")[];
             /**
              * @description Label
              * @example checkout backend
@@ -522,7 +560,7 @@ export interface components {
              *       "entitlements:read"
              *     ]
              */
-            scopes: ("*" | "entitlements:read" | "entitlements:write" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "events:read" | "files:read" | "files:write")[];
+            scopes: ("*" | "entitlements:read" | "entitlements:write" | "entitlements:grant" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "webhooks:read" | "events:read" | "events:redeliver" | "files:read" | "files:write" | "audit:read")[];
             /**
              * @description Label
              * @example checkout backend
@@ -566,7 +604,7 @@ export interface components {
              *       "entitlements:write"
              *     ]
              */
-            scopes: ("*" | "entitlements:read" | "entitlements:write" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "events:read" | "files:read" | "files:write")[];
+            scopes: ("*" | "entitlements:read" | "entitlements:write" | "entitlements:grant" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "webhooks:read" | "events:read" | "events:redeliver" | "files:read" | "files:write" | "audit:read")[];
             /**
              * @description A label for people
              * @example checkout backend
@@ -601,6 +639,17 @@ export interface components {
              * @example false
              */
             setup_pending: boolean;
+            /**
+             * @description The user's role (DESIGN §11)
+             * @example support
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "developer" | "support" | "viewer";
+            /**
+             * @description Limited to test mode: every live request is 403
+             * @example false
+             */
+            test_only: boolean;
         };
         TeamSetupLinkResponseDto: {
             /** @description The user the link is for */
@@ -623,6 +672,30 @@ export interface components {
              * @example grace@example.com
              */
             email: string;
+            /**
+             * @description The role (default viewer); only an owner may invite an owner
+             * @example support
+             * @enum {string|null}
+             */
+            role?: "owner" | "admin" | "developer" | "support" | "viewer" | null;
+            /**
+             * @description Limit the user to test mode (every live request is 403); default false
+             * @example false
+             */
+            test_only?: boolean | null;
+        };
+        UpdateTeamMemberDto: {
+            /**
+             * @description The new role; only an owner changes an owner or makes one, and a merchant always keeps one owner
+             * @example developer
+             * @enum {string|null}
+             */
+            role?: "owner" | "admin" | "developer" | "support" | "viewer" | null;
+            /**
+             * @description Limit the user to test mode (every live request is 403)
+             * @example true
+             */
+            test_only?: boolean | null;
         };
         DeletedTeamMemberResponseDto: {
             /**
@@ -1082,6 +1155,21 @@ export interface operations {
             };
             /** @description `INVALID_SESSION`: No dashboard session, or it ended (signed out or idle for 12 hours) */
             401: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
+            403: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
@@ -2107,8 +2195,206 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description `LAST_DASHBOARD_USER`: The merchant's last dashboard user can't be removed */
+            /** @description `LAST_DASHBOARD_USER`: The merchant's last dashboard user can't be removed; `LAST_OWNER`: A merchant always keeps one owner: make another user owner first */
             409: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
+            500: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
+            default: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    "dashboardTeam.update": {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The session's csrf_token
+                 * @example Zk3pQ9xT2vB7nL4mR8sW1yC6dF0gH5jK3aE9uI2oP7q
+                 */
+                "X-CSRF-Token": string;
+            };
+            path: {
+                /** @description Dashboard user id */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateTeamMemberDto"];
+            };
+        };
+        responses: {
+            /** @description The user as changed */
+            200: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Request identifier, as meta.request_id */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TeamMemberResponseDto"];
+                        meta: components["schemas"]["MetaDto"];
+                    };
+                };
+            };
+            /** @description `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
+            400: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INVALID_SESSION`: No dashboard session, or it ended (signed out or idle for 12 hours) */
+            401: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `CSRF_TOKEN_INVALID`: A state-changing request of a dashboard session without the session's X-CSRF-Token */
+            403: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `DASHBOARD_USER_NOT_FOUND`: No such user in the merchant's dashboard team */
+            404: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `LAST_OWNER`: A merchant always keeps one owner: make another user owner first */
+            409: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
+            413: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;

@@ -1,83 +1,47 @@
-import { csrfHeaders, failureOf, type Mode, type Schemas } from './client';
+import createClient from 'openapi-fetch';
+import { csrfHeader, idempotent, unwrap, type Mode } from './client';
+import type { components, paths } from './dashboard-schema';
 
 /*
  * The dashboard's own routes (/dashboard/api/*, docs/dashboard-api-contract.md): sign-in, the
  * session, password setup, the Overview numbers /v1 has no route for, API keys and the team. They
- * are merchant-wide except the Overview, which names the page's mode in `Eh-Mode`.
+ * are merchant-wide except the Overview, which names the page's mode in `Eh-Mode`. Every type
+ * here comes from openapi.dashboard.json (npm run dashboard:api), so a changed route fails the
+ * dashboard's type check instead of its users.
  */
 
-export interface Session {
-  user_id?: string;
-  email: string;
-  merchant_id: string;
-  merchant_name?: string;
-  csrf_token: string;
-  /** Where browser uploads are sent (PUBLIC_BASE_URL's origin, or the S3 endpoint's). */
-  upload_origin?: string;
-}
+type DashboardSchemas = components['schemas'];
+export type Session = DashboardSchemas['DashboardSessionResponseDto'];
+export type Overview = DashboardSchemas['DashboardOverviewResponseDto'];
+export type DailyDownloads = DashboardSchemas['DailyDownloadsResponseDto'];
+export type ApiKey = DashboardSchemas['ApiKeyResponseDto'];
+export type CreatedApiKey = DashboardSchemas['CreatedApiKeyResponseDto'];
+export type CreateApiKey = DashboardSchemas['CreateApiKeyDto'];
+export type TeamMember = DashboardSchemas['TeamMemberResponseDto'];
+export type SetupLink = DashboardSchemas['TeamSetupLinkResponseDto'];
+export type Role = TeamMember['role'];
+export type MemberChange = DashboardSchemas['UpdateTeamMemberDto'];
+export type Invitation = DashboardSchemas['InviteTeamMemberDto'];
 
-export interface DailyDownloads {
-  day: string;
-  downloads: number;
-  bytes: number;
-}
+/** `fetch` is looked up per call, so component tests can intercept it. */
+const client = createClient<paths>({ baseUrl: globalThis.location?.origin, credentials: 'same-origin', fetch: (request) => globalThis.fetch(request) });
 
-export interface Overview {
-  usage: Schemas['MerchantUsageResponseDto'];
-  daily: DailyDownloads[];
-}
-
-export type ApiKey = Schemas['ApiKeyResponseDto'];
-export type CreatedApiKey = Schemas['CreatedApiKeyResponseDto'];
-export type CreateApiKey = Schemas['CreateApiKeyDto'];
-
-export interface TeamMember {
-  id: string;
-  email: string;
-  created_at: string;
-  last_signed_in_at: string | null;
-  setup_pending: boolean;
-}
-
-export interface SetupLink {
-  user: TeamMember;
-  setup_url: string;
-  setup_url_expires_at: string;
-}
-
-interface RequestOptions {
-  body?: unknown;
-  mode?: Mode;
-  idempotencyKey?: string;
-}
-
-async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { ...csrfHeaders(method) };
-  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-  if (options.mode) headers['Eh-Mode'] = options.mode;
-  if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
-  const response = await globalThis.fetch(`/dashboard/api/${path}`, {
-    method,
-    credentials: 'same-origin',
-    headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
-  const json = (await response.json().catch(() => ({}))) as { data?: T };
-  if (!response.ok || json.data === undefined) throw failureOf(response.status, json);
-  return json.data;
-}
+/** A state-changing route's parameters: the session's CSRF token, and the path's. */
+const writing = () => ({ params: { header: csrfHeader() } });
+const user = (userId: string) => ({ params: { header: csrfHeader(), path: { user_id: userId } } });
 
 export const dashboardApi = {
-  session: () => request<Session>('GET', 'session'),
-  signIn: (email: string, password: string) => request<Session>('POST', 'sign-in', { body: { email, password } }),
-  signOut: () => request<{ signed_out: boolean }>('POST', 'sign-out'),
-  setup: (token: string, password: string) => request<{ email: string }>('POST', 'setup', { body: { token, password } }),
-  overview: (mode: Mode) => request<Overview>('GET', 'overview', { mode }),
-  listKeys: () => request<ApiKey[]>('GET', 'api-keys'),
-  createKey: (input: CreateApiKey, idempotencyKey: string) => request<CreatedApiKey>('POST', 'api-keys', { body: input, idempotencyKey }),
-  revokeKey: (id: string) => request<ApiKey>('DELETE', `api-keys/${encodeURIComponent(id)}`),
-  team: () => request<TeamMember[]>('GET', 'team'),
-  invite: (email: string, idempotencyKey: string) => request<SetupLink>('POST', 'team/invitations', { body: { email }, idempotencyKey }),
-  resetLink: (userId: string, idempotencyKey: string) => request<SetupLink>('POST', `team/${encodeURIComponent(userId)}/reset-link`, { idempotencyKey }),
-  removeMember: (userId: string) => request<{ id: string; deleted: boolean }>('DELETE', `team/${encodeURIComponent(userId)}`),
+  session: async () => unwrap(await client.GET('/dashboard/api/session')),
+  signIn: async (email: string, password: string) => unwrap(await client.POST('/dashboard/api/sign-in', { body: { email, password } })),
+  signOut: async () => unwrap(await client.POST('/dashboard/api/sign-out', writing())),
+  setup: async (token: string, password: string) => unwrap(await client.POST('/dashboard/api/setup', { body: { token, password } })),
+  overview: async (mode: Mode) => unwrap(await client.GET('/dashboard/api/overview', { params: { header: { 'Eh-Mode': mode } } })),
+  listKeys: async () => unwrap(await client.GET('/dashboard/api/api-keys')),
+  createKey: async (input: CreateApiKey, idempotencyKey: string) => unwrap(await client.POST('/dashboard/api/api-keys', { ...writing(), body: input, ...idempotent(idempotencyKey) })),
+  revokeKey: async (id: string) => unwrap(await client.DELETE('/dashboard/api/api-keys/{api_key_id}', { params: { header: csrfHeader(), path: { api_key_id: id } } })),
+  team: async () => unwrap(await client.GET('/dashboard/api/team')),
+  invite: async (invitation: Invitation, idempotencyKey: string) => unwrap(await client.POST('/dashboard/api/team/invitations', { ...writing(), body: invitation, ...idempotent(idempotencyKey) })),
+  resetLink: async (userId: string, idempotencyKey: string) => unwrap(await client.POST('/dashboard/api/team/{user_id}/reset-link', { ...user(userId), ...idempotent(idempotencyKey) })),
+  updateMember: async (userId: string, change: MemberChange) => unwrap(await client.PATCH('/dashboard/api/team/{user_id}', { ...user(userId), body: change })),
+  removeMember: async (userId: string) => unwrap(await client.DELETE('/dashboard/api/team/{user_id}', user(userId))),
 };

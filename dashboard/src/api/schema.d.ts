@@ -393,7 +393,7 @@ export interface paths {
         put?: never;
         /**
          * Grant a product
-         * @description **Scope:** `entitlements:write`
+         * @description **Scope:** `entitlements:grant`
          *
          *     Creates an entitlement (source api, status active unless status "pending" is passed). The customer is named by customer_id (must exist) or store_customer_id (created if new); the product by product_id or store_product_id. Defaults from the product: time_limited → expires_at = now + access_duration_days; usage_limited → the product's usage_limit. Publishes entitlement.created.
          */
@@ -443,7 +443,7 @@ export interface paths {
         put?: never;
         /**
          * Suspend an entitlement
-         * @description **Scope:** `entitlements:write`
+         * @description **Scope:** `entitlements:grant`
          *
          *     active → suspended. Publishes entitlement.suspended. Refused with 409 INVALID_STATUS_TRANSITION ("Cannot <operation> an entitlement that is <status>") where the lifecycle table forbids it.
          */
@@ -465,7 +465,7 @@ export interface paths {
         put?: never;
         /**
          * Reactivate an entitlement
-         * @description **Scope:** `entitlements:write`
+         * @description **Scope:** `entitlements:grant`
          *
          *     suspended or expired → active, optionally extending expires_at / usage_limit in the same step. If the result would be expired at once, 409 INVALID_STATUS_TRANSITION naming the field to extend. Publishes entitlement.reactivated. Refused with 409 INVALID_STATUS_TRANSITION ("Cannot <operation> an entitlement that is <status>") where the lifecycle table forbids it.
          */
@@ -531,7 +531,7 @@ export interface paths {
         put?: never;
         /**
          * Revoke an entitlement
-         * @description **Scope:** `entitlements:write`
+         * @description **Scope:** `entitlements:grant`
          *
          *     active, suspended or pending → revoked (terminal). Publishes entitlement.revoked. Refused with 409 INVALID_STATUS_TRANSITION ("Cannot <operation> an entitlement that is <status>") where the lifecycle table forbids it.
          */
@@ -1003,7 +1003,7 @@ export interface paths {
         put?: never;
         /**
          * Redeliver an event
-         * @description **Scope:** `webhooks:manage`
+         * @description **Scope:** `events:redeliver`
          *
          *     Queues the event again (same webhook-id) for one endpoint, or for every enabled endpoint subscribed to its type.
          */
@@ -1023,7 +1023,7 @@ export interface paths {
         };
         /**
          * List webhook endpoints
-         * @description **Scope:** `webhooks:manage`
+         * @description **Scope:** `webhooks:read`
          *
          *     Newest first, cursor-paginated; secrets are never listed. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
          */
@@ -1051,7 +1051,7 @@ export interface paths {
         };
         /**
          * Get a webhook endpoint
-         * @description **Scope:** `webhooks:manage`
+         * @description **Scope:** `webhooks:read`
          *
          *     Without its secret.
          */
@@ -1129,7 +1129,7 @@ export interface paths {
         };
         /**
          * List delivery attempts
-         * @description **Scope:** `webhooks:manage`
+         * @description **Scope:** `webhooks:read`
          *
          *     Every attempt to this endpoint, newest first, cursor-paginated. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
          */
@@ -1275,7 +1275,7 @@ export interface paths {
         put?: never;
         /**
          * Create a dashboard user
-         * @description Creates a dashboard user of the merchant and returns a one-time `setup_url` (valid 24 hours) where the user sets a password of at least 12 characters. For an existing user of the same merchant it returns a new link, which resets the password.
+         * @description Creates a dashboard user of the merchant and returns a one-time `setup_url` (valid 24 hours) where the user sets a password of at least 12 characters. For an existing user of the same merchant it returns a new link, which resets the password. `role` defaults to owner for the merchant's first user and viewer after; given for an existing user it changes theirs (a merchant keeps one owner: 409 LAST_OWNER).
          */
         post: operations["admin.createDashboardUser"];
         delete?: never;
@@ -1292,7 +1292,7 @@ export interface components {
          * @description Machine-readable error code from the catalogue
          * @enum {string}
          */
-        ErrorCode: "INVALID_API_KEY" | "INSUFFICIENT_SCOPE" | "RATE_LIMITED" | "MISSING_REQUIRED_FIELD" | "INVALID_PARAMETER" | "INVALID_JSON" | "FILTER_REQUIRED" | "PAYLOAD_TOO_LARGE" | "FILE_TOO_LARGE" | "STORAGE_LIMIT_REACHED" | "BANDWIDTH_LIMIT_REACHED" | "ENTITLEMENT_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "CUSTOMER_NOT_FOUND" | "FILE_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "EVENT_NOT_FOUND" | "MERCHANT_NOT_FOUND" | "API_KEY_NOT_FOUND" | "NOT_FOUND" | "ENTITLEMENT_NOT_ACTIVE" | "UPLOAD_NOT_CONFIRMED" | "INVALID_STATUS_TRANSITION" | "IDEMPOTENCY_KEY_CONFLICT" | "PRODUCT_ARCHIVED" | "DUPLICATE_STORE_ID" | "ORDER_NOT_FOUND" | "GRANT_RULE_NOT_FOUND" | "ORDER_CUSTOMER_MISMATCH" | "MANAGED_BY_PARENT" | "SUBSCRIPTION_NOT_FOUND" | "SUBSCRIPTION_CONFLICT" | "IMPORT_NOT_FOUND" | "TEST_MODE_ONLY" | "TEST_CLOCK_NOT_FOUND" | "TEST_CLOCK_MISMATCH" | "INVALID_CREDENTIALS" | "INVALID_SESSION" | "CSRF_TOKEN_INVALID" | "SETUP_LINK_INVALID" | "DASHBOARD_USER_EXISTS" | "FILE_IN_USE" | "DASHBOARD_USER_NOT_FOUND" | "LAST_DASHBOARD_USER" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "INVALID_API_KEY" | "INSUFFICIENT_SCOPE" | "RATE_LIMITED" | "MISSING_REQUIRED_FIELD" | "INVALID_PARAMETER" | "INVALID_JSON" | "FILTER_REQUIRED" | "PAYLOAD_TOO_LARGE" | "FILE_TOO_LARGE" | "STORAGE_LIMIT_REACHED" | "BANDWIDTH_LIMIT_REACHED" | "ENTITLEMENT_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "CUSTOMER_NOT_FOUND" | "FILE_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "EVENT_NOT_FOUND" | "MERCHANT_NOT_FOUND" | "API_KEY_NOT_FOUND" | "NOT_FOUND" | "ENTITLEMENT_NOT_ACTIVE" | "UPLOAD_NOT_CONFIRMED" | "INVALID_STATUS_TRANSITION" | "IDEMPOTENCY_KEY_CONFLICT" | "PRODUCT_ARCHIVED" | "DUPLICATE_STORE_ID" | "ORDER_NOT_FOUND" | "GRANT_RULE_NOT_FOUND" | "ORDER_CUSTOMER_MISMATCH" | "MANAGED_BY_PARENT" | "SUBSCRIPTION_NOT_FOUND" | "SUBSCRIPTION_CONFLICT" | "IMPORT_NOT_FOUND" | "TEST_MODE_ONLY" | "TEST_CLOCK_NOT_FOUND" | "TEST_CLOCK_MISMATCH" | "INVALID_CREDENTIALS" | "INVALID_SESSION" | "CSRF_TOKEN_INVALID" | "SETUP_LINK_INVALID" | "DASHBOARD_USER_EXISTS" | "FILE_IN_USE" | "DASHBOARD_USER_NOT_FOUND" | "LAST_DASHBOARD_USER" | "LAST_OWNER" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         ErrorDetailDto: {
             /**
              * @description Error category
@@ -1411,7 +1411,7 @@ export interface components {
              *       "entitlements:read"
              *     ]
              */
-            scopes: ("*" | "entitlements:read" | "entitlements:write" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "events:read" | "files:read" | "files:write")[];
+            scopes: ("*" | "entitlements:read" | "entitlements:write" | "entitlements:grant" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "webhooks:read" | "events:read" | "events:redeliver" | "files:read" | "files:write" | "audit:read")[];
             /**
              * @description Label
              * @example checkout backend
@@ -1455,7 +1455,7 @@ export interface components {
              *       "entitlements:write"
              *     ]
              */
-            scopes: ("*" | "entitlements:read" | "entitlements:write" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "events:read" | "files:read" | "files:write")[];
+            scopes: ("*" | "entitlements:read" | "entitlements:write" | "entitlements:grant" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "webhooks:read" | "events:read" | "events:redeliver" | "files:read" | "files:write" | "audit:read")[];
             /**
              * @description A label for people
              * @example checkout backend
@@ -1485,7 +1485,7 @@ export interface components {
              *       "entitlements:read"
              *     ]
              */
-            scopes: ("*" | "entitlements:read" | "entitlements:write" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "events:read" | "files:read" | "files:write")[];
+            scopes: ("*" | "entitlements:read" | "entitlements:write" | "entitlements:grant" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "webhooks:read" | "events:read" | "events:redeliver" | "files:read" | "files:write" | "audit:read")[];
             /**
              * @description Label
              * @example checkout backend
@@ -3641,6 +3641,17 @@ export interface components {
              * @example 2026-11-22T13:04:41.123Z
              */
             created_at: string;
+            /**
+             * @description The user's role (DESIGN §11)
+             * @example owner
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "developer" | "support" | "viewer";
+            /**
+             * @description Limited to test mode: every live request is 403
+             * @example false
+             */
+            test_only: boolean;
         };
         CreateDashboardUserDto: {
             /**
@@ -3648,6 +3659,17 @@ export interface components {
              * @example ada@example.com
              */
             email: string;
+            /**
+             * @description The user's role (DESIGN §11); default owner for the merchant's first user, viewer after. Given for an existing user, it changes the role
+             * @example admin
+             * @enum {string|null}
+             */
+            role?: "owner" | "admin" | "developer" | "support" | "viewer" | null;
+            /**
+             * @description Limit the user to test mode (every live request is 403); default false
+             * @example false
+             */
+            test_only?: boolean | null;
         };
     };
     responses: never;
@@ -14990,7 +15012,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description `DASHBOARD_USER_EXISTS`: The email already belongs to another merchant's dashboard user */
+            /** @description `DASHBOARD_USER_EXISTS`: The email already belongs to another merchant's dashboard user; `LAST_OWNER`: A merchant always keeps one owner: make another user owner first */
             409: {
                 headers: {
                     [name: string]: unknown;

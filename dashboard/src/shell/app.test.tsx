@@ -87,4 +87,13 @@ describe('the app shell', () => {
     expect(await screen.findByRole('link', { name: 'Field Guide' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/live/products');
   });
+
+  it('shows sign-in, not the API-key error, in a tab left open after signing out in another', async () => {
+    // The session was read when the tab opened; the other tab's sign-out cleared the cookie since,
+    // so /v1 sees a request with no credential at all.
+    server.use(http.get('*/v1/products', () => failure(401, 'INVALID_API_KEY', 'No API key: send it as Authorization: Bearer <API_KEY>')));
+    renderApp('/test/products');
+    expect(await screen.findByRole('heading', { name: 'Sign in to your dashboard' })).toBeInTheDocument();
+    expect(screen.queryByText(/No API key/)).not.toBeInTheDocument();
+  });
 });

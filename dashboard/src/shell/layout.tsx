@@ -89,7 +89,7 @@ function Layout({ mode }: { mode: Mode }) {
           ))}
         </nav>
         <div className="account">
-          <span className="email" title={session.email}>
+          <span className="email" title={`${session.email} (${session.role}${session.test_only ? ', test mode only' : ''})`}>
             {session.email}
           </span>
           <button type="button" className="secondary small" onClick={() => void signOut()}>
@@ -109,7 +109,16 @@ function Layout({ mode }: { mode: Mode }) {
         </ul>
       </nav>
       <main id="main" tabIndex={-1}>
-        <Outlet />
+        {session.test_only && mode === 'live' ? (
+          <section className="notice" role="status">
+            <h1>Test mode only</h1>
+            <p>
+              Your role is limited to test mode: live data isn’t shown to you. <Link to={samePageIn('test', location.pathname)}>Open this page in test mode</Link>.
+            </p>
+          </section>
+        ) : (
+          <Outlet />
+        )}
       </main>
     </div>
   );

@@ -26,8 +26,13 @@ export function createQueryClient(): QueryClient {
   return client;
 }
 
+/**
+ * The session is gone: the dashboard's routes say INVALID_SESSION, and /v1 answers a request with
+ * no session cookie as one without an API key (the cookie was cleared by signing out in another
+ * tab); the dashboard never sends keys, so that too means "sign in again".
+ */
 function sessionEnded(error: unknown): boolean {
-  return error instanceof ApiFailure && error.code === 'INVALID_SESSION';
+  return error instanceof ApiFailure && (error.code === 'INVALID_SESSION' || (error.status === 401 && error.code === 'INVALID_API_KEY'));
 }
 
 /**

@@ -24,6 +24,7 @@ interface ConfirmProps {
  */
 export function ConfirmButton({ label, ariaLabel, title, children, confirmLabel, reasonLabel, danger = true, disabled, className, onConfirm }: ConfirmProps) {
   const dialog = useRef<HTMLDialogElement>(null);
+  const opener = useRef<HTMLButtonElement>(null);
   const [open, setOpen] = useState(false);
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -38,6 +39,17 @@ export function ConfirmButton({ label, ariaLabel, title, children, confirmLabel,
     return () => {
       if (typeof element.close === 'function' && element.open) element.close();
     };
+  }, [open]);
+
+  // The dialog leaves the page when it closes: focus goes back to the button that opened it, not to
+  // the page's body. After the commit, once the modal dialog (which makes the rest inert) is gone.
+  const wasOpen = useRef(false);
+  useEffect(() => {
+    if (open) wasOpen.current = true;
+    else if (wasOpen.current) {
+      wasOpen.current = false;
+      opener.current?.focus();
+    }
   }, [open]);
 
   const close = () => {
@@ -62,7 +74,7 @@ export function ConfirmButton({ label, ariaLabel, title, children, confirmLabel,
   };
   return (
     <>
-      <button type="button" className={className ?? (danger ? 'danger-outline' : 'secondary')} aria-label={ariaLabel} disabled={disabled} onClick={() => setOpen(true)}>
+      <button ref={opener} type="button" className={className ?? (danger ? 'danger-outline' : 'secondary')} aria-label={ariaLabel} disabled={disabled} onClick={() => setOpen(true)}>
         {label}
       </button>
       {open && (

@@ -593,7 +593,7 @@ export interface OperationTypes {
     body: operations['admin.createDashboardUser']['requestBody']['content']['application/json'];
     response: operations['admin.createDashboardUser']['responses'][201]['content']['application/json'];
     item: never;
-    errorCode: 'DASHBOARD_USER_EXISTS' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'MERCHANT_NOT_FOUND' | 'MISSING_REQUIRED_FIELD' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
+    errorCode: 'DASHBOARD_USER_EXISTS' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'LAST_OWNER' | 'MERCHANT_NOT_FOUND' | 'MISSING_REQUIRED_FIELD' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
   };
 }
 
@@ -704,11 +704,11 @@ export interface AdminOperations {
   /**
    * Create a dashboard user
    *
-   * Creates a dashboard user of the merchant and returns a one-time `setup_url` (valid 24 hours) where the user sets a password of at least 12 characters. For an existing user of the same merchant it returns a new link, which resets the password.
+   * Creates a dashboard user of the merchant and returns a one-time `setup_url` (valid 24 hours) where the user sets a password of at least 12 characters. For an existing user of the same merchant it returns a new link, which resets the password. `role` defaults to owner for the merchant's first user and viewer after; given for an existing user it changes theirs (a merchant keeps one owner: 409 LAST_OWNER).
    *
    * `POST /admin/v1/merchants/{merchant_id}/users` · the admin token · operationId `admin.createDashboardUser`
    *
-   * @throws {ApiError} DASHBOARD_USER_EXISTS, INTERNAL_ERROR, INVALID_API_KEY, INVALID_JSON, INVALID_PARAMETER, MERCHANT_NOT_FOUND, MISSING_REQUIRED_FIELD, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE
+   * @throws {ApiError} DASHBOARD_USER_EXISTS, INTERNAL_ERROR, INVALID_API_KEY, INVALID_JSON, INVALID_PARAMETER, LAST_OWNER, MERCHANT_NOT_FOUND, MISSING_REQUIRED_FIELD, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE
    */
   createDashboardUser(merchantId: string, body: Body<'admin.createDashboardUser'>, options?: RequestOptions): Promise<ApiResult<'admin.createDashboardUser'>>;
 }
@@ -932,7 +932,7 @@ export interface EntitlementsOperations {
    *
    * Creates an entitlement (source api, status active unless status "pending" is passed). The customer is named by customer_id (must exist) or store_customer_id (created if new); the product by product_id or store_product_id. Defaults from the product: time_limited → expires_at = now + access_duration_days; usage_limited → the product's usage_limit. Publishes entitlement.created.
    *
-   * `POST /v1/entitlements` · API key with scope `entitlements:write` · operationId `entitlements.create`
+   * `POST /v1/entitlements` · API key with scope `entitlements:grant` · operationId `entitlements.create`
    *
    * @throws {ApiError} CUSTOMER_NOT_FOUND, IDEMPOTENCY_KEY_CONFLICT, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_JSON, INVALID_PARAMETER, MISSING_REQUIRED_FIELD, PAYLOAD_TOO_LARGE, PRODUCT_ARCHIVED, PRODUCT_NOT_FOUND, RATE_LIMITED, SERVICE_UNAVAILABLE
    */
@@ -965,7 +965,7 @@ export interface EntitlementsOperations {
    *
    * active → suspended. Publishes entitlement.suspended. Refused with 409 INVALID_STATUS_TRANSITION ("Cannot <operation> an entitlement that is <status>") where the lifecycle table forbids it.
    *
-   * `POST /v1/entitlements/{entitlement_id}/suspend` · API key with scope `entitlements:write` · operationId `entitlements.suspend`
+   * `POST /v1/entitlements/{entitlement_id}/suspend` · API key with scope `entitlements:grant` · operationId `entitlements.suspend`
    *
    * @throws {ApiError} ENTITLEMENT_NOT_FOUND, IDEMPOTENCY_KEY_CONFLICT, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_JSON, INVALID_PARAMETER, INVALID_STATUS_TRANSITION, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE
    */
@@ -976,7 +976,7 @@ export interface EntitlementsOperations {
    *
    * suspended or expired → active, optionally extending expires_at / usage_limit in the same step. If the result would be expired at once, 409 INVALID_STATUS_TRANSITION naming the field to extend. Publishes entitlement.reactivated. Refused with 409 INVALID_STATUS_TRANSITION ("Cannot <operation> an entitlement that is <status>") where the lifecycle table forbids it.
    *
-   * `POST /v1/entitlements/{entitlement_id}/reactivate` · API key with scope `entitlements:write` · operationId `entitlements.reactivate`
+   * `POST /v1/entitlements/{entitlement_id}/reactivate` · API key with scope `entitlements:grant` · operationId `entitlements.reactivate`
    *
    * @throws {ApiError} ENTITLEMENT_NOT_FOUND, IDEMPOTENCY_KEY_CONFLICT, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_JSON, INVALID_PARAMETER, INVALID_STATUS_TRANSITION, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE
    */
@@ -1009,7 +1009,7 @@ export interface EntitlementsOperations {
    *
    * active, suspended or pending → revoked (terminal). Publishes entitlement.revoked. Refused with 409 INVALID_STATUS_TRANSITION ("Cannot <operation> an entitlement that is <status>") where the lifecycle table forbids it.
    *
-   * `POST /v1/entitlements/{entitlement_id}/revoke` · API key with scope `entitlements:write` · operationId `entitlements.revoke`
+   * `POST /v1/entitlements/{entitlement_id}/revoke` · API key with scope `entitlements:grant` · operationId `entitlements.revoke`
    *
    * @throws {ApiError} ENTITLEMENT_NOT_FOUND, IDEMPOTENCY_KEY_CONFLICT, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_JSON, INVALID_PARAMETER, INVALID_STATUS_TRANSITION, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE
    */
@@ -1296,7 +1296,7 @@ export interface EventsOperations {
    *
    * Queues the event again (same webhook-id) for one endpoint, or for every enabled endpoint subscribed to its type.
    *
-   * `POST /v1/events/{event_id}/redeliver` · API key with scope `webhooks:manage` · operationId `events.redeliver`
+   * `POST /v1/events/{event_id}/redeliver` · API key with scope `events:redeliver` · operationId `events.redeliver`
    *
    * @throws {ApiError} EVENT_NOT_FOUND, IDEMPOTENCY_KEY_CONFLICT, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_JSON, INVALID_PARAMETER, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE, WEBHOOK_ENDPOINT_NOT_FOUND
    */
@@ -1312,7 +1312,7 @@ export interface WebhookEndpointsOperations {
    *
    * Newest first, cursor-paginated; secrets are never listed. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
    *
-   * `GET /v1/webhook-endpoints` · API key with scope `webhooks:manage` · operationId `webhookEndpoints.list`
+   * `GET /v1/webhook-endpoints` · API key with scope `webhooks:read` · operationId `webhookEndpoints.list`
    *
    * Await it for one page, or `for await` over it (or `.toArray({ limit })`) for every item across pages.
    *
@@ -1336,7 +1336,7 @@ export interface WebhookEndpointsOperations {
    *
    * Without its secret.
    *
-   * `GET /v1/webhook-endpoints/{endpoint_id}` · API key with scope `webhooks:manage` · operationId `webhookEndpoints.get`
+   * `GET /v1/webhook-endpoints/{endpoint_id}` · API key with scope `webhooks:read` · operationId `webhookEndpoints.get`
    *
    * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, RATE_LIMITED, SERVICE_UNAVAILABLE, WEBHOOK_ENDPOINT_NOT_FOUND
    */
@@ -1391,7 +1391,7 @@ export interface WebhookEndpointsOperations {
    *
    * Every attempt to this endpoint, newest first, cursor-paginated. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
    *
-   * `GET /v1/webhook-endpoints/{endpoint_id}/deliveries` · API key with scope `webhooks:manage` · operationId `webhookEndpoints.listDeliveries`
+   * `GET /v1/webhook-endpoints/{endpoint_id}/deliveries` · API key with scope `webhooks:read` · operationId `webhookEndpoints.listDeliveries`
    *
    * Await it for one page, or `for await` over it (or `.toArray({ limit })`) for every item across pages.
    *

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsDefined, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsBoolean, IsDefined, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { ROLES, type Role } from '../../auth/roles';
 
 export class CreateDashboardUserDto {
   @ApiProperty({ description: 'Email the user signs in with (case-insensitive)', example: 'ada@example.com', maxLength: 254 })
@@ -7,6 +8,16 @@ export class CreateDashboardUserDto {
   @IsString()
   @MaxLength(254)
   email: string;
+
+  @ApiProperty({ description: "The user's role (DESIGN §11); default owner for the merchant's first user, viewer after. Given for an existing user, it changes the role", enum: ROLES, required: false, example: 'admin' })
+  @IsOptional()
+  @IsIn(ROLES)
+  role?: Role;
+
+  @ApiProperty({ description: 'Limit the user to test mode (every live request is 403); default false', required: false, example: false })
+  @IsOptional()
+  @IsBoolean()
+  test_only?: boolean;
 }
 
 export class SignInDto {

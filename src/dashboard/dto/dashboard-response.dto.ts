@@ -1,5 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { MerchantUsageResponseDto } from '../../billing/dto/merchant-usage-response.dto';
+import { ROLES, type Role } from '../../auth/roles';
+import { SCOPES, SESSION_SCOPES } from '../../auth/scopes';
 
 /** POST /admin/v1/merchants/{id}/users and the CLI's users:create. */
 export class DashboardUserCreatedResponseDto {
@@ -20,6 +22,12 @@ export class DashboardUserCreatedResponseDto {
 
   @ApiProperty({ description: 'Creation time of the user', example: '2026-11-22T13:04:41.123Z' })
   created_at: string;
+
+  @ApiProperty({ description: "The user's role (DESIGN §11)", enum: ROLES, example: 'owner' })
+  role: Role;
+
+  @ApiProperty({ description: 'Limited to test mode: every live request is 403', example: false })
+  test_only: boolean;
 }
 
 /** The signed-in session, as the dashboard app reads it. It holds no mode: each page names its own (Eh-Mode). */
@@ -38,6 +46,20 @@ export class DashboardSessionResponseDto {
 
   @ApiProperty({ description: 'Send as X-CSRF-Token on every state-changing request', example: 'Zk3pQ9xT2vB7nL4mR8sW1yC6dF0gH5jK3aE9uI2oP7q' })
   csrf_token: string;
+
+  @ApiProperty({ description: "The user's role; it is read again on every request, so a change applies at the next one", enum: ROLES, example: 'support' })
+  role: Role;
+
+  @ApiProperty({ description: 'Limited to test mode: every live request is 403', example: false })
+  test_only: boolean;
+
+  @ApiProperty({
+    description: "The role's scopes (in test mode; none in live mode when test_only): what the dashboard shows, and what the server allows",
+    type: [String],
+    enum: [...SCOPES, ...SESSION_SCOPES],
+    example: ['entitlements:read', 'entitlements:grant', 'events:redeliver'],
+  })
+  scopes: string[];
 }
 
 export class SignedOutResponseDto {

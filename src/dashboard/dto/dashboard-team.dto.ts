@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsDefined, IsString, MaxLength } from 'class-validator';
+import { IsBoolean, IsDefined, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ROLES, type Role } from '../../auth/roles';
 
 export class InviteTeamMemberDto {
   @ApiProperty({ description: 'Email the new user will sign in with (case-insensitive; not yet any dashboard user\'s)', example: 'grace@example.com', maxLength: 254 })
@@ -7,6 +8,29 @@ export class InviteTeamMemberDto {
   @IsString()
   @MaxLength(254)
   email: string;
+
+  @ApiProperty({ description: 'The role (default viewer); only an owner may invite an owner', enum: ROLES, required: false, example: 'support' })
+  @IsOptional()
+  @IsIn(ROLES)
+  role?: Role;
+
+  @ApiProperty({ description: 'Limit the user to test mode (every live request is 403); default false', required: false, example: false })
+  @IsOptional()
+  @IsBoolean()
+  test_only?: boolean;
+}
+
+/** A change of a member's role or test-mode limit; what is left out stays. */
+export class UpdateTeamMemberDto {
+  @ApiProperty({ description: 'The new role; only an owner changes an owner or makes one, and a merchant always keeps one owner', enum: ROLES, required: false, example: 'developer' })
+  @IsOptional()
+  @IsIn(ROLES)
+  role?: Role;
+
+  @ApiProperty({ description: 'Limit the user to test mode (every live request is 403)', required: false, example: true })
+  @IsOptional()
+  @IsBoolean()
+  test_only?: boolean;
 }
 
 /** A user of the merchant's dashboard, as Settings → Team lists them. */
@@ -25,6 +49,12 @@ export class TeamMemberResponseDto {
 
   @ApiProperty({ description: 'True until the user has set a password through a setup link', example: false })
   setup_pending: boolean;
+
+  @ApiProperty({ description: "The user's role (DESIGN §11)", enum: ROLES, example: 'support' })
+  role: Role;
+
+  @ApiProperty({ description: 'Limited to test mode: every live request is 403', example: false })
+  test_only: boolean;
 }
 
 /** An invitation or a password reset: the link to hand to the user, shown once, never emailed. */

@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router';
 import { unwrap, unwrapPage } from '../../api/client';
 import { formatBytes } from '../../lib/format';
 import { useApi, useMode, useModePath } from '../../lib/mode';
+import { useCan } from '../../lib/permissions';
 import { Id } from '../../ui/copy';
 import { ProductLink } from '../../ui/names';
 import { Facts, PageHeader, Section } from '../../ui/page';
@@ -17,6 +18,7 @@ const SHOWN = 10;
 
 /** One customer: what they hold, what they bought, their subscriptions and what they can download. */
 export function CustomerPage() {
+  const can = useCan();
   const { customerId = '' } = useParams();
   const api = useApi();
   const mode = useMode();
@@ -56,9 +58,11 @@ export function CustomerPage() {
         back={{ to: path('customers'), label: 'Customers' }}
         title={data.store_customer_id}
         actions={
-          <Link className="button primary" to={`${path('entitlements/new')}?store_customer_id=${encodeURIComponent(data.store_customer_id)}`}>
-            Grant a product
-          </Link>
+          can('entitlements:grant') && (
+            <Link className="button primary" to={`${path('entitlements/new')}?store_customer_id=${encodeURIComponent(data.store_customer_id)}`}>
+              Grant a product
+            </Link>
+          )
         }
       />
       <Section title="Details">

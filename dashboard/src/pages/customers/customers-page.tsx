@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { unwrapPage, type Schemas } from '../../api/client';
 import { presentFilters, useListState, usePage } from '../../lib/list';
 import { useApi, useModePath } from '../../lib/mode';
+import { useCan } from '../../lib/permissions';
 import { DateFilter, FilterBar, SearchInput } from '../../ui/filters';
 import { PageHeader } from '../../ui/page';
 import { ListView } from '../../ui/list-view';
@@ -12,6 +13,7 @@ import { Time } from '../../ui/time';
 type Customer = Schemas['CustomerResponseDto'];
 
 export function CustomersPage() {
+  const can = useCan();
   const api = useApi();
   const path = useModePath();
   const list = useListState(['search', 'created_after', 'created_before'] as const);
@@ -23,9 +25,11 @@ export function CustomersPage() {
         title="Customers"
         description="Everyone who was granted something: created by a grant, an order or a subscription naming a new store customer id."
         actions={
-          <Link className="button primary" to={path('entitlements/new')}>
-            Grant a product
-          </Link>
+          can('entitlements:grant') && (
+            <Link className="button primary" to={path('entitlements/new')}>
+              Grant a product
+            </Link>
+          )
         }
       />
       <FilterBar label="Search customers">

@@ -6,6 +6,7 @@ import { useWrite } from '../../lib/write';
 import { ConfirmButton } from '../../ui/confirm';
 import { FormError, SubmitButton, TextField, textOf } from '../../ui/fields';
 import { describeFailure } from '../../lib/errors';
+import { useCan } from '../../lib/permissions';
 
 type Entitlement = Schemas['EntitlementResponseDto'];
 type Action = 'revoke' | 'suspend' | 'reactivate' | 'activate';
@@ -29,6 +30,7 @@ export function allowedActions(status: Entitlement['status']): Action[] {
 
 export function EntitlementActions({ entitlement, label }: { entitlement: Entitlement; label: string }) {
   const api = useApi();
+  const can = useCan();
   const modePath = useModePath();
   const path = { params: { path: { entitlement_id: entitlement.id } } };
   const act = useWrite({
@@ -47,8 +49,10 @@ export function EntitlementActions({ entitlement, label }: { entitlement: Entitl
         Granted with a bundle: it follows <Link to={modePath(`entitlements/${entitlement.parent_entitlement_id}`)}>the bundle’s entitlement</Link>; revoke or suspend that one.
       </p>
     );
-  const allowed = allowedActions(entitlement.status);
-  if (allowed.length === 0) return <p className="muted">Revoked entitlements can’t change; grant the product again to give access back.</p>;
+  // Activation is a developer's integration step (entitlements:write); the rest is support's too (entitlements:grant).
+  const allowed = allowedActions(entitlement.status).filter((action) => can(action === 'activate' ? 'entitlements:write' : 'entitlements:grant'));
+  if (!can('entitlements:grant')) return <p className="muted">Your role can’t change entitlements.</p>;
+  if (allowed.length === 0 && entitlement.status === 'revoked') return <p className="muted">Revoked entitlements can’t change; grant the product again to give access back.</p>;
   return (
     <div className="actions">
       {allowed.includes('activate') && (

@@ -1,5 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import { unwrap, unwrapPage } from '../../api/client';
 import { formatCount, humanize } from '../../lib/format';
@@ -11,17 +11,30 @@ import { ProductLink, useProductName } from '../../ui/names';
 import { Facts, PageHeader, Section } from '../../ui/page';
 import { Empty, ErrorMessage, Loading } from '../../ui/states';
 import { Time } from '../../ui/time';
+import { useCan } from '../../lib/permissions';
 import { useWrite } from '../../lib/write';
 import { EntitlementActions } from './entitlement-actions';
 import { EntitlementForm, type EntitlementChanges } from './entitlement-form';
 
 /** One entitlement: what it gives, the actions its status allows, and its history (its events). */
 export function EntitlementPage() {
+  const can = useCan();
   const { entitlementId = '' } = useParams();
   const api = useApi();
   const mode = useMode();
   const path = useModePath();
-  const notice = (useLocation().state as { notice?: string } | null)?.notice;
+  const location = useLocation();
+  // The notice the grant left ("Granted.") belongs to that grant: the next write on the page clears it.
+  const [noticeCleared, setNoticeCleared] = useState<string | null>(null);
+  const queryClient = useQueryClient();
+  useEffect(
+    () =>
+      queryClient.getMutationCache().subscribe((event) => {
+        if (event.type === 'added') setNoticeCleared(location.key);
+      }),
+    [queryClient, location.key],
+  );
+  const notice = noticeCleared === location.key ? undefined : (location.state as { notice?: string } | null)?.notice;
   const entitlement = useQuery({
     queryKey: [mode, 'entitlements', 'one', entitlementId],
     queryFn: async () => unwrap(await api.GET('/v1/entitlements/{entitlement_id}', { params: { path: { entitlement_id: entitlementId } } })),
@@ -60,9 +73,11 @@ export function EntitlementPage() {
         <EntitlementActions entitlement={data} label={label} />
         {data.status !== 'revoked' && !data.parent_entitlement_id && !editing && (
           <p>
-            <button type="button" className="secondary" onClick={() => setEditing(true)}>
-              Change the end, usage limit or metadata
-            </button>
+            {can('entitlements:write') && (
+              <button type="button" className="secondary" onClick={() => setEditing(true)}>
+                Change the end, usage limit or metadata
+              </button>
+            )}
           </p>
         )}
         {editing && <EntitlementForm entitlement={data} pending={update.isPending} error={update.error} onSubmit={update.run} onCancel={() => setEditing(false)} />}

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { unwrapPage, type Schemas } from '../../api/client';
 import { presentFilters, useListState, usePage } from '../../lib/list';
 import { useApi, useModePath } from '../../lib/mode';
+import { useCan } from '../../lib/permissions';
 import { DateFilter, FilterBar, FilterSelect, SearchInput } from '../../ui/filters';
 import { useProductName } from '../../ui/names';
 import { PageHeader } from '../../ui/page';
@@ -34,6 +35,7 @@ const SOURCES = [
 const EVERYTHING = { granted_after: '1970-01-01T00:00:00.000Z' };
 
 export function EntitlementsPage() {
+  const can = useCan();
   const api = useApi();
   const path = useModePath();
   const list = useListState(['status', 'source', 'product_id', 'customer_id', 'store_customer_id', 'granted_after', 'granted_before'] as const);
@@ -54,9 +56,11 @@ export function EntitlementsPage() {
             <Link className="button secondary" to={path('imports')}>
               Import from CSV
             </Link>
-            <Link className="button primary" to={path('entitlements/new')}>
-              Grant a product
-            </Link>
+            {can('entitlements:grant') && (
+              <Link className="button primary" to={path('entitlements/new')}>
+                Grant a product
+              </Link>
+            )}
           </>
         }
       />
@@ -81,9 +85,11 @@ export function EntitlementsPage() {
         empty={
           <Empty title={filtered ? 'No entitlement matches.' : 'Nobody has been granted anything yet.'}>
             {!filtered && (
-              <Link className="button primary" to={path('entitlements/new')}>
-                Grant a product
-              </Link>
+              can('entitlements:grant') && (
+                <Link className="button primary" to={path('entitlements/new')}>
+                  Grant a product
+                </Link>
+              )
             )}
           </Empty>
         }

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { unwrap, unwrapPage } from '../../api/client';
 import { useApi, useMode, useModePath } from '../../lib/mode';
+import { useCan } from '../../lib/permissions';
 import { useWrite } from '../../lib/write';
 import { Id } from '../../ui/copy';
 import { JsonView } from '../../ui/json';
@@ -23,6 +24,7 @@ export function recordPath(id: string): string | null {
 export function EventPage() {
   const { eventId = '' } = useParams();
   const api = useApi();
+  const can = useCan();
   const mode = useMode();
   const path = useModePath();
   const event = useQuery({
@@ -48,9 +50,11 @@ export function EventPage() {
         back={{ to: path('events'), label: 'Events' }}
         title={<code>{data.type}</code>}
         actions={
-          <button type="button" className="secondary" disabled={redeliverAll.isPending} onClick={() => redeliverAll.run(undefined)}>
-            Send again to every endpoint
-          </button>
+          can('events:redeliver') && (
+            <button type="button" className="secondary" disabled={redeliverAll.isPending} onClick={() => redeliverAll.run(undefined)}>
+              Send again to every endpoint
+            </button>
+          )
         }
       />
       {redeliverAll.data && (

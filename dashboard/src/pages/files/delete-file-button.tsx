@@ -1,5 +1,6 @@
 import { unwrap, type Schemas } from '../../api/client';
 import { useApi } from '../../lib/mode';
+import { useCan } from '../../lib/permissions';
 import { useWrite } from '../../lib/write';
 import { ConfirmButton } from '../../ui/confirm';
 
@@ -11,10 +12,12 @@ type File = Schemas['FileResponseDto'];
  */
 export function DeleteFileButton({ file }: { file: File }) {
   const api = useApi();
+  const can = useCan();
   const remove = useWrite({
     mutationFn: async () => unwrap(await api.DELETE('/v1/files/{file_id}', { params: { path: { file_id: file.id } } })),
     invalidates: [['files'], ['products']],
   });
+  if (!can('files:write')) return null;
   return (
     <ConfirmButton label={file.upload_status === 'PENDING' ? 'Remove' : 'Delete'} ariaLabel={`Delete ${file.file_name}`} title={`Delete ${file.file_name}?`} confirmLabel="Delete file" onConfirm={() => remove.runAsync(undefined)}>
       <p>

@@ -1,6 +1,7 @@
 import { idempotent, unwrap, unwrapPage, type Schemas } from '../../api/client';
 import { useListState, usePage } from '../../lib/list';
 import { useApi, useModePath } from '../../lib/mode';
+import { useCan } from '../../lib/permissions';
 import { useWrite } from '../../lib/write';
 import { Badge } from '../../ui/badge';
 import { ConfirmButton } from '../../ui/confirm';
@@ -16,6 +17,7 @@ type Rule = Schemas['GrantRuleResponseDto'];
 
 /** Grant rules: a grant of one product also grants another (source rule), e.g. a bonus or an upgrade path. */
 export function GrantRulesPage() {
+  const can = useCan();
   const api = useApi();
   const path = useModePath();
   const list = useListState([] as const);
@@ -35,9 +37,11 @@ export function GrantRulesPage() {
   return (
     <>
       <PageHeader title="Grant rules" description="When a customer is granted one product, also grant them another (source: rule)." back={{ to: path('products'), label: 'Products' }} />
-      <Section title="New rule">
-        <GrantRuleForm key={create.data?.id ?? 'new'} pending={create.isPending} error={create.error} onSubmit={create.run} />
-      </Section>
+      {can('products:write') && (
+        <Section title="New rule">
+          <GrantRuleForm key={create.data?.id ?? 'new'} pending={create.isPending} error={create.error} onSubmit={create.run} />
+        </Section>
+      )}
       <Section title="Rules">
         <ErrorMessage error={update.error ?? remove.error} />
         <ListView page={page} list={list} noun="grant rules" empty={<Empty title="No rules yet." />}>
@@ -54,7 +58,8 @@ export function GrantRulesPage() {
                 { header: 'Added', cell: (rule) => <Time value={rule.created_at} /> },
                 {
                   header: 'Actions',
-                  cell: (rule) => (
+                  cell: (rule) =>
+                    can('products:write') && (
                     <div className="actions">
                       <button type="button" className="secondary small" disabled={update.isPending} onClick={() => update.run({ id: rule.id, enabled: !rule.enabled })}>
                         {rule.enabled ? 'Turn off' : 'Turn on'}

@@ -5,6 +5,7 @@ import { describeFailure } from '../../lib/errors';
 import { formatBytes, formatCount } from '../../lib/format';
 import { useListState, usePage } from '../../lib/list';
 import { useApi, useMode, useModePath } from '../../lib/mode';
+import { useCan } from '../../lib/permissions';
 import { useWrite } from '../../lib/write';
 import { Badge } from '../../ui/badge';
 import { SubmitButton } from '../../ui/fields';
@@ -24,6 +25,7 @@ const unfinished = (entry: Import) => entry.status === 'queued' || entry.status 
 
 /** Moves grants in from another system: a CSV file, granted in the background (source import). */
 export function ImportsPage() {
+  const can = useCan();
   const api = useApi();
   const path = useModePath();
   const list = useListState([] as const);
@@ -61,7 +63,7 @@ export function ImportsPage() {
   return (
     <>
       <PageHeader title="Import grants" description="Move customers’ existing access in from another system. Rows are granted in the background; a customer who already holds the product is skipped." back={{ to: path('entitlements'), label: 'Entitlements' }} />
-      <Section title="New import">
+      {can('entitlements:write') && <Section title="New import">
         <form className="stack form" onSubmit={submit} aria-label="Import grants from a CSV file" noValidate>
           <div className={fileError ? 'field has-error' : 'field'}>
             <label htmlFor="import-file">CSV file</label>
@@ -90,7 +92,7 @@ export function ImportsPage() {
             </SubmitButton>
           </div>
         </form>
-      </Section>
+      </Section>}
       {opened && <ImportProgress id={opened} />}
       <Section title="Imports">
         <ListView page={page} list={list} noun="imports" empty={<Empty title="No imports yet." />}>

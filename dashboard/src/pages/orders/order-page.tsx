@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router';
 import { unwrap, type Schemas } from '../../api/client';
 import { formatCount, humanize } from '../../lib/format';
 import { useApi, useMode, useModePath } from '../../lib/mode';
+import { useCan } from '../../lib/permissions';
 import { useWrite } from '../../lib/write';
 import { Badge } from '../../ui/badge';
 import { ConfirmButton } from '../../ui/confirm';
@@ -18,6 +19,7 @@ type LineItem = Schemas['OrderLineItemResponseDto'];
 
 /** One order: its line items, each refundable on its own (its entitlement is revoked), or all at once. */
 export function OrderPage() {
+  const can = useCan();
   const { orderId = '' } = useParams();
   const api = useApi();
   const mode = useMode();
@@ -46,11 +48,13 @@ export function OrderPage() {
         }
         actions={
           refundable.length > 0 && (
-            <ConfirmButton label="Refund the order" title={`Refund all of order ${data.store_order_id}?`} confirmLabel="Refund everything" reasonLabel="Reason (default: refunded)" onConfirm={(reason) => refund.runAsync({ reason })}>
-              <p>
-                The {refundable.length === 1 ? 'entitlement' : `${refundable.length} entitlements`} this order granted {refundable.length === 1 ? 'is' : 'are'} revoked now. This can’t be undone.
-              </p>
-            </ConfirmButton>
+            can('entitlements:write') && (
+              <ConfirmButton label="Refund the order" title={`Refund all of order ${data.store_order_id}?`} confirmLabel="Refund everything" reasonLabel="Reason (default: refunded)" onConfirm={(reason) => refund.runAsync({ reason })}>
+                <p>
+                  The {refundable.length === 1 ? 'entitlement' : `${refundable.length} entitlements`} this order granted {refundable.length === 1 ? 'is' : 'are'} revoked now. This can’t be undone.
+                </p>
+              </ConfirmButton>
+            )
           )
         }
       />
@@ -89,16 +93,18 @@ export function OrderPage() {
               header: 'Refund',
               cell: (item) =>
                 item.status === 'granted' ? (
-                  <ConfirmButton
-                    label="Refund"
-                    ariaLabel={`Refund line item ${item.store_line_item_id}`}
-                    title={`Refund line item ${item.store_line_item_id}?`}
-                    confirmLabel="Refund line item"
-                    reasonLabel="Reason (default: refunded)"
-                    onConfirm={(reason) => refund.runAsync({ lineItems: [item.store_line_item_id], reason })}
-                  >
-                    <p>Its entitlement{item.product_name ? ` to ${item.product_name}` : ''} is revoked now. The order’s other line items keep theirs.</p>
-                  </ConfirmButton>
+                  can('entitlements:write') && (
+                    <ConfirmButton
+                      label="Refund"
+                      ariaLabel={`Refund line item ${item.store_line_item_id}`}
+                      title={`Refund line item ${item.store_line_item_id}?`}
+                      confirmLabel="Refund line item"
+                      reasonLabel="Reason (default: refunded)"
+                      onConfirm={(reason) => refund.runAsync({ lineItems: [item.store_line_item_id], reason })}
+                    >
+                      <p>Its entitlement{item.product_name ? ` to ${item.product_name}` : ''} is revoked now. The order’s other line items keep theirs.</p>
+                    </ConfirmButton>
+                  )
                 ) : (
                   <span className="muted">—</span>
                 ),

@@ -21,7 +21,7 @@ function BarChart({ points, width, color, label, unit }: { points: Point[]; widt
   const max = Math.max(...points.map((point) => point.value), 1);
   const y = scaleLinear<number>({ domain: [0, max], range: [innerHeight, 0], nice: true });
   return (
-    <svg width={width} height={HEIGHT} role="img" aria-label={label}>
+    <svg width={width} height={HEIGHT} role="img" aria-label={label} className="chart">
       <Group left={MARGIN.left} top={MARGIN.top}>
         <GridRows scale={y} width={innerWidth} stroke="#e5e7eb" numTicks={4} />
         {points.map((point) => {
@@ -39,6 +39,13 @@ function BarChart({ points, width, color, label, unit }: { points: Point[]; widt
   );
 }
 
+/**
+ * The chart's box: as tall as the chart. ParentSize's default (height 100% of the figure) resolved
+ * against the grid row on narrow screens, so the chart overflowed its figure: cut off below its
+ * title, over the next one, and beyond the page's scroll height.
+ */
+const FRAME = { width: '100%', height: HEIGHT };
+
 /** Downloads and bandwidth per day for 30 days, as bar charts (visx: SVG, a bar's value on hover). */
 export function UsageCharts({ daily }: { daily: DailyDownloads[] }) {
   const downloads = daily.map((day) => ({ day: day.day.slice(5), value: day.downloads }));
@@ -47,11 +54,11 @@ export function UsageCharts({ daily }: { daily: DailyDownloads[] }) {
     <div className="charts">
       <figure data-testid="downloads-chart">
         <figcaption>Downloads per day</figcaption>
-        <ParentSize debounceTime={50}>{({ width }) => <BarChart points={downloads} width={width} color="#4338ca" label="Downloads per day, last 30 days" unit="downloads" />}</ParentSize>
+        <ParentSize debounceTime={50} parentSizeStyles={FRAME}>{({ width }) => <BarChart points={downloads} width={width} color="#4338ca" label="Downloads per day, last 30 days" unit="downloads" />}</ParentSize>
       </figure>
       <figure data-testid="bandwidth-chart">
         <figcaption>Bandwidth per day (MB)</figcaption>
-        <ParentSize debounceTime={50}>{({ width }) => <BarChart points={megabytes} width={width} color="#b45309" label="Bandwidth per day in MB, last 30 days" unit="MB" />}</ParentSize>
+        <ParentSize debounceTime={50} parentSizeStyles={FRAME}>{({ width }) => <BarChart points={megabytes} width={width} color="#b45309" label="Bandwidth per day in MB, last 30 days" unit="MB" />}</ParentSize>
       </figure>
     </div>
   );

@@ -1,11 +1,11 @@
-import { useQueries, useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
-import { unwrap, unwrapPage, type Schemas } from '../../api/client';
+import { unwrapPage, type Schemas } from '../../api/client';
 import { describeFailure } from '../../lib/errors';
-import { formatBytes } from '../../lib/format';
+import { formatBytes, formatCount } from '../../lib/format';
 import { useApi, useMode } from '../../lib/mode';
 import { useWrite } from '../../lib/write';
-import { useSession } from '../../shell/session';
+import { useCan } from '../../lib/permissions';
 import { Badge } from '../../ui/badge';
 import { Section } from '../../ui/page';
 import { Empty, ErrorMessage, Loading } from '../../ui/states';
@@ -16,31 +16,38 @@ import { uploadFile } from './upload';
 
 type File = Schemas['FileResponseDto'];
 
-/** The files a FILE product delivers: those uploaded onto it and those its fulfilment names. */
+const FILES_PER_PAGE = 100;
+
+/**
+ * The files a FILE product delivers (`/v1/files?product_id=` lists every file its fulfilment
+ * names), page by page: more pages load when asked, and a page that fails says so.
+ */
 export function useProductFiles(product: Schemas['ProductResponseDto']) {
   const api = useApi();
   const mode = useMode();
-  const uploaded = useQuery({
-    queryKey: [mode, 'files', 'list', { product_id: product.id }, ''],
-    queryFn: async () => unwrapPage(await api.GET('/v1/files', { params: { query: { product_id: product.id, limit: 100 } } })),
+  const pages = useInfiniteQuery({
+    queryKey: [mode, 'files', 'list', { product_id: product.id }, 'all'],
+    initialPageParam: '',
+    queryFn: async ({ pageParam }) =>
+      unwrapPage(await api.GET('/v1/files', { params: { query: { product_id: product.id, limit: FILES_PER_PAGE, ...(pageParam ? { cursor: pageParam } : {}) } } })),
+    getNextPageParam: (last) => (last.has_more && last.next_cursor ? last.next_cursor : undefined),
   });
-  const known = new Set((uploaded.data?.data ?? []).map((file) => file.id));
-  const linked = useQueries({
-    queries: product.fulfillment_config.file_ids
-      .filter((id) => uploaded.data && !known.has(id))
-      .map((id) => ({
-        queryKey: [mode, 'files', 'one', id],
-        queryFn: async () => unwrap(await api.GET('/v1/files/{file_id}', { params: { path: { file_id: id } } })),
-      })),
-  });
-  const files = [...(uploaded.data?.data ?? []), ...linked.flatMap((query) => (query.data ? [query.data] : []))];
-  return { files, isPending: uploaded.isPending, error: uploaded.error };
+  const files = pages.data?.pages.flatMap((page) => page.data) ?? [];
+  return {
+    files,
+    total: pages.data?.pages[0]?.total,
+    isPending: pages.isPending,
+    error: pages.error,
+    hasMore: pages.hasNextPage,
+    loadingMore: pages.isFetchingNextPage,
+    loadMore: () => void pages.fetchNextPage(),
+  };
 }
 
 export function ProductFiles({ product }: { product: Schemas['ProductResponseDto'] }) {
   const api = useApi();
-  const session = useSession();
-  const { files, isPending, error } = useProductFiles(product);
+  const can = useCan();
+  const { files, total, isPending, error, hasMore, loadingMore, loadMore } = useProductFiles(product);
   const [progress, setProgress] = useState<number | null>(null);
   const input = useRef<HTMLInputElement>(null);
   const upload = useWrite({
@@ -51,7 +58,6 @@ export function ProductFiles({ product }: { product: Schemas['ProductResponseDto
       if (input.current) input.current.value = '';
     },
   });
-  const uploadsElsewhere = session.upload_origin && session.upload_origin !== window.location.origin;
   if (product.fulfillment_config.delivery_method !== 'FILE') {
     return (
       <Section title="Files">
@@ -75,16 +81,24 @@ export function ProductFiles({ product }: { product: Schemas['ProductResponseDto
             { header: 'Status', cell: (file) => <Badge status={file.upload_status} label={file.upload_status === 'PENDING' ? 'Upload not finished' : 'Uploaded'} /> },
             { header: 'Downloads', cell: (file) => file.download_count },
             { header: 'Added', cell: (file) => <Time value={file.created_at} /> },
-            {
-              header: 'Actions',
-              cell: (file) => (
-                <DeleteFileButton file={file} />
-              ),
-            },
+            ...(can('files:write') ? [{ header: 'Actions', cell: (file: File) => <DeleteFileButton file={file} /> }] : []),
           ]}
         />
       )}
-      <div className="upload">
+      {files.length > 0 && (
+        <p className="hint" aria-live="polite">
+          {total !== undefined ? `${formatCount(files.length)} of ${formatCount(total)} files shown` : `${formatCount(files.length)} files shown`}
+          {hasMore && (
+            <>
+              {' '}
+              <button type="button" className="secondary small" disabled={loadingMore} onClick={loadMore}>
+                {loadingMore ? 'Loading…' : 'Show more files'}
+              </button>
+            </>
+          )}
+        </p>
+      )}
+      {can('files:write') && <div className="upload">
         <label htmlFor={`upload-${product.id}`}>Upload a file to {product.name}</label>
         <input
           ref={input}
@@ -102,7 +116,6 @@ export function ProductFiles({ product }: { product: Schemas['ProductResponseDto
         />
         <p id={`upload-${product.id}-hint`} className="hint">
           PDF, EPUB, ZIP, audio, video, images, fonts and office documents, up to your plan’s file size.
-          {uploadsElsewhere ? ` Files upload to ${session.upload_origin} (PUBLIC_BASE_URL).` : ''}
         </p>
         {upload.isPending && progress !== null && (
           <p role="status">
@@ -114,7 +127,7 @@ export function ProductFiles({ product }: { product: Schemas['ProductResponseDto
             {describeFailure(upload.error)}
           </p>
         ) : null}
-      </div>
+      </div>}
     </Section>
   );
 }

@@ -4,6 +4,7 @@ import { Link, useLocation, useParams } from 'react-router';
 import { unwrap, unwrapPage, type Schemas } from '../../api/client';
 import { humanize } from '../../lib/format';
 import { useApi, useMode, useModePath } from '../../lib/mode';
+import { useCan } from '../../lib/permissions';
 import { useWrite } from '../../lib/write';
 import { Badge } from '../../ui/badge';
 import { ConfirmButton } from '../../ui/confirm';
@@ -35,6 +36,7 @@ function deliveryOf(product: Product) {
 }
 
 export function ProductPage() {
+  const can = useCan();
   const { productId = '' } = useParams();
   const api = useApi();
   const mode = useMode();
@@ -78,15 +80,21 @@ export function ProductPage() {
         actions={
           data.status === 'active' && (
             <>
-              <Link className="button primary" to={`${path('entitlements/new')}?product_id=${data.id}`}>
-                Grant to a customer
-              </Link>
-              <button type="button" className="secondary" onClick={() => setEditing(true)} disabled={editing}>
-                Edit
-              </button>
-              <ConfirmButton label="Archive" title={`Archive ${data.name}?`} confirmLabel="Archive product" onConfirm={() => archive.runAsync(undefined)}>
-                <p>New grants of it are refused. Customers who have it keep their access. Archiving can’t be undone from the dashboard.</p>
-              </ConfirmButton>
+              {can('entitlements:grant') && (
+                <Link className="button primary" to={`${path('entitlements/new')}?product_id=${data.id}`}>
+                  Grant to a customer
+                </Link>
+              )}
+              {can('products:write') && (
+                <button type="button" className="secondary" onClick={() => setEditing(true)} disabled={editing}>
+                  Edit
+                </button>
+              )}
+              {can('products:write') && (
+                <ConfirmButton label="Archive" title={`Archive ${data.name}?`} confirmLabel="Archive product" onConfirm={() => archive.runAsync(undefined)}>
+                  <p>New grants of it are refused. Customers who have it keep their access. Archiving can’t be undone from the dashboard.</p>
+                </ConfirmButton>
+              )}
             </>
           )
         }

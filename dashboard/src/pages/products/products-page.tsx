@@ -3,6 +3,7 @@ import { unwrapPage, type Schemas } from '../../api/client';
 import { humanize } from '../../lib/format';
 import { presentFilters, useListState, usePage } from '../../lib/list';
 import { useApi, useModePath } from '../../lib/mode';
+import { useCan } from '../../lib/permissions';
 import { Badge } from '../../ui/badge';
 import { FilterBar, FilterSelect, SearchInput } from '../../ui/filters';
 import { PageHeader } from '../../ui/page';
@@ -20,6 +21,7 @@ const STATUSES = [
 ];
 
 export function ProductsPage() {
+  const can = useCan();
   const api = useApi();
   const path = useModePath();
   const list = useListState(['search', 'status'] as const);
@@ -38,9 +40,11 @@ export function ProductsPage() {
             <Link className="button secondary" to={path('grant-rules')}>
               Grant rules
             </Link>
-            <Link className="button primary" to={path('products/new')}>
-              New product
-            </Link>
+            {can('products:write') && (
+              <Link className="button primary" to={path('products/new')}>
+                New product
+              </Link>
+            )}
           </>
         }
       />
@@ -59,9 +63,11 @@ export function ProductsPage() {
                 Clear the search
               </button>
             ) : (
-              <Link className="button primary" to={path('products/new')}>
-                Create your first product
-              </Link>
+              can('products:write') && (
+                <Link className="button primary" to={path('products/new')}>
+                  Create your first product
+                </Link>
+              )
             )}
           </Empty>
         }

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { dashboardApi, type ApiKey, type CreateApiKey } from '../../api/dashboard';
 import { useMode } from '../../lib/mode';
+import { useCan } from '../../lib/permissions';
 import { useWrite } from '../../lib/write';
 import { Badge } from '../../ui/badge';
 import { ConfirmButton } from '../../ui/confirm';
@@ -14,6 +15,8 @@ import { ApiKeyForm } from './api-key-form';
 /** API keys of the merchant (both modes): create one with scopes and a mode, copy it once, revoke. */
 export function ApiKeysPage() {
   const mode = useMode();
+  const can = useCan();
+  const manages = can('api_keys:manage');
   // Keys belong to the merchant, not to a mode: cached outside the modes' keys.
   const keys = useQuery({ queryKey: ['api-keys'], queryFn: dashboardApi.listKeys });
   const create = useWrite({
@@ -27,7 +30,7 @@ export function ApiKeysPage() {
   return (
     <>
       <PageHeader title="API keys" description="Your backend calls the API with a key. Each key has a mode (test or live) and the scopes it may use." />
-      <Section title="Create a key">
+      {manages && <Section title="Create a key">
         {create.data ? (
           <div role="status">
             <p>
@@ -41,7 +44,7 @@ export function ApiKeysPage() {
         ) : (
           <ApiKeyForm mode={mode} pending={create.isPending} error={create.error} onSubmit={create.run} />
         )}
-      </Section>
+      </Section>}
       <Section title="Keys">
         {keys.isPending && <Loading what="keys" />}
         <ErrorMessage error={keys.error ?? revoke.error} />
@@ -71,6 +74,8 @@ export function ApiKeysPage() {
                 cell: (key) =>
                   key.revoked_at ? (
                     <Badge status="revoked" label="Revoked" />
+                  ) : !manages ? (
+                    <Badge status="active" label="Active" />
                   ) : (
                     <ConfirmButton
                       label="Revoke"

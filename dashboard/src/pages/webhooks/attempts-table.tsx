@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { unwrap, type Schemas } from '../../api/client';
 import { describeFailure } from '../../lib/errors';
 import { useApi, useModePath } from '../../lib/mode';
+import { useCan } from '../../lib/permissions';
 import { useWrite } from '../../lib/write';
 import { Badge } from '../../ui/badge';
 import { Table } from '../../ui/table';
@@ -12,6 +13,7 @@ type Attempt = Schemas['WebhookDeliveryResponseDto'] & { endpoint_id?: string };
 /** Delivery attempts with their answer (HTTP status, or why none came), each redeliverable. */
 export function AttemptsTable({ rows, caption, endpointId }: { rows: Attempt[]; caption: string; endpointId?: string }) {
   const api = useApi();
+  const can = useCan();
   const path = useModePath();
   const redeliver = useWrite({
     mutationFn: async (attempt: Attempt) => unwrap(await api.POST('/v1/events/{event_id}/redeliver', { params: { path: { event_id: attempt.event_id } }, body: { endpoint_id: attempt.endpoint_id ?? endpointId } })),
@@ -56,7 +58,7 @@ export function AttemptsTable({ rows, caption, endpointId }: { rows: Attempt[]; 
           {
             header: 'Redeliver',
             cell: (attempt) =>
-              attempt.event_type === 'webhook_endpoint.test' ? (
+              attempt.event_type === 'webhook_endpoint.test' || !can('events:redeliver') ? (
                 <span className="muted">—</span>
               ) : (
                 <button type="button" className="secondary small" disabled={redeliver.isPending} onClick={() => redeliver.run(attempt)} aria-label={`Redeliver ${attempt.event_type} of ${attempt.attempted_at}`}>

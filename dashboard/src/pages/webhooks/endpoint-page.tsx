@@ -5,6 +5,7 @@ import { idempotent, unwrap, unwrapPage } from '../../api/client';
 import { describeFailure } from '../../lib/errors';
 import { useListState, usePage } from '../../lib/list';
 import { useApi, useMode, useModePath } from '../../lib/mode';
+import { useCan } from '../../lib/permissions';
 import { useWrite } from '../../lib/write';
 import { Badge } from '../../ui/badge';
 import { ConfirmButton } from '../../ui/confirm';
@@ -19,6 +20,7 @@ import { EndpointForm, type EndpointBody } from './endpoint-form';
 /** One endpoint: edit, disable or enable, rotate the secret, send a test event, delete; its attempts. */
 export function EndpointPage() {
   const { endpointId = '' } = useParams();
+  const can = useCan();
   const api = useApi();
   const mode = useMode();
   const path = useModePath();
@@ -64,6 +66,7 @@ export function EndpointPage() {
         }
         description={data.description ?? undefined}
         actions={
+          can('webhooks:manage') && (
           <>
             <button type="button" className="primary" disabled={test.isPending} onClick={() => test.run(undefined)}>
               {test.isPending ? 'Sending…' : 'Send test event'}
@@ -71,9 +74,15 @@ export function EndpointPage() {
             <button type="button" className="secondary" disabled={editing} onClick={() => setEditing(true)}>
               Edit
             </button>
-            <button type="button" className="secondary" disabled={update.isPending} onClick={() => update.run({ disabled: !data.disabled })}>
-              {data.disabled ? 'Enable' : 'Disable'}
-            </button>
+            {data.disabled ? (
+              <button type="button" className="secondary" disabled={update.isPending} onClick={() => update.run({ disabled: false })}>
+                Enable
+              </button>
+            ) : (
+              <ConfirmButton label="Disable" danger={false} className="secondary" title={`Disable ${data.url}?`} confirmLabel="Disable endpoint" onConfirm={() => update.runAsync({ disabled: true })}>
+                <p>No events are sent to it until you enable it again; events that happen meanwhile are not delivered to it later.</p>
+              </ConfirmButton>
+            )}
             <ConfirmButton label="Rotate secret" danger={false} className="secondary" title="Rotate the signing secret?" confirmLabel="Rotate secret" onConfirm={() => rotate.runAsync(undefined)}>
               <p>A new secret signs every delivery from now on. The old one keeps signing alongside it for a while, so you can deploy the new one without losing events.</p>
             </ConfirmButton>
@@ -81,6 +90,7 @@ export function EndpointPage() {
               <p>No more events are sent to it, retries included. This can’t be undone.</p>
             </ConfirmButton>
           </>
+          )
         }
       />
       {test.data && (

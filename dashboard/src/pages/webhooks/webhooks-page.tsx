@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { unwrapPage, type Schemas } from '../../api/client';
 import { useListState, usePage } from '../../lib/list';
 import { useApi, useModePath } from '../../lib/mode';
+import { useCan } from '../../lib/permissions';
 import { Badge } from '../../ui/badge';
 import { PageHeader } from '../../ui/page';
 import { ListView } from '../../ui/list-view';
@@ -12,6 +13,7 @@ import { Time } from '../../ui/time';
 type Endpoint = Schemas['WebhookEndpointResponseDto'];
 
 export function WebhooksPage() {
+  const can = useCan();
   const api = useApi();
   const path = useModePath();
   const list = useListState([] as const);
@@ -22,9 +24,11 @@ export function WebhooksPage() {
         title="Webhooks"
         description="Your servers hear about every change as it happens: each event is POSTed, signed, to the endpoints that want it, and retried until they answer 2xx."
         actions={
-          <Link className="button primary" to={path('webhooks/new')}>
-            Add endpoint
-          </Link>
+          can('webhooks:manage') && (
+            <Link className="button primary" to={path('webhooks/new')}>
+              Add endpoint
+            </Link>
+          )
         }
       />
       <ListView
@@ -33,9 +37,11 @@ export function WebhooksPage() {
         noun="endpoints"
         empty={
           <Empty title="No endpoints yet.">
-            <Link className="button primary" to={path('webhooks/new')}>
-              Add your first endpoint
-            </Link>
+            {can('webhooks:manage') && (
+              <Link className="button primary" to={path('webhooks/new')}>
+                Add your first endpoint
+              </Link>
+            )}
           </Empty>
         }
       >
