@@ -425,7 +425,7 @@ export interface OperationTypes {
     body: never;
     response: operations['files.confirm']['responses'][200]['content']['application/json'];
     item: never;
-    errorCode: 'FILE_NOT_FOUND' | 'IDEMPOTENCY_KEY_CONFLICT' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'STORAGE_LIMIT_REACHED' | 'UPLOAD_NOT_CONFIRMED';
+    errorCode: 'FILE_ALREADY_CONFIRMED' | 'FILE_NOT_FOUND' | 'IDEMPOTENCY_KEY_CONFLICT' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'STORAGE_LIMIT_REACHED' | 'UPLOAD_NOT_CONFIRMED';
   };
   'files.download': {
     query: NonNullable<operations['files.download']['parameters']['query']>;
@@ -1199,7 +1199,7 @@ export interface FilesOperations {
    *
    * `POST /v1/files/{file_id}/confirm` · API key with scope `files:write` · operationId `files.confirm`
    *
-   * @throws {ApiError} FILE_NOT_FOUND, IDEMPOTENCY_KEY_CONFLICT, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, RATE_LIMITED, SERVICE_UNAVAILABLE, STORAGE_LIMIT_REACHED, UPLOAD_NOT_CONFIRMED
+   * @throws {ApiError} FILE_ALREADY_CONFIRMED, FILE_NOT_FOUND, IDEMPOTENCY_KEY_CONFLICT, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, RATE_LIMITED, SERVICE_UNAVAILABLE, STORAGE_LIMIT_REACHED, UPLOAD_NOT_CONFIRMED
    */
   confirm(fileId: string, options?: RequestOptions): Promise<ApiResult<'files.confirm'>>;
 
