@@ -2530,13 +2530,15 @@ export interface components {
             /**
              * @description Key type
              * @example OKP
+             * @enum {string}
              */
-            kty: string;
+            kty: "OKP";
             /**
              * @description Curve
              * @example Ed25519
+             * @enum {string}
              */
-            crv: string;
+            crv: "Ed25519";
             /**
              * @description The public key, base64url
              * @example 11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo
@@ -2550,13 +2552,15 @@ export interface components {
             /**
              * @description Algorithm
              * @example EdDSA
+             * @enum {string}
              */
-            alg: string;
+            alg: "EdDSA";
             /**
              * @description Use: signatures
              * @example sig
+             * @enum {string}
              */
-            use: string;
+            use: "sig";
         };
         JsonWebKeySetDto: {
             /** @description The signing key first, then keys retired less than ENTITLEMENT_TOKEN_TTL ago (tokens they signed are still valid) */
@@ -4884,7 +4888,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description `PAYLOAD_TOO_LARGE`: The body is larger than the route's limit: 1 MiB, or 20 MiB for an import */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -5362,7 +5366,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description `PAYLOAD_TOO_LARGE`: The body is larger than the route's limit: 1 MiB, or 20 MiB for an import */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
