@@ -12,7 +12,7 @@ import { API_TAGS } from './api-tags';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const PACKAGE_VERSION = (require('../../package.json') as { version: string }).version;
 import { operationIdFor } from './operation-ids';
-import { RATE_LIMIT_HEADERS, RETRY_AFTER_HEADER } from './response-headers';
+import { RATE_LIMIT_HEADERS, RETRY_AFTER_HEADER, SHOULD_RETRY } from './response-headers';
 import { BodyRules, bodyRulesFor } from '../validation/route-body-rules';
 
 /**
@@ -86,7 +86,7 @@ const SERVICE_UNAVAILABLE_RESPONSE = (): ResponseObject => ({
     '`SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds',
     [ErrorCode.SERVICE_UNAVAILABLE],
   ),
-  headers: { 'Retry-After': RETRY_AFTER_HEADER },
+  headers: { 'Retry-After': RETRY_AFTER_HEADER, 'X-Should-Retry': SHOULD_RETRY },
 });
 const PAYLOAD_TOO_LARGE_RESPONSE = (rules: BodyRules) => errorResponse(`\`PAYLOAD_TOO_LARGE\`: the body is larger than ${rules.limitText}`, [ErrorCode.PAYLOAD_TOO_LARGE]);
 

@@ -17,6 +17,11 @@ export const RETRY_AFTER_HEADER = {
   schema: { type: 'integer', format: 'int32', minimum: 1, maximum: RETRY_AFTER_MAX_SECONDS },
 };
 
+export const SHOULD_RETRY = {
+  description: 'Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true)',
+  schema: { type: 'string', enum: ['true', 'false'] },
+};
+
 export const REQUEST_ID_HEADER = {
   description: 'Request identifier, as meta.request_id',
   schema: { type: 'string', minLength: REQUEST_ID_LENGTH, maxLength: REQUEST_ID_LENGTH },

@@ -719,6 +719,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -847,6 +849,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -879,6 +883,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -978,6 +984,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1010,6 +1018,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1106,6 +1116,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1138,6 +1150,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1216,6 +1230,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1248,6 +1264,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1381,6 +1399,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1413,6 +1433,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1530,6 +1552,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1562,6 +1586,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1640,6 +1666,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1672,6 +1700,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1788,6 +1818,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1820,6 +1854,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1852,6 +1888,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1969,6 +2007,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2001,6 +2041,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2116,6 +2158,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2133,6 +2179,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2165,6 +2213,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {

@@ -584,6 +584,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/.well-known/entitlement-token-issuer.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Issuer of entitlement tokens (discovery)
+         * @description Public, no API key. The `iss` every token carries (PUBLIC_BASE_URL) and the key set's URL, so a verifier that reaches the service by another URL (a private address, 127.0.0.1) pins the issuer the service publishes; the SDK reads it when given no issuer. Not wrapped in the response envelope (shaped like OpenID discovery).
+         */
+        get: operations["entitlements.getTokenIssuer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/orders": {
         parameters: {
             query?: never;
@@ -2566,6 +2586,31 @@ export interface components {
             /** @description The signing key first, then keys retired less than ENTITLEMENT_TOKEN_TTL ago (tokens they signed are still valid) */
             keys: components["schemas"]["JsonWebKeyDto"][];
         };
+        TokenIssuerDto: {
+            /**
+             * @description The `iss` of every token: the service's PUBLIC_BASE_URL, which may differ from the URL a client reaches it by
+             * @example https://entitlements.example.com
+             */
+            issuer: string;
+            /**
+             * @description The key set that verifies them
+             * @example https://entitlements.example.com/.well-known/jwks.json
+             */
+            jwks_uri: string;
+            /**
+             * @description Signing algorithms
+             * @example [
+             *       "EdDSA"
+             *     ]
+             */
+            id_token_signing_alg_values_supported: "EdDSA"[];
+            /**
+             * @description How `aud` is built: the merchant id and the mode
+             * @example {merchant id}:{live|test}
+             * @enum {string}
+             */
+            audience_format: "{merchant id}:{live|test}";
+        };
         OrderLineItemResponseDto: {
             /**
              * @description The line item's id in the store
@@ -4053,6 +4098,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4073,6 +4120,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4137,6 +4186,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4157,6 +4208,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4243,6 +4296,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4263,6 +4318,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4327,6 +4384,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4347,6 +4406,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4433,6 +4494,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4453,6 +4516,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4517,6 +4582,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4537,6 +4604,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4601,6 +4670,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4621,6 +4692,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4735,6 +4808,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4767,6 +4842,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4882,6 +4959,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4914,6 +4995,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4946,6 +5029,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5057,6 +5142,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5089,6 +5176,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5200,6 +5289,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5232,6 +5323,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5360,6 +5453,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5392,6 +5489,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5424,6 +5523,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5538,6 +5639,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5570,6 +5673,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5700,6 +5805,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5732,6 +5841,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5764,6 +5875,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5875,6 +5988,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5907,6 +6022,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6018,6 +6135,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6050,6 +6169,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6195,6 +6316,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6227,6 +6350,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6341,6 +6466,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6373,6 +6500,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6488,6 +6617,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6520,6 +6653,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6552,6 +6687,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6678,6 +6815,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6710,6 +6849,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6836,6 +6977,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6868,6 +7011,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7001,6 +7146,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7033,6 +7182,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7065,6 +7216,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7184,6 +7337,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7216,6 +7371,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7344,6 +7501,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7376,6 +7535,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7506,6 +7667,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7538,6 +7703,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7570,6 +7737,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7681,6 +7850,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7713,6 +7884,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7841,6 +8014,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7873,6 +8050,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7905,6 +8084,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8038,6 +8219,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8070,6 +8255,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8102,6 +8289,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8235,6 +8424,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8267,6 +8460,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8299,6 +8494,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8413,6 +8610,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8430,6 +8631,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8462,6 +8665,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8595,6 +8800,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8627,6 +8836,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8659,6 +8870,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8792,6 +9005,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8824,6 +9041,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8856,6 +9075,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8974,6 +9195,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8991,6 +9216,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9023,6 +9250,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9062,6 +9291,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JsonWebKeySetDto"];
+                };
+            };
+        };
+    };
+    "entitlements.getTokenIssuer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The issuer and its key set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenIssuerDto"];
                 };
             };
         };
@@ -9163,6 +9412,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9195,6 +9446,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9347,6 +9600,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9379,6 +9636,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9411,6 +9670,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9544,6 +9805,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9576,6 +9841,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9608,6 +9875,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9719,6 +9988,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9751,6 +10022,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9862,6 +10135,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9894,6 +10169,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10014,6 +10291,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10046,6 +10325,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10157,6 +10438,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10189,6 +10472,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10300,6 +10585,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10332,6 +10619,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10464,6 +10753,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10496,6 +10787,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10628,6 +10921,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10660,6 +10955,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10792,6 +11089,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10824,6 +11123,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10969,6 +11270,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11001,6 +11306,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11033,6 +11340,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11162,6 +11471,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11179,6 +11492,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11211,6 +11526,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11361,6 +11678,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11393,6 +11712,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11504,6 +11825,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11536,6 +11859,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11645,6 +11970,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11662,6 +11991,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11694,6 +12025,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11812,6 +12145,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11844,6 +12179,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11966,6 +12303,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11998,6 +12337,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12109,6 +12450,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12141,6 +12484,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12273,6 +12618,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12305,6 +12652,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12438,6 +12787,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12470,6 +12823,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12502,6 +12857,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12616,6 +12973,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12648,6 +13007,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12763,6 +13124,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12795,6 +13160,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12827,6 +13194,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12938,6 +13307,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12970,6 +13341,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13081,6 +13454,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13113,6 +13488,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13258,6 +13635,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13290,6 +13669,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13404,6 +13785,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13421,6 +13806,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13453,6 +13840,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13567,6 +13956,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13584,6 +13977,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13616,6 +14011,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13748,6 +14145,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13780,6 +14179,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13891,6 +14292,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13923,6 +14326,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14071,6 +14476,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14103,6 +14512,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14135,6 +14546,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14246,6 +14659,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14278,6 +14693,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14400,6 +14817,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14432,6 +14851,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14546,6 +14967,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14578,6 +15001,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14709,6 +15134,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14741,6 +15170,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14773,6 +15204,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14884,6 +15317,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14916,6 +15351,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14997,6 +15434,10 @@ export interface operations {
             /** @description `DASHBOARD_USER_EXISTS`: The email already belongs to another merchant's dashboard user */
             409: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15017,6 +15458,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15037,6 +15480,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {

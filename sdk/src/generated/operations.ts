@@ -41,6 +41,7 @@ export const OPERATIONS = {
   'entitlements.revoke': { group: 'entitlements', name: 'revoke', method: 'POST', path: '/v1/entitlements/{entitlement_id}/revoke', pathParameters: ['entitlement_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'entitlements.issueToken': { group: 'entitlements', name: 'issueToken', method: 'POST', path: '/v1/entitlements/{entitlement_id}/token', pathParameters: ['entitlement_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'entitlements.getSigningKeys': { group: 'entitlements', name: 'getSigningKeys', method: 'GET', path: '/.well-known/jwks.json', pathParameters: [], input: 'none', contentTypes: [], paginated: false, credential: null, idempotency: 'none' },
+  'entitlements.getTokenIssuer': { group: 'entitlements', name: 'getTokenIssuer', method: 'GET', path: '/.well-known/entitlement-token-issuer.json', pathParameters: [], input: 'none', contentTypes: [], paginated: false, credential: null, idempotency: 'none' },
   'orders.list': { group: 'orders', name: 'list', method: 'GET', path: '/v1/orders', pathParameters: [], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
   'orders.upsert': { group: 'orders', name: 'upsert', method: 'POST', path: '/v1/orders', pathParameters: [], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'orders.refund': { group: 'orders', name: 'refund', method: 'POST', path: '/v1/orders/{order_id}/refund', pathParameters: ['order_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'header' },
@@ -333,6 +334,13 @@ export interface OperationTypes {
     query: never;
     body: never;
     response: operations['entitlements.getSigningKeys']['responses'][200]['content']['application/json'];
+    item: never;
+    errorCode: never;
+  };
+  'entitlements.getTokenIssuer': {
+    query: never;
+    body: never;
+    response: operations['entitlements.getTokenIssuer']['responses'][200]['content']['application/json'];
     item: never;
     errorCode: never;
   };
@@ -1034,6 +1042,15 @@ export interface EntitlementsOperations {
    * `GET /.well-known/jwks.json` · no credential · operationId `entitlements.getSigningKeys`
    */
   getSigningKeys(options?: RequestOptions): Promise<ApiResult<'entitlements.getSigningKeys'>>;
+
+  /**
+   * Issuer of entitlement tokens (discovery)
+   *
+   * Public, no API key. The `iss` every token carries (PUBLIC_BASE_URL) and the key set's URL, so a verifier that reaches the service by another URL (a private address, 127.0.0.1) pins the issuer the service publishes; the SDK reads it when given no issuer. Not wrapped in the response envelope (shaped like OpenID discovery).
+   *
+   * `GET /.well-known/entitlement-token-issuer.json` · no credential · operationId `entitlements.getTokenIssuer`
+   */
+  getTokenIssuer(options?: RequestOptions): Promise<ApiResult<'entitlements.getTokenIssuer'>>;
 }
 
 /**

@@ -47,6 +47,25 @@ export class JsonWebKeyDto {
   use: string;
 }
 
+/** Where a verifier learns what to pin: the issuer the service signs as, and its keys. */
+export class TokenIssuerDto {
+  @ApiProperty({
+    description: "The `iss` of every token: the service's PUBLIC_BASE_URL, which may differ from the URL a client reaches it by",
+    maxLength: 2048,
+    example: 'https://entitlements.example.com',
+  })
+  issuer: string;
+
+  @ApiProperty({ description: 'The key set that verifies them', maxLength: 2048, example: 'https://entitlements.example.com/.well-known/jwks.json' })
+  jwks_uri: string;
+
+  @ApiProperty({ description: 'Signing algorithms', type: [String], enum: ['EdDSA'], maxItems: 1, example: ['EdDSA'] })
+  id_token_signing_alg_values_supported: string[];
+
+  @ApiProperty({ description: 'How `aud` is built: the merchant id and the mode', enum: ['{merchant id}:{live|test}'], example: '{merchant id}:{live|test}' })
+  audience_format: string;
+}
+
 export class JsonWebKeySetDto {
   @ApiProperty({
     description: 'The signing key first, then keys retired less than ENTITLEMENT_TOKEN_TTL ago (tokens they signed are still valid)',
