@@ -90,6 +90,9 @@ const SERVICE_UNAVAILABLE_RESPONSE = (): ResponseObject => ({
 });
 const PAYLOAD_TOO_LARGE_RESPONSE = (rules: BodyRules) => errorResponse(`\`PAYLOAD_TOO_LARGE\`: the body is larger than ${rules.limitText}`, [ErrorCode.PAYLOAD_TOO_LARGE]);
 
+const ADMIN_TOKEN_LINE =
+  "**Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.";
+
 /** Adds catalogue codes to an operation's 400 (creating it), each with its example, keeping what the route declared. */
 function listBadRequests(operation: Operation, codes: ErrorCode[]): void {
   const responses = (operation.responses ??= {});
@@ -132,6 +135,10 @@ function decorateOperations(document: OpenAPIObject): void {
           // The limit the server reads the body with (an import's is larger).
           operation.responses['413'] = PAYLOAD_TOO_LARGE_RESPONSE(bodyRules);
         }
+      }
+      // The operator API: say which credential, and where Swagger UI takes it, before anything else.
+      if (operation.security.some((requirement) => ADMIN_TOKEN_SECURITY in requirement)) {
+        operation.description = `${ADMIN_TOKEN_LINE}\n\n${operation.description ?? ''}`.trimEnd();
       }
       // A session is rate-limited like a key: its answers carry the same headers.
       const bySession = operation.security.some((requirement) => DASHBOARD_SESSION_SECURITY in requirement);
@@ -194,7 +201,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addServer('/', 'This server: the local, test or production deployment serving this document')
     // Keys and the admin token are opaque random strings, not JWTs (Nest's default bearerFormat).
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: 'API key: eh_live_… or eh_test_…' }, API_KEY_SECURITY)
-    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: 'ADMIN_TOKEN of the deployment' }, ADMIN_TOKEN_SECURITY);
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: 'The deployment\'s ADMIN_TOKEN (environment variable; the admin operations need it, nothing else takes it)' },
+      ADMIN_TOKEN_SECURITY,
+    );
   // Declared tags, in the order Swagger UI shows them: the product's core first, operations last.
   for (const tag of API_TAGS) config.addTag(tag.name, tag.description);
   const built = config.build();

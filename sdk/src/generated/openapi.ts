@@ -55,7 +55,9 @@ export interface paths {
         put?: never;
         /**
          * Create a merchant
-         * @description Create a merchant
+         * @description **Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.
+         *
+         *     Create a merchant
          */
         post: operations["admin.createMerchant"];
         delete?: never;
@@ -73,7 +75,9 @@ export interface paths {
         };
         /**
          * Get a merchant
-         * @description Get a merchant
+         * @description **Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.
+         *
+         *     Get a merchant
          */
         get: operations["admin.getMerchant"];
         put?: never;
@@ -83,7 +87,9 @@ export interface paths {
         head?: never;
         /**
          * Rename a merchant or change its plan
-         * @description Rename a merchant or change its plan
+         * @description **Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.
+         *
+         *     Rename a merchant or change its plan
          */
         patch: operations["admin.updateMerchant"];
         trace?: never;
@@ -97,13 +103,17 @@ export interface paths {
         };
         /**
          * List a merchant's API keys
-         * @description Without secrets; revoked keys included.
+         * @description **Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.
+         *
+         *     Without secrets; revoked keys included.
          */
         get: operations["admin.listApiKeys"];
         put?: never;
         /**
          * Create an API key
-         * @description The secret `key` appears only in this response.
+         * @description **Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.
+         *
+         *     The secret `key` appears only in this response.
          */
         post: operations["admin.createApiKey"];
         delete?: never;
@@ -124,7 +134,9 @@ export interface paths {
         post?: never;
         /**
          * Revoke an API key
-         * @description Every instance refuses it within 5 seconds.
+         * @description **Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.
+         *
+         *     Every instance refuses it within 5 seconds.
          */
         delete: operations["admin.revokeApiKey"];
         options?: never;
@@ -141,7 +153,9 @@ export interface paths {
         };
         /**
          * A merchant's plan limits and usage
-         * @description Storage used (CONFIRMED files), storage reserved (PENDING uploads with a valid URL), and this calendar month (UTC) of bandwidth and overage, in bytes, per mode.
+         * @description **Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.
+         *
+         *     Storage used (CONFIRMED files), storage reserved (PENDING uploads with a valid URL), and this calendar month (UTC) of bandwidth and overage, in bytes, per mode.
          */
         get: operations["admin.getUsage"];
         put?: never;
@@ -1295,7 +1309,9 @@ export interface paths {
         put?: never;
         /**
          * Create a dashboard user
-         * @description Creates a dashboard user of the merchant and returns a one-time `setup_url` (valid 24 hours) where the user sets a password of at least 12 characters. For an existing user of the same merchant it returns a new link, which resets the password.
+         * @description **Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.
+         *
+         *     Creates a dashboard user of the merchant and returns a one-time `setup_url` (valid 24 hours) where the user sets a password of at least 12 characters. For an existing user of the same merchant it returns a new link, which resets the password.
          */
         post: operations["admin.createDashboardUser"];
         delete?: never;

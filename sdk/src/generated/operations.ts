@@ -635,6 +635,8 @@ export interface AdminOperations {
   /**
    * Create a merchant
    *
+   * **Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.
+   *
    * Create a merchant
    *
    * `POST /admin/v1/merchants` · the admin token · operationId `admin.createMerchant`
@@ -645,6 +647,8 @@ export interface AdminOperations {
 
   /**
    * Get a merchant
+   *
+   * **Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.
    *
    * Get a merchant
    *
@@ -657,6 +661,8 @@ export interface AdminOperations {
   /**
    * Rename a merchant or change its plan
    *
+   * **Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.
+   *
    * Rename a merchant or change its plan
    *
    * `PATCH /admin/v1/merchants/{merchant_id}` · the admin token · operationId `admin.updateMerchant`
@@ -667,6 +673,8 @@ export interface AdminOperations {
 
   /**
    * List a merchant's API keys
+   *
+   * **Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.
    *
    * Without secrets; revoked keys included.
    *
@@ -679,6 +687,8 @@ export interface AdminOperations {
   /**
    * Create an API key
    *
+   * **Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.
+   *
    * The secret `key` appears only in this response.
    *
    * `POST /admin/v1/merchants/{merchant_id}/api-keys` · the admin token · operationId `admin.createApiKey`
@@ -689,6 +699,8 @@ export interface AdminOperations {
 
   /**
    * Revoke an API key
+   *
+   * **Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.
    *
    * Every instance refuses it within 5 seconds.
    *
@@ -701,6 +713,8 @@ export interface AdminOperations {
   /**
    * A merchant's plan limits and usage
    *
+   * **Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.
+   *
    * Storage used (CONFIRMED files), storage reserved (PENDING uploads with a valid URL), and this calendar month (UTC) of bandwidth and overage, in bytes, per mode.
    *
    * `GET /admin/v1/merchants/{merchant_id}/usage` · the admin token · operationId `admin.getUsage`
@@ -711,6 +725,8 @@ export interface AdminOperations {
 
   /**
    * Create a dashboard user
+   *
+   * **Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.
    *
    * Creates a dashboard user of the merchant and returns a one-time `setup_url` (valid 24 hours) where the user sets a password of at least 12 characters. For an existing user of the same merchant it returns a new link, which resets the password.
    *
