@@ -3,13 +3,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { ERROR_CATALOGUE } from '../src/errors/error-code.enum';
-import { OpenApiDocument, renderOperationList, renderOperations } from './sdk-operations';
+import { OpenApiDocument, operationCount, renderOperationList, renderOperations } from './sdk-operations';
 
 /**
  * Regenerates the SDK's generated sources from the committed openapi.json (`npm run sdk:generate`):
  * sdk/src/generated/openapi.ts (types, by openapi-typescript), operations.ts (the resource groups the
  * client is built from: every operation, by operationId), error-codes.ts (the catalogue's codes) and
- * the operation list of sdk/README.md.
+ * the operation list of sdk/README.md and the operation count docs/sdk.md states.
  * With --check (CI) it writes nothing and fails when a committed file differs, like openapi:check.
  */
 const ROOT = path.join(__dirname, '..');
@@ -57,6 +57,16 @@ function readmeWithOperationList(document: OpenApiDocument): string {
   return `${readme.slice(0, start + LIST_START.length)}\n${renderOperationList(document)}\n${readme.slice(end)}`;
 }
 
+const GUIDE = path.join(ROOT, 'docs', 'sdk.md');
+const COUNT = /<!-- operation-count -->\d+<!-- \/operation-count -->/;
+
+/** docs/sdk.md with its operation count (between the markers) the document's. */
+function guideWithOperationCount(document: OpenApiDocument): string {
+  const guide = readFileSync(GUIDE, 'utf8');
+  if (!COUNT.test(guide)) throw new Error('docs/sdk.md must hold <!-- operation-count -->N<!-- /operation-count -->');
+  return guide.replace(COUNT, `<!-- operation-count -->${operationCount(document)}<!-- /operation-count -->`);
+}
+
 function main(): void {
   const check = process.argv.includes('--check');
   const document = JSON.parse(readFileSync(path.join(ROOT, 'openapi.json'), 'utf8')) as OpenApiDocument;
@@ -65,6 +75,7 @@ function main(): void {
     [path.join(GENERATED, 'operations.ts')]: renderOperations(document),
     [path.join(GENERATED, 'error-codes.ts')]: errorCodes(),
     [README]: readmeWithOperationList(document),
+    [GUIDE]: guideWithOperationCount(document),
   };
   let stale = false;
   for (const [target, content] of Object.entries(files)) {

@@ -226,6 +226,11 @@ function describeAll(document: OpenApiDocument): { described: Described[]; group
   return { described, groups };
 }
 
+/** How many operations the SDK exposes: every one of the document. */
+export function operationCount(document: OpenApiDocument): number {
+  return describeAll(document).described.length;
+}
+
 /** The README's list of every method, grouped as the client exposes them (between its markers). */
 export function renderOperationList(document: OpenApiDocument): string {
   const { described, groups } = describeAll(document);

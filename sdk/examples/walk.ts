@@ -144,6 +144,7 @@ async function main(): Promise<void> {
   // tokens: verified offline by the example; another mode's and another merchant's refused
   const { data: issued } = await api.entitlements.issueToken(entitlement.id);
   check((await api.entitlements.getSigningKeys()).keys.length >= 1, 'entitlements.getSigningKeys');
+  check(typeof (await api.entitlements.getTokenIssuer()).issuer === 'string', 'entitlements.getTokenIssuer');
   const policy = { jwksUrl: `${baseUrl}/.well-known/jwks.json`, merchantId: merchant.id, mode: 'test' as const };
   const own = await decideAccess(policy, issued.token, course.id);
   check(own.allowed && own.claims.sub === entitlement.customer_id && own.claims.aud === `${merchant.id}:test`, 'own token allowed');

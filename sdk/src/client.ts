@@ -6,9 +6,9 @@ import type { OperationDescription } from './operation-description';
 import type { ApiResult, Body, RequestOptions } from './operation-types';
 import { LazyPagePromise } from './pagination';
 import { responseInfoOf, withResponseInfo, type ResponseInfo } from './response-info';
-import { verifyEntitlementToken, type EntitlementTokenClaims, type VerifyEntitlementTokenOptions } from './tokens';
+import { publishedIssuer, verifyEntitlementToken, type EntitlementTokenClaims, type VerifyEntitlementTokenOptions } from './tokens';
 import { DEFAULT_RETRY_POLICY, sendWithRetries, type FetchFunction, type RetryPolicy } from './transport';
-import { verifyWebhook } from './webhooks';
+import { signWebhook, verifyWebhook } from './webhooks';
 
 export interface ClientOptions extends Partial<RetryPolicy> {
   /** Where the API answers, e.g. `http://localhost:3000`. */
@@ -37,15 +37,17 @@ export interface FilesGroup extends FilesOperations {
 export interface TokensHelper {
   /**
    * verifyEntitlementToken with this client's service as the default key set
-   * (`{baseUrl}/.well-known/jwks.json`) and issuer (`baseUrl`; pass `issuer` when the service's
-   * PUBLIC_BASE_URL differs from the URL you reach it by).
+   * (`{baseUrl}/.well-known/jwks.json`) and issuer: the one the service publishes
+   * (`{baseUrl}/.well-known/entitlement-token-issuer.json`, its PUBLIC_BASE_URL, read once), so a
+   * client on `http://127.0.0.1:3000` verifies tokens signed as `http://localhost:3000`.
    */
   verify(token: string, options: Omit<VerifyEntitlementTokenOptions, 'jwks'> & { jwks?: VerifyEntitlementTokenOptions['jwks'] }): Promise<EntitlementTokenClaims>;
 }
 
-/** `client.webhooks`: Standard Webhooks verification of a delivery (see verifyWebhook). */
+/** `client.webhooks`: Standard Webhooks verification of a delivery (see verifyWebhook), and signing for tests (signWebhook). */
 export interface WebhooksHelper {
   verify: typeof verifyWebhook;
+  sign: typeof signWebhook;
 }
 
 /**
@@ -201,10 +203,15 @@ export function createEntitlementDeliveryClient(options: ClientOptions): Entitle
     return client.files.confirm(upload.file_id, { ...confirmOptions, ...(idempotencyKey ? { idempotencyKey: `${idempotencyKey}:confirm` } : {}) });
   };
   client.tokens = {
-    verify: (token, verifyOptions) =>
-      verifyEntitlementToken(token, { ...verifyOptions, jwks: verifyOptions.jwks ?? `${baseUrl}/.well-known/jwks.json`, issuer: verifyOptions.issuer ?? baseUrl }),
+    verify: async (token, verifyOptions) =>
+      verifyEntitlementToken(token, {
+        ...verifyOptions,
+        jwks: verifyOptions.jwks ?? `${baseUrl}/.well-known/jwks.json`,
+        // Keys given another way: the issuer is still this client's service's.
+        ...(verifyOptions.issuer || verifyOptions.jwks === undefined ? {} : { issuer: await publishedIssuer(baseUrl) }),
+      }),
   };
-  client.webhooks = { verify: verifyWebhook };
+  client.webhooks = { verify: verifyWebhook, sign: signWebhook };
   client.raw = raw;
   return client;
 }

@@ -59,8 +59,11 @@ export interface VerifyEntitlementTokenOptions {
   /** The mode your key is in: a token of the other mode fails. */
   mode: 'live' | 'test';
   /**
-   * The service's PUBLIC_BASE_URL, which signs as `iss`. Defaults to the JWKS URL without
-   * `/.well-known/jwks.json`; required when `jwks` is not a URL.
+   * The service's PUBLIC_BASE_URL, which signs as `iss`. By default, when `jwks` is the service's
+   * `/.well-known/jwks.json` URL, the issuer the service publishes beside it
+   * (`/.well-known/entitlement-token-issuer.json`, fetched once), so a client that reaches the
+   * service by another URL than PUBLIC_BASE_URL (127.0.0.1, a private name) needs no option.
+   * Required when `jwks` is not a URL.
    */
   issuer?: string;
   /** When given, the token must be for this product (id or store id). */
@@ -76,6 +79,10 @@ export interface VerifyEntitlementTokenOptions {
 }
 
 const JWKS_PATH = '/.well-known/jwks.json';
+/** The service's discovery document beside its JWKS: `{issuer, jwks_uri, …}`. */
+export const TOKEN_ISSUER_PATH = '/.well-known/entitlement-token-issuer.json';
+/** One discovered issuer per service URL. */
+const discoveredIssuers = new Map<string, Promise<string>>();
 /** One cached key set per JWKS URL, so repeated verifications fetch the keys once. */
 const remoteKeySets = new Map<string, JWTVerifyGetKey>();
 
@@ -93,11 +100,41 @@ function keySetOf(jwks: VerifyEntitlementTokenOptions['jwks']): JWTVerifyGetKey 
   return createLocalJWKSet(jwks);
 }
 
-function issuerOf(options: VerifyEntitlementTokenOptions): string {
+/** The issuer the service at `base` publishes; a service without the document (older) is taken to sign as its URL. */
+function discoverIssuer(base: string): Promise<string> {
+  let issuer = discoveredIssuers.get(base);
+  if (!issuer) {
+    issuer = (async () => {
+      const response = await globalThis.fetch(`${base}${TOKEN_ISSUER_PATH}`, { headers: { Accept: 'application/json' } });
+      if (response.status === 404) return base;
+      if (!response.ok) throw new TokenVerificationError('KEYS_UNAVAILABLE', `${base}${TOKEN_ISSUER_PATH} answered ${response.status}`);
+      const published = ((await response.json()) as { issuer?: unknown }).issuer;
+      if (typeof published !== 'string' || published === '') throw new TokenVerificationError('KEYS_UNAVAILABLE', `${base}${TOKEN_ISSUER_PATH} names no issuer`);
+      return published.replace(/\/$/, '');
+    })();
+    // A failed discovery is tried again on the next verification, not remembered.
+    issuer.catch(() => discoveredIssuers.delete(base));
+    discoveredIssuers.set(base, issuer);
+  }
+  return issuer;
+}
+
+/** The issuer (PUBLIC_BASE_URL) the service at `baseUrl` signs its tokens as, read from its discovery document once. */
+export async function publishedIssuer(baseUrl: string): Promise<string> {
+  return issuerOf({ jwks: `${baseUrl.replace(/\/$/, '')}${JWKS_PATH}`, merchant: '', mode: 'test' });
+}
+
+async function issuerOf(options: VerifyEntitlementTokenOptions): Promise<string> {
   if (options.issuer) return options.issuer.replace(/\/$/, '');
   if (typeof options.jwks === 'string' || options.jwks instanceof URL) {
     const url = options.jwks.toString();
-    if (url.endsWith(JWKS_PATH)) return url.slice(0, -JWKS_PATH.length);
+    if (url.endsWith(JWKS_PATH)) {
+      try {
+        return await discoverIssuer(url.slice(0, -JWKS_PATH.length));
+      } catch (error: unknown) {
+        throw error instanceof TokenVerificationError ? error : new TokenVerificationError('KEYS_UNAVAILABLE', `The token issuer could not be read: ${String(error)}`, { cause: error });
+      }
+    }
   }
   throw new TypeError('verifyEntitlementToken needs `issuer` (the service\'s PUBLIC_BASE_URL) unless `jwks` is its /.well-known/jwks.json URL');
 }
@@ -131,7 +168,7 @@ function failureOf(error: unknown): TokenVerificationError {
  * ids it carries. Throws TokenVerificationError.
  */
 export async function verifyEntitlementToken(token: string, options: VerifyEntitlementTokenOptions): Promise<EntitlementTokenClaims> {
-  const issuer = issuerOf(options);
+  const issuer = await issuerOf(options);
   let claims: EntitlementTokenClaims;
   try {
     const { payload } = await jwtVerify(token, keySetOf(options.jwks), {

@@ -1,9 +1,12 @@
-import { ApiConnectionError, ApiTimeoutError } from './api-error';
+import { ApiConnectionError, ApiTimeoutError, SHOULD_RETRY_HEADER } from './api-error';
 import { recordAttempts } from './response-info';
 
 /** How one call is sent: its deadline per attempt, and how often and how patiently it is retried. */
 export interface RetryPolicy {
-  /** Retries after a 429, a 503 or a network error, for idempotent calls only (default 2). */
+  /**
+   * Retries after a 429, a 503, a 409 or 5xx the service marks `X-Should-Retry: true`, or a network
+   * error, for idempotent calls only (default 2). `X-Should-Retry: false` is never retried.
+   */
   maxRetries: number;
   /** Milliseconds an attempt may take, its whole response read (default 60,000). */
   timeout: number;
@@ -27,6 +30,14 @@ export type FetchFunction = (request: Request) => Promise<Response>;
 
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 const RETRIED_STATUSES = new Set([429, 503]);
+
+/** Whether an answer is worth the same request again: the service's hint first, else its status. */
+export function isRetryable(response: Response): boolean {
+  const hint = response.headers.get(SHOULD_RETRY_HEADER);
+  if (hint === 'false') return false;
+  if (hint === 'true') return response.status === 409 || response.status === 429 || response.status >= 500;
+  return RETRIED_STATUSES.has(response.status);
+}
 /** Statuses a Response may not be built with a body for. */
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
@@ -99,7 +110,7 @@ export async function sendWithRetries(request: Request, policy: RetryPolicy, fet
     } finally {
       clearTimeout(timer);
     }
-    if (RETRIED_STATUSES.has(response.status) && attempt <= retriesAllowed) {
+    if (isRetryable(response) && attempt <= retriesAllowed) {
       const delay = retryAfterDelay(response) ?? backoffDelay(attempt - 1, policy);
       if (delay <= policy.maxRetryAfter) {
         await sleep(delay, callerSignal);

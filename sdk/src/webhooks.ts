@@ -60,6 +60,41 @@ function signedContent(messageId: string, timestamp: string, body: Uint8Array): 
   return content;
 }
 
+export interface SignWebhookOptions {
+  /** webhook-id; a fresh `msg_…` by default. */
+  id?: string;
+  /** When it was "sent" (default now): a test of the tolerance passes an old one. */
+  timestamp?: Date;
+}
+
+function base64Of(bytes: Uint8Array): string {
+  let text = '';
+  for (const byte of bytes) text += String.fromCharCode(byte);
+  return btoa(text);
+}
+
+/**
+ * Signs a body as the service signs a delivery (Standard Webhooks: `v1,` HMAC-SHA256 of
+ * `{webhook-id}.{webhook-timestamp}.{body}` under the endpoint's `whsec_…` secret) and returns the
+ * three headers to send with it: for tests of your webhook handler, like stripe-node's
+ * generateTestHeaderString. Pass the body as the exact string you will send; an object is
+ * serialized with JSON.stringify first (and `body` returns what was signed).
+ */
+export async function signWebhook(
+  payload: string | object,
+  secret: string,
+  options: SignWebhookOptions = {},
+): Promise<{ body: string; headers: Record<'webhook-id' | 'webhook-timestamp' | 'webhook-signature', string> }> {
+  const body = typeof payload === 'string' ? payload : JSON.stringify(payload);
+  const messageId = options.id ?? `msg_${globalThis.crypto.randomUUID().replace(/-/g, '')}`;
+  const timestamp = String(Math.floor((options.timestamp ?? new Date()).getTime() / 1000));
+  const keyBytes = base64Bytes(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret);
+  if (!keyBytes || keyBytes.length === 0) throw new WebhookVerificationError('INVALID_SECRET', 'The secret is not a whsec_ base64 secret');
+  const key = await globalThis.crypto.subtle.importKey('raw', keyBytes as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const signature = new Uint8Array(await globalThis.crypto.subtle.sign('HMAC', key, signedContent(messageId, timestamp, encoder.encode(body)) as BufferSource));
+  return { body, headers: { 'webhook-id': messageId, 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${base64Of(signature)}` } };
+}
+
 /**
  * Verifies a webhook delivery as Standard Webhooks defines it and returns its event: the
  * `webhook-signature` header must hold a `v1,` HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`

@@ -9,6 +9,10 @@ const booleanString = z
 
 const positiveInteger = z.coerce.number().int().positive();
 
+/** A rate limit a minute fits the X-RateLimit-* headers' documented int32. */
+export const RATE_LIMIT_PER_MINUTE_MAX = 2_147_483_647;
+const rateLimit = positiveInteger.max(RATE_LIMIT_PER_MINUTE_MAX);
+
 const duration = z.string().transform((value, context) => {
   const milliseconds = parseDuration(value);
   if (milliseconds === null || milliseconds <= 0) {
@@ -90,9 +94,9 @@ export const configSchema = z.object({
     .optional()
     .transform((value) => (value === undefined || value === '' ? undefined : value))
     .refine((value) => value === undefined || value.length >= 16, { message: 'must be at least 16 characters' }),
-  RATE_LIMIT_READ_PER_MINUTE: positiveInteger.default(120),
-  RATE_LIMIT_WRITE_PER_MINUTE: positiveInteger.default(60),
-  AUTH_FAILURE_LIMIT_PER_MINUTE: positiveInteger.default(30),
+  RATE_LIMIT_READ_PER_MINUTE: rateLimit.default(120),
+  RATE_LIMIT_WRITE_PER_MINUTE: rateLimit.default(60),
+  AUTH_FAILURE_LIMIT_PER_MINUTE: rateLimit.default(30),
   TRUST_PROXY: optionalString.superRefine((value, context) => {
     if (value === undefined) return;
     try {

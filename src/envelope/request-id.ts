@@ -6,6 +6,9 @@ const REQUEST_ID = Symbol('requestId');
 type WithRequestId = IncomingMessage & { [REQUEST_ID]?: string };
 
 const ID_BYTES = 12;
+const PREFIX = 'req_';
+/** `req_` and 12 bytes in base64url (16 characters). */
+export const REQUEST_ID_LENGTH = PREFIX.length + Math.ceil((ID_BYTES * 4) / 3);
 /**
  * Random bytes for 256 ids, drawn from the CSPRNG at once: one randomBytes call per request cost
  * the access check 4% of its CPU (a system call each time).
@@ -18,7 +21,7 @@ export function newRequestId(): string {
     randomFillSync(pool);
     offset = 0;
   }
-  const id = `req_${pool.toString('base64url', offset, offset + ID_BYTES)}`;
+  const id = `${PREFIX}${pool.toString('base64url', offset, offset + ID_BYTES)}`;
   offset += ID_BYTES;
   return id;
 }

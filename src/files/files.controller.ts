@@ -61,7 +61,7 @@ export class FilesController {
   })
   @FILE_ID
   @ApiEnvelopeResponse(FileResponseDto, { description: 'The CONFIRMED file' })
-  @ApiErrorResponses(ErrorCode.FILE_NOT_FOUND, ErrorCode.UPLOAD_NOT_CONFIRMED, ErrorCode.STORAGE_LIMIT_REACHED)
+  @ApiErrorResponses(ErrorCode.FILE_NOT_FOUND, ErrorCode.UPLOAD_NOT_CONFIRMED, ErrorCode.FILE_ALREADY_CONFIRMED, ErrorCode.STORAGE_LIMIT_REACHED)
   confirm(@CurrentOperation() operation: Operation, @Param('file_id') fileId: string): Promise<FileResponseDto> {
     return this.files.confirm(operation, fileId);
   }

@@ -208,8 +208,9 @@ export class FilesService {
     return file;
   }
 
+  /** A file leaves PENDING only by its confirm, so a file that is not PENDING was confirmed before. */
   private notPending(file: FileEntity): ApiError {
-    return new ApiError(ErrorCode.UPLOAD_NOT_CONFIRMED, `File '${file.id}' is ${file.upload_status}; only PENDING files can be confirmed`);
+    return new ApiError(ErrorCode.FILE_ALREADY_CONFIRMED, `File '${file.id}' is already ${file.upload_status}: a file is confirmed once`);
   }
 
   private productNotFound(productId: string): ApiError {

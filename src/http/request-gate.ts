@@ -9,7 +9,7 @@ import { ClientAddressResolver, RequestClient } from '../exchange/client-address
 import { isDashboardPath } from './dashboard-assets';
 import { announcesBody, armRequestDeadline } from '../exchange/request-deadline';
 import { pathOf, pathProblem } from '../exchange/request-path';
-import { bodyRulesFor } from './route-body-rules';
+import { bodyRulesFor } from '../validation/route-body-rules';
 
 /**
  * A GET or HEAD takes no body: every field of one is an unknown field (400 naming it), as in any

@@ -3,7 +3,7 @@ import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { catchError, from, mergeMap, Observable, of, throwError } from 'rxjs';
 import type { AuthenticatedRequest } from '../auth/auth-context';
 import { requestIdOf } from '../envelope/request-id';
-import { ApiError } from '../errors/api-error';
+import { ApiError, SHOULD_RETRY_HEADER } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { HttpResponse, requestPathOf } from '../exchange/http-exchange';
 import { attachIdempotencyClaim } from './current-operation.decorator';
@@ -106,7 +106,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
   private async replayTaken(response: HttpResponse, idempotent: IdempotentRequest): Promise<unknown> {
     const replay = await this.idempotency.lookup(idempotent);
     if (!replay) {
-      throw new ApiError(ErrorCode.IDEMPOTENCY_KEY_CONFLICT, `A request with idempotency key '${idempotent.key}' just finished; retry to get its result`);
+      throw new ApiError(ErrorCode.IDEMPOTENCY_KEY_CONFLICT, `A request with idempotency key '${idempotent.key}' just finished; retry to get its result`, undefined, {
+        [SHOULD_RETRY_HEADER]: 'true',
+        'Retry-After': '1',
+      });
     }
     return this.replay(response, replay);
   }

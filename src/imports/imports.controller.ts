@@ -1,6 +1,6 @@
 import { ApiJsonBody } from '../swagger/api-json-body.decorator';
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiConsumes, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../auth/current-tenant.decorator';
 import { RequireScopes } from '../auth/route-access.decorators';
 import type { Tenant } from '../database/tenant';
@@ -11,7 +11,6 @@ import { CurrentOperation } from '../idempotency/current-operation.decorator';
 import { PaginationQueryDto } from '../pagination/pagination-query.dto';
 import { ApiEnvelopeResponse } from '../swagger/api-envelope-response.decorator';
 import { ApiErrorResponses } from '../swagger/api-error-responses.decorator';
-import { ErrorResponseDto } from '../swagger/error-response.dto';
 import { CreateImportDto } from './dto/create-import.dto';
 import { ImportResponseDto } from './dto/import-response.dto';
 import { ImportRequestBody } from './import-request-body.decorator';
@@ -44,7 +43,6 @@ export class ImportsController {
     rows: [{ store_customer_id: 'store_cust_2001', store_product_id: 'sku_ebook_42', expires_at: '2030-01-15T10:30:00Z', store_order_id: 'legacy_order_77', metadata: { migrated_from: 'legacy' } }],
   })
   @ApiEnvelopeResponse(ImportResponseDto, { status: 202, description: 'The import, queued' })
-  @ApiResponse({ status: 413, description: '`PAYLOAD_TOO_LARGE`: the body is larger than 20 MiB', type: ErrorResponseDto })
   @ApiErrorResponses(ErrorCode.MISSING_REQUIRED_FIELD, ErrorCode.INVALID_PARAMETER, ErrorCode.TEST_CLOCK_NOT_FOUND, ErrorCode.IDEMPOTENCY_KEY_CONFLICT)
   create(@CurrentOperation() operation: Operation, @ImportRequestBody() body: unknown): Promise<ImportResponseDto> {
     return this.imports.create(operation, body);

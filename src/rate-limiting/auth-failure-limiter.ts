@@ -3,10 +3,11 @@ import ipaddr from 'ipaddr.js';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
+import { RATE_LIMIT_WINDOW_SECONDS } from './rate-limit-window';
 import { FailureCounter, FailureWindow, MemoryFailureCounter, RedisFailureCounter } from './auth-failure-counter';
 import { RedisClient } from './redis-client';
 
-const WINDOW_MILLISECONDS = 60_000;
+const WINDOW_MILLISECONDS = RATE_LIMIT_WINDOW_SECONDS * 1000;
 /** An IPv6 client holds a whole /64 (one subnet, 2^64 addresses): failures count per /64, or one client could count as many. */
 const IPV6_COUNTING_PREFIX = 64;
 

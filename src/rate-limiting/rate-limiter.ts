@@ -3,12 +3,13 @@ import { InjectThrottlerStorage, ThrottlerStorage } from '@nestjs/throttler';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
+import { RATE_LIMIT_WINDOW_SECONDS } from './rate-limit-window';
 import { Metrics } from '../observability/metrics';
 
 const READ_BUDGET = 'read' as const;
 const WRITE_BUDGET = 'write' as const;
 const READ_METHODS = new Set(['GET', 'HEAD']);
-const WINDOW_MILLISECONDS = 60_000;
+const WINDOW_MILLISECONDS = RATE_LIMIT_WINDOW_SECONDS * 1000;
 
 /** Where the X-RateLimit-* headers go: the adapter's response, or the Node response of a direct route. */
 export type HeaderSink = (name: string, value: string) => void;

@@ -2,6 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
 import { ERROR_CATALOGUE, ErrorCode, errorTypeForStatus } from '../errors/error-code.enum';
 import { ErrorResponseDto } from './error-response.dto';
+import { RETRY_AFTER_HEADER, SHOULD_RETRY } from './response-headers';
 
 /** Documents the catalogue errors a route can return, grouped by status, each with an example. */
 export function ApiErrorResponses(...codes: ErrorCode[]): MethodDecorator & ClassDecorator {
@@ -18,8 +19,10 @@ export function ApiErrorResponses(...codes: ErrorCode[]): MethodDecorator & Clas
         type: ErrorResponseDto,
         headers:
           status === 429
-            ? { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', format: 'int32' } } }
-            : undefined,
+            ? { 'Retry-After': RETRY_AFTER_HEADER, 'X-Should-Retry': SHOULD_RETRY }
+            : status === 409
+              ? { 'Retry-After': RETRY_AFTER_HEADER, 'X-Should-Retry': SHOULD_RETRY }
+              : undefined,
         examples: Object.fromEntries(
           statusCodes.map((code) => [
             ERROR_CATALOGUE[code].renderedCode,

@@ -3,6 +3,10 @@ import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import { ISO_TIMESTAMP_RULE } from '../validation/iso-timestamp';
 import { INT4_MAX } from '../database/columns';
+import { CLOSED_BY_OWN_PARSER, VALIDATED_BODIES_REFUSE_UNKNOWN_FIELDS } from '../validation/unknown-fields';
+import { ID_PREFIXES, idLength } from '../ids/id';
+import { REQUEST_ID_LENGTH } from '../envelope/request-id';
+import { STORE_ID_MAX_LENGTH, TIMESTAMP_MAX_LENGTH } from '../validation/input-bounds';
 
 /**
  * Makes the generated document say what the service enforces, on the built document so that a
@@ -14,7 +18,11 @@ import { INT4_MAX } from '../database/columns';
  *   response fields by name (`*_at`, `current_period_end`, `timestamp`);
  * - numbers are integers (nothing in this API is fractional; a fractional field says so with
  *   `format: 'double'`), int32 or int64 by their enforced range;
- * - a nullable enum lists `null` among its values, as JSON Schema validators and generators need.
+ * - a nullable enum lists `null` among its values, as JSON Schema validators and generators need;
+ * - a request body the server closes to unknown fields (src/validation/unknown-fields.ts) says
+ *   `additionalProperties: false`, so a validating client or proxy refuses the same typo;
+ * - response strings and integers carry the bounds of what the service stores and writes
+ *   (boundResponse): a field a request sets keeps that request's bounds, ids and timestamps theirs.
  */
 
 export interface SchemaObject {
@@ -129,16 +137,80 @@ function refine(schema: SchemaObject, name: string | null, input: boolean): void
   for (const part of [...(schema.allOf ?? []), ...(schema.oneOf ?? []), ...(schema.anyOf ?? [])]) refine(part, name, input);
 }
 
+/** The widest bounds request schemas put on a field of this name: what a response may echo back. */
+interface FieldBounds {
+  minimum?: number;
+  maximum?: number;
+  maxLength?: number;
+}
+
+function widen(bounds: Map<string, FieldBounds>, name: string, schema: SchemaObject): void {
+  const target = schema.type === 'array' && schema.items ? schema.items : schema;
+  if (target.$ref) return;
+  const known = bounds.get(name) ?? {};
+  const wider = (current: number | undefined, next: number | undefined, pick: (a: number, b: number) => number) =>
+    current === undefined ? next : next === undefined ? current : pick(current, next);
+  bounds.set(name, {
+    minimum: wider(known.minimum, target.minimum, Math.min),
+    maximum: wider(known.maximum, target.maximum, Math.max),
+    maxLength: wider(known.maxLength, target.maxLength, Math.max),
+  });
+}
+
+/** Our ids' longest form (`clock_…`): every id the service writes has its prefix's exact length. */
+const OUR_ID_MAX_LENGTH = Math.max(...Object.values(ID_PREFIXES).map((prefix) => idLength(prefix)));
+const ID_NAME = /(^id|_id|_ids|^test_clock)$/;
+/**
+ * Response fields whose value is not what a request of that name set: a confirmed file's size is
+ * the object's (within 10% of the declared one, so up to 10% over the declared limit).
+ */
+const STORED_OTHERWISE = new Set(['file_size']);
+/** Response fields that store a request field under another name. */
+const STORED_FROM: Record<string, string> = { product_name: 'name', revocation_reason: 'reason', suspension_reason: 'reason', next_cursor: 'cursor' };
+/** JSON numbers the service writes are JavaScript numbers: an integer beyond this is not exact. */
+const LARGEST_EXACT_INTEGER = Number.MAX_SAFE_INTEGER;
+
+/**
+ * Bounds for a response field that has none: the request field of the same name's (the service
+ * stores only what it accepted), an id's or timestamp's length, and for counters and byte totals
+ * (never negative) the largest exact JSON integer. A bound the DTO states is kept.
+ */
+function boundResponse(schema: SchemaObject, name: string | null, requestBounds: Map<string, FieldBounds>): void {
+  const fromRequest = name !== null && !STORED_OTHERWISE.has(name) ? requestBounds.get(STORED_FROM[name] ?? name) : undefined;
+  if (schema.type === 'integer') {
+    if (schema.minimum === undefined) schema.minimum = fromRequest?.minimum ?? 0;
+    if (schema.maximum === undefined) schema.maximum = fromRequest?.maximum ?? LARGEST_EXACT_INTEGER;
+  }
+  if (schema.type === 'string' && schema.maxLength === undefined && !schema.enum) {
+    if (name === 'request_id') schema.maxLength = REQUEST_ID_LENGTH;
+    else if (schema.format === 'date-time') schema.maxLength = TIMESTAMP_MAX_LENGTH;
+    else if (fromRequest?.maxLength !== undefined) schema.maxLength = fromRequest.maxLength;
+    else if (name !== null && ID_NAME.test(name)) schema.maxLength = name.startsWith('store_') ? STORE_ID_MAX_LENGTH : OUR_ID_MAX_LENGTH;
+  }
+  for (const [property, child] of Object.entries(schema.properties ?? {})) if (!child.$ref) boundResponse(child, property, requestBounds);
+  if (schema.items && !schema.items.$ref) boundResponse(schema.items, name, requestBounds);
+  for (const part of [...(schema.allOf ?? []), ...(schema.oneOf ?? []), ...(schema.anyOf ?? [])]) if (!part.$ref) boundResponse(part, name, requestBounds);
+}
+
 /** Request schemas with no class-validator rules: import rows are checked one by one as they are processed. */
 const UNVALIDATED_INPUTS = new Set(['ImportRowDto']);
+
+/** Whether the server refuses fields this request schema doesn't list (the validation pipe's rule, or the schema's own parser's). */
+function refusesUnknownFields(name: string, validated: boolean): boolean {
+  return (validated && VALIDATED_BODIES_REFUSE_UNKNOWN_FIELDS) || CLOSED_BY_OWN_PARSER.has(name);
+}
 
 export function makeDocumentPrecise(document: OpenAPIObject): void {
   const classes = validatedClasses();
   const schemas = (document.components?.schemas ?? {}) as Record<string, SchemaObject>;
+  const isInput = (name: string) => classes.has(name) || name.endsWith('FulfillmentConfigDto') || UNVALIDATED_INPUTS.has(name);
+  const requestBounds = new Map<string, FieldBounds>();
   for (const [name, schema] of Object.entries(schemas)) {
     // A class with validation rules is a request body; the others are responses.
     applyRules(schema, classes.get(name));
-    refine(schema, null, classes.has(name) || name.endsWith('FulfillmentConfigDto') || UNVALIDATED_INPUTS.has(name));
+    refine(schema, null, isInput(name));
+    if (schema.properties && schema.additionalProperties === undefined && refusesUnknownFields(name, classes.has(name))) schema.additionalProperties = false;
+    if (isInput(name)) for (const [property, child] of Object.entries(schema.properties ?? {})) widen(requestBounds, property, child);
   }
   // Query DTOs are spread into parameters, which keep no link to their class: a parameter takes
   // the rules of the field of that name in the query classes (they agree: limit, cursor, ids).
@@ -149,6 +221,7 @@ export function makeDocumentPrecise(document: OpenAPIObject): void {
       if (!queryRules.has(rule.propertyName)) queryRules.set(rule.propertyName, rules.filter((each) => each.propertyName === rule.propertyName));
     }
   }
+  const responseSchemas: SchemaObject[] = [];
   for (const pathItem of Object.values(document.paths)) {
     for (const operation of Object.values(pathItem) as Array<{ parameters?: ParameterObject[]; responses?: Record<string, { content?: Record<string, { schema?: SchemaObject }> }> }>) {
       for (const parameter of operation.parameters ?? []) {
@@ -157,10 +230,17 @@ export function makeDocumentPrecise(document: OpenAPIObject): void {
         // A query string has no null: an absent parameter is the optional case.
         delete parameter.schema.nullable;
         refine(parameter.schema, parameter.name, true);
+        if (parameter.in === 'query') widen(requestBounds, parameter.name, parameter.schema);
       }
       for (const response of Object.values(operation.responses ?? {})) {
-        for (const media of Object.values(response.content ?? {})) if (media.schema) refine(media.schema, null, false);
+        for (const media of Object.values(response.content ?? {})) if (media.schema) responseSchemas.push(media.schema);
       }
     }
   }
+  // Responses last, once every request field's bounds are known.
+  for (const schema of responseSchemas) {
+    refine(schema, null, false);
+    boundResponse(schema, null, requestBounds);
+  }
+  for (const [name, schema] of Object.entries(schemas)) if (!isInput(name)) boundResponse(schema, null, requestBounds);
 }

@@ -1,3 +1,4 @@
+import { RETRY_AFTER_HEADER, SHOULD_RETRY } from './response-headers';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { ERROR_CATALOGUE, ErrorCode, errorTypeForStatus } from '../errors/error-code.enum';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../validation/input-bounds';
@@ -70,6 +71,8 @@ export function documentIdempotency(document: OpenAPIObject): void {
       description: '',
       content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponseDto' } } },
     });
+    // Every 409 says whether sending it again may succeed (a key whose first request just finished).
+    conflict.headers = { 'Retry-After': RETRY_AFTER_HEADER, 'X-Should-Retry': SHOULD_RETRY, ...(conflict.headers ?? {}) };
     const json = conflict.content?.['application/json'];
     if (json && !json.examples?.[code]) {
       json.examples = { ...(json.examples ?? {}), [code]: conflictExample() };

@@ -12,17 +12,8 @@ import { API_TAGS } from './api-tags';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const PACKAGE_VERSION = (require('../../package.json') as { version: string }).version;
 import { operationIdFor } from './operation-ids';
-
-const RATE_LIMIT_HEADERS = {
-  'X-RateLimit-Limit': {
-    description:
-      "Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that",
-    schema: { type: 'integer', format: 'int32' },
-  },
-  'X-RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer', format: 'int32' } },
-  'X-RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer', format: 'int32' } },
-  'X-Request-Id': { description: 'Request identifier, as meta.request_id', schema: { type: 'string' } },
-};
+import { RATE_LIMIT_HEADERS, RETRY_AFTER_HEADER, SHOULD_RETRY } from './response-headers';
+import { BodyRules, bodyRulesFor } from '../validation/route-body-rules';
 
 /**
  * Rate-limit headers as a failed request carries them (not the request id, which every response
@@ -53,14 +44,19 @@ type Operation = {
   responses?: Record<string, ResponseObject>;
 };
 
-/** A text/csv request body is text with a header row, whatever JSON schema the route's other media type has. */
-const CSV_BODY = {
+/**
+ * A text/csv request body is text with a header row, whatever JSON schema the route's other media
+ * type has, within the route's body limit (route-body-rules: what the server reads before a 413).
+ * maxLength counts characters, each at least one UTF-8 byte, so the byte limit bounds them too.
+ */
+const csvBody = (rules: BodyRules) => ({
   schema: {
     type: 'string',
-    description: 'CSV (RFC 4180, UTF-8) with a header row naming the columns; one data row per line; an empty cell is an absent value',
+    description: `CSV (RFC 4180, UTF-8) with a header row naming the columns; one data row per line; an empty cell is an absent value. At most ${rules.limitText} (${rules.limitBytes.toLocaleString('en-US')} bytes): a larger body is 413 PAYLOAD_TOO_LARGE`,
+    maxLength: rules.limitBytes,
     example: 'store_customer_id,store_product_id,expires_at,metadata\nstore_cust_1001,sku_ebook_42,2030-01-15T10:30:00Z,"{""migrated_from"":""legacy""}"\n',
   },
-};
+});
 function errorExample(code: ErrorCode, message = ERROR_CATALOGUE[code].description) {
   const { status, renderedCode, description } = ERROR_CATALOGUE[code];
   return {
@@ -90,9 +86,12 @@ const SERVICE_UNAVAILABLE_RESPONSE = (): ResponseObject => ({
     '`SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds',
     [ErrorCode.SERVICE_UNAVAILABLE],
   ),
-  headers: { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', format: 'int32' } } },
+  headers: { 'Retry-After': RETRY_AFTER_HEADER, 'X-Should-Retry': SHOULD_RETRY },
 });
-const PAYLOAD_TOO_LARGE_RESPONSE = () => errorResponse('`PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB', [ErrorCode.PAYLOAD_TOO_LARGE]);
+const PAYLOAD_TOO_LARGE_RESPONSE = (rules: BodyRules) => errorResponse(`\`PAYLOAD_TOO_LARGE\`: the body is larger than ${rules.limitText}`, [ErrorCode.PAYLOAD_TOO_LARGE]);
+
+const ADMIN_TOKEN_LINE =
+  "**Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.";
 
 /** Adds catalogue codes to an operation's 400 (creating it), each with its example, keeping what the route declared. */
 function listBadRequests(operation: Operation, codes: ErrorCode[]): void {
@@ -111,10 +110,11 @@ function listBadRequests(operation: Operation, codes: ErrorCode[]): void {
 
 /** Puts each route's scope where a reader sees it and documents the rate-limit headers. */
 function decorateOperations(document: OpenAPIObject): void {
-  for (const pathItem of Object.values(document.paths)) {
-    for (const operation of Object.values(pathItem) as Operation[]) {
+  for (const [path, pathItem] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(pathItem) as Array<[string, Operation]>) {
       const body = operation.requestBody as { content?: Record<string, unknown> } | undefined;
-      if (body?.content?.['text/csv']) body.content['text/csv'] = CSV_BODY;
+      const bodyRules = bodyRulesFor(method.toUpperCase(), path);
+      if (body?.content?.['text/csv']) body.content['text/csv'] = csvBody(bodyRules);
       const scopes = operation['x-required-scopes'];
       // Public routes (health, storage) say so explicitly: no security requirement.
       if (!operation.security) operation.security = [];
@@ -132,10 +132,13 @@ function decorateOperations(document: OpenAPIObject): void {
         if (hasQuery || operation.requestBody) listBadRequests(operation, [ErrorCode.INVALID_PARAMETER]);
         if (operation.requestBody) {
           listBadRequests(operation, [ErrorCode.INVALID_JSON]);
-          // A route with its own body limit (imports) keeps its description and gets the example.
-          const declared = operation.responses['413'] as ResponseObject | undefined;
-          operation.responses['413'] = { ...PAYLOAD_TOO_LARGE_RESPONSE(), ...(declared ? { description: declared.description } : {}) };
+          // The limit the server reads the body with (an import's is larger).
+          operation.responses['413'] = PAYLOAD_TOO_LARGE_RESPONSE(bodyRules);
         }
+      }
+      // The operator API: say which credential, and where Swagger UI takes it, before anything else.
+      if (operation.security.some((requirement) => ADMIN_TOKEN_SECURITY in requirement)) {
+        operation.description = `${ADMIN_TOKEN_LINE}\n\n${operation.description ?? ''}`.trimEnd();
       }
       // A session is rate-limited like a key: its answers carry the same headers.
       const bySession = operation.security.some((requirement) => DASHBOARD_SESSION_SECURITY in requirement);
@@ -198,7 +201,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addServer('/', 'This server: the local, test or production deployment serving this document')
     // Keys and the admin token are opaque random strings, not JWTs (Nest's default bearerFormat).
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: 'API key: eh_live_… or eh_test_…' }, API_KEY_SECURITY)
-    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: 'ADMIN_TOKEN of the deployment' }, ADMIN_TOKEN_SECURITY);
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: 'The deployment\'s ADMIN_TOKEN (environment variable; the admin operations need it, nothing else takes it)' },
+      ADMIN_TOKEN_SECURITY,
+    );
   // Declared tags, in the order Swagger UI shows them: the product's core first, operations last.
   for (const tag of API_TAGS) config.addTag(tag.name, tag.description);
   const built = config.build();

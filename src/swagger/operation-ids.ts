@@ -11,6 +11,7 @@ const EXPLICIT_OPERATION_IDS: Record<string, string> = {
   'AdminUsageController.usage': 'admin.getUsage',
   'EntitlementTokensController.issue': 'entitlements.issueToken',
   'JwksController.jwks': 'entitlements.getSigningKeys',
+  'JwksController.issuer': 'entitlements.getTokenIssuer',
   'DashboardUsersAdminController.createUser': 'admin.createDashboardUser',
   // One call creates the order or updates it (by store_order_id / store_subscription_id).
   'OrdersController.post': 'orders.upsert',

@@ -51,7 +51,7 @@ export class CsvBody {
   constructor(readonly csv: string) {}
 }
 
-/** How a route's body is read (src/http/route-body-rules.ts decides per route). */
+/** How a route's body is read (route-body-rules.ts decides per route). */
 export interface BodyReadRules {
   limitBytes: number;
   limitText: string;

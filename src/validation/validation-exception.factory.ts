@@ -4,6 +4,7 @@ import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { refusePrototypeKeys, refuseUnstorableText, unwrapFreeForm, wrapFreeForm } from './input-rules';
 import { isParsedByOwnPipe } from './parsed-by-own-pipe.decorator';
+import { UNKNOWN_FIELD_OPTIONS } from './unknown-fields';
 
 interface FlatError {
   path: string;
@@ -121,8 +122,7 @@ export function validationExceptionFactory(errors: ValidationError[]): ApiError 
 export class ApiValidationPipe extends ValidationPipe {
   constructor() {
     super({
-      whitelist: true,
-      forbidNonWhitelisted: true,
+      ...UNKNOWN_FIELD_OPTIONS,
       transform: true,
       // The factory reads the target's class to tell an optional field from a required one; it
       // never sends the errors themselves, so the target is not repeated into any response.

@@ -7,7 +7,8 @@ import { webhookHeaders } from './webhook-signature';
 import { addressRefusal, checkWebhookUrlSyntax, UnsafeWebhookUrlError } from './webhook-url-guard';
 
 export const SEND_TIMEOUT_MILLISECONDS = 10_000;
-const RESPONSE_BODY_LIMIT_BYTES = 1024;
+/** What a delivery keeps of the answer's body; decoded, it has at most as many characters. */
+export const RESPONSE_BODY_LIMIT_BYTES = 1024;
 
 export interface SendOutcome {
   statusCode: number | null;

@@ -2,6 +2,8 @@ import { createHmac, randomBytes } from 'node:crypto';
 
 const SECRET_PREFIX = 'whsec_';
 const SECRET_BYTES = 32;
+/** The length of every secret: the prefix and the base64 of its bytes (with padding). */
+export const WEBHOOK_SECRET_LENGTH = SECRET_PREFIX.length + 4 * Math.ceil(SECRET_BYTES / 3);
 
 /** `whsec_` + base64 of 32 random bytes (Standard Webhooks). */
 export function generateWebhookSecret(): string {

@@ -195,7 +195,7 @@ describe('files on the local storage driver', () => {
   });
 
   describe('confirm', () => {
-    it('FILE_NOT_FOUND for unknown and malformed ids; UPLOAD_NOT_CONFIRMED without an object and when already confirmed', async () => {
+    it('FILE_NOT_FOUND for unknown and malformed ids; UPLOAD_NOT_CONFIRMED without an object; FILE_ALREADY_CONFIRMED on a second confirm', async () => {
       for (const id of ['file_01jd8x3k2m4n5p6q7r8s9t0v1w', 'abc']) {
         const response = await testApp.http.post(`/v1/files/${id}/confirm`).set(bearer(tenant.testKey)).expect(404);
         expect(response.body.error.code).toBe('FILE_NOT_FOUND');
@@ -206,7 +206,8 @@ describe('files on the local storage driver', () => {
       expect((await putObject(upload.uploadUrl, Buffer.alloc(10, 1), PDF)).status).toBe(200);
       await testApp.http.post(`/v1/files/${upload.fileId}/confirm`).set(bearer(tenant.testKey)).expect(200);
       const again = await testApp.http.post(`/v1/files/${upload.fileId}/confirm`).set(bearer(tenant.testKey)).expect(409);
-      expect(again.body.error.code).toBe('UPLOAD_NOT_CONFIRMED');
+      expect(again.body.error).toMatchObject({ code: 'FILE_ALREADY_CONFIRMED', type: 'conflict_error' });
+      expect(again.body.error.message).toMatch(/already CONFIRMED/);
     });
 
     it.each([

@@ -76,6 +76,14 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('says on every admin operation that it needs ADMIN_TOKEN and where Swagger UI takes it (§20)', () => {
+    const admin = operations.filter(({ operation }) => (operation.security ?? []).some((requirement) => 'admin_token' in (requirement as object)));
+    expect(admin.length).toBeGreaterThanOrEqual(8);
+    expect(admin.filter(({ operation }) => !operation.description?.startsWith('**Needs `ADMIN_TOKEN`**') || !operation.description.includes('Authorize')).map(({ key }) => key)).toEqual([]);
+    // And only those: an API-key route never asks for it.
+    expect(operations.filter(({ operation }) => operation.description?.includes('Needs `ADMIN_TOKEN`')).length).toBe(admin.length);
+  });
+
   it('pre-fills no Idempotency-Key: every "Try it out" would reuse it', () => {
     for (const { key, operation } of operations) {
       const header = operation.parameters?.find((parameter) => parameter.in === 'header' && parameter.name === IDEMPOTENCY_KEY_HEADER);

@@ -121,8 +121,9 @@ function withoutSignedUrls(value: unknown): unknown {
   );
 }
 
-/** The one public route outside /health: entitlement-token public keys (DESIGN §12). */
+/** The public routes outside /health: entitlement-token public keys (DESIGN §12) and their issuer (§20). */
 const JWKS_PATH = '/.well-known/jwks.json';
+const TOKEN_ISSUER_PATH = '/.well-known/entitlement-token-issuer.json';
 
 /** Query strings for the owner's reads of routes that need a filter to answer 200. */
 const OWN_READ_QUERIES: Record<string, (ids: VictimIds) => string> = {
@@ -295,7 +296,7 @@ describe('security regression (every route of the OpenAPI document)', () => {
       if (!operation.isAdmin && !operation.isPublic && operation.requiredScopes.length === 0) {
         problems.push(`${operation.key}: an API-key route without x-required-scopes in the document`);
       }
-      if (operation.isPublic && !operation.template.startsWith('/health/') && operation.template !== JWKS_PATH) {
+      if (operation.isPublic && !operation.template.startsWith('/health/') && operation.template !== JWKS_PATH && operation.template !== TOKEN_ISSUER_PATH) {
         problems.push(`${operation.key}: a public route outside /health; if that is intended, give it its own checks in this suite`);
       }
     }
@@ -308,6 +309,11 @@ describe('security regression (every route of the OpenAPI document)', () => {
     expect(keys.length).toBeGreaterThan(0);
     // RFC 7517/8037: `d` (and RSA's p, q, dp, dq, qi, or a symmetric `k`) would be the private key.
     for (const key of keys) expect(Object.keys(key).sort()).toEqual(['alg', 'crv', 'kid', 'kty', 'use', 'x']);
+  });
+
+  it('publishes only the issuer and the key set URL in the token issuer document, to anyone', async () => {
+    const response = record(await testApp.http.get(TOKEN_ISSUER_PATH).expect(200));
+    expect(Object.keys(response.body as object).sort()).toEqual(['audience_format', 'id_token_signing_alg_values_supported', 'issuer', 'jwks_uri']);
   });
 
   it("lets merchant B read its own records through every read route (so the 404s below come from isolation, not from wrong ids)", async () => {

@@ -215,6 +215,26 @@ describe('test clocks', () => {
     expect(claims.exp).toBe(start.getTime() / 1000 + 3600);
   });
 
+  it('a token of a customer on a clock in the future is dated at real time and lasts no longer than the TTL from real now', async () => {
+    const future = new Date(Date.now() + 400 * DAY);
+    const clock = await createClock(future, 'future suite');
+    const granted = await http().post('/v1/entitlements').set(key()).send({ store_customer_id: 'c_future_token', product_id: thirtyDays.id, test_clock: clock.id }).expect(201);
+    expect(granted.body.data.granted_at).toBe(future.toISOString());
+    const before = Math.floor(Date.now() / 1000);
+    const issued = (await http().post(`/v1/entitlements/${granted.body.data.id}/token`).set(key()).expect(200)).body.data as { token: string; expires_at: string };
+    const after = Math.ceil(Date.now() / 1000);
+    const claims = decodeJwt(issued.token);
+    // Dated at the customer's clock, it would verify in real time for the 400 days to the clock and beyond.
+    expect(claims.iat).toBeGreaterThanOrEqual(before);
+    expect(claims.iat).toBeLessThanOrEqual(after);
+    expect(claims.exp).toBe((claims.iat as number) + 3600);
+    expect(claims.exp).toBeLessThanOrEqual(after + 3600);
+    expect(Date.parse(issued.expires_at) / 1000).toBe(claims.exp);
+    // The check's token follows the same rule.
+    const checked = await http().get(`/v1/entitlements/check?store_customer_id=c_future_token&product_id=${thirtyDays.id}&include_token=true`).set(key()).expect(200);
+    expect(decodeJwt(checked.body.data.token as string).exp).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 3600);
+  });
+
   it("imports bind the customers their rows create to the import's own clock", async () => {
     const start = new Date('2024-11-01T00:00:00.000Z');
     const clock = await createClock(start);

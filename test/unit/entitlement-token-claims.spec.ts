@@ -48,6 +48,20 @@ describe('buildEntitlementTokenClaims', () => {
     });
   });
 
+  it("a customer's clock in the future: iat is real now and exp no later than real now + the TTL", () => {
+    const clockNow = new Date('2027-06-01T00:00:00.000Z');
+    const claims = buildEntitlementTokenClaims(subject('2027-07-01T00:00:00.000Z'), clockNow, HOUR, now);
+    expect(claims.iat).toBe(issuedAt);
+    expect(claims.exp).toBe(Math.floor((now.getTime() + HOUR) / 1000));
+  });
+
+  it("a customer's clock in the past keeps the clock's time", () => {
+    const clockNow = new Date('2024-09-01T08:00:00.000Z');
+    const claims = buildEntitlementTokenClaims(subject(null), clockNow, HOUR, now);
+    expect(claims.iat).toBe(clockNow.getTime() / 1000);
+    expect(claims.exp).toBe(clockNow.getTime() / 1000 + 3600);
+  });
+
   it('lasts the TTL when the entitlement lasts longer', () => {
     const claims = buildEntitlementTokenClaims(subject('2026-03-01T14:00:00.000Z'), now, HOUR);
     expect(claims.exp).toBe(Math.floor((now.getTime() + HOUR) / 1000));

@@ -131,7 +131,7 @@ describe('SDK client surface', () => {
         headers: { 'content-type': 'application/json', 'x-request-id': 'req_404' },
       });
     const { client } = recordingClient(notFound);
-    await expect(client.products.get('prod_x')).rejects.toMatchObject({ name: 'ApiError', status: 404, code: 'PRODUCT_NOT_FOUND', requestId: 'req_404', type: 'not_found_error' });
+    await expect(client.products.get('prod_x')).rejects.toMatchObject({ name: 'NotFoundError', status: 404, code: 'PRODUCT_NOT_FOUND', requestId: 'req_404', type: 'not_found_error' });
     const rawError = await client.raw.GET('/v1/products/{product_id}', { params: { path: { product_id: 'prod_x' } } }).catch((caught: unknown) => caught);
     expect(rawError).toBeInstanceOf(ApiError);
     expect(rawError).toMatchObject({ code: 'PRODUCT_NOT_FOUND', lastResponse: { status: 404 } });

@@ -3,7 +3,15 @@ import { AddressInfo } from 'node:net';
 import {
   ApiConnectionError,
   ApiError,
+  ApiServerError,
   ApiTimeoutError,
+  AuthenticationError,
+  BillingError,
+  ConflictError,
+  InvalidRequestError,
+  NotFoundError,
+  PermissionError,
+  RateLimitError,
   backoffDelay,
   createEntitlementDeliveryClient,
   DEFAULT_RETRY_POLICY,
@@ -124,6 +132,58 @@ describe('SDK retries', () => {
       await expect(client.products.create({ name: 'x', entitlement_type: 'permanent' })).rejects.toMatchObject({ status, code });
       expect(sent).toHaveLength(1);
     }
+  });
+
+  it("follows the service's X-Should-Retry: a 409 or 500 marked true is retried with the same key, a 503 marked false is not", async () => {
+    const inFlight = scripted([() => failure(409, 'IDEMPOTENCY_KEY_CONFLICT', { 'x-should-retry': 'true', 'retry-after': '0' }), () => envelope(PRODUCT)]);
+    const client = createEntitlementDeliveryClient({ baseUrl: 'http://api.test', apiKey: 'eh_test_x', fetch: inFlight.fetch, ...fast });
+    await expect(client.products.create({ name: 'Guide', entitlement_type: 'permanent' })).resolves.toMatchObject({ data: PRODUCT });
+    expect(inFlight.sent).toHaveLength(2);
+    expect(inFlight.sent[1]?.key).toBe(inFlight.sent[0]?.key);
+
+    const serverError = scripted([() => failure(500, 'INTERNAL_ERROR', { 'x-should-retry': 'true' }), () => envelope(PRODUCT)]);
+    const reads = createEntitlementDeliveryClient({ baseUrl: 'http://api.test', apiKey: 'eh_test_x', fetch: serverError.fetch, ...fast });
+    await expect(reads.products.get('prod_1')).resolves.toMatchObject({ data: PRODUCT });
+    expect(serverError.sent).toHaveLength(2);
+
+    const refused = scripted([() => failure(503, 'SERVICE_UNAVAILABLE', { 'x-should-retry': 'false', 'retry-after': '0' })]);
+    const noHint = createEntitlementDeliveryClient({ baseUrl: 'http://api.test', apiKey: 'eh_test_x', fetch: refused.fetch, ...fast });
+    const error = await noHint.products.get('prod_1').catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ status: 503, shouldRetry: false });
+    expect(refused.sent).toHaveLength(1);
+
+    // Not idempotent (no key: the admin API), the hint changes nothing.
+    const admin = scripted([() => failure(409, 'IDEMPOTENCY_KEY_CONFLICT', { 'x-should-retry': 'true' })]);
+    const adminClient = createEntitlementDeliveryClient({ baseUrl: 'http://api.test', adminToken: 'admin-token-0123456789', fetch: admin.fetch, ...fast });
+    await expect(adminClient.admin.createMerchant({ name: 'Shop', plan: 'free' })).rejects.toMatchObject({ status: 409, shouldRetry: true });
+    expect(admin.sent).toHaveLength(1);
+  });
+
+  it('throws the subclass of ApiError that names the error type', async () => {
+    const typed = (status: number, type: string, code: string) =>
+      new Response(JSON.stringify({ error: { type, message: code, code, request_id: 'req_t' } }), { status, headers: { 'content-type': 'application/json' } });
+    const cases = [
+      [400, 'invalid_request_error', 'INVALID_PARAMETER', InvalidRequestError],
+      [401, 'authentication_error', 'INVALID_API_KEY', AuthenticationError],
+      [402, 'billing_error', 'STORAGE_LIMIT_REACHED', BillingError],
+      [403, 'permission_error', 'INSUFFICIENT_SCOPE', PermissionError],
+      [404, 'not_found_error', 'PRODUCT_NOT_FOUND', NotFoundError],
+      [409, 'conflict_error', 'PRODUCT_ARCHIVED', ConflictError],
+      [429, 'rate_limit_error', 'RATE_LIMITED', RateLimitError],
+      [500, 'api_error', 'INTERNAL_ERROR', ApiServerError],
+    ] as const;
+    for (const [status, type, code, ErrorClass] of cases) {
+      const { fetch } = scripted([() => typed(status, type, code)]);
+      const client = createEntitlementDeliveryClient({ baseUrl: 'http://api.test', apiKey: 'eh_test_x', fetch, maxRetries: 0, ...fast });
+      const error = await client.products.get('prod_1').catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ErrorClass);
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error).toMatchObject({ status, type, code, name: ErrorClass.name });
+    }
+    const { fetch } = scripted([() => new Response('<html>bad gateway</html>', { status: 502 })]);
+    const client = createEntitlementDeliveryClient({ baseUrl: 'http://api.test', apiKey: 'eh_test_x', fetch, maxRetries: 0, ...fast });
+    const unexpected = await client.products.get('prod_1').catch((caught: unknown) => caught);
+    expect(unexpected).toMatchObject({ name: 'ApiError', code: 'UNEXPECTED_RESPONSE' });
   });
 });
 

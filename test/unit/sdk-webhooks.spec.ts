@@ -1,4 +1,4 @@
-import { verifyWebhook, WebhookVerificationError } from '@entitlement-delivery/sdk';
+import { signWebhook, verifyWebhook, WebhookVerificationError } from '@entitlement-delivery/sdk';
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 import { generateWebhookSecret, webhookHeaders } from '../../src/webhooks/webhook-signature';
@@ -81,5 +81,26 @@ describe('SDK webhooks.verify', () => {
       }),
       { numRuns: 150 },
     );
+  });
+});
+
+describe('SDK webhooks.sign (test deliveries, like stripe-node generateTestHeaderString)', () => {
+  it('signs as Standard Webhooks does: the reference library and the SDK verify it, another secret does not', async () => {
+    const secret = generateWebhookSecret();
+    const signed = await signWebhook(event, secret, { id: 'evt_1', timestamp: now });
+    expect(signed.body).toBe(body);
+    expect(signed.headers).toEqual({ 'webhook-id': 'evt_1', 'webhook-timestamp': String(nowSeconds), 'webhook-signature': expect.stringMatching(/^v1,/) });
+    // The same bytes the service itself would send.
+    expect(signed.headers).toEqual(webhookHeaders([secret], 'evt_1', nowSeconds, body));
+    await expect(verifyWebhook(signed.body, signed.headers, secret, { now })).resolves.toEqual(event);
+    expect(await refusal(verifyWebhook(signed.body, signed.headers, generateWebhookSecret(), { now }))).toBe('INVALID_SIGNATURE');
+  });
+
+  it('defaults to a fresh id and the current time, which verifies now', async () => {
+    const secret = generateWebhookSecret();
+    const signed = await signWebhook(body, secret);
+    expect(signed.headers['webhook-id']).toMatch(/^msg_[0-9a-f]{32}$/);
+    await expect(verifyWebhook(signed.body, signed.headers, secret)).resolves.toEqual(event);
+    expect(new Webhook(secret).verify(signed.body, signed.headers)).toEqual(event);
   });
 });

@@ -326,7 +326,7 @@ export interface components {
          * @description Machine-readable error code from the catalogue
          * @enum {string}
          */
-        ErrorCode: "INVALID_API_KEY" | "INSUFFICIENT_SCOPE" | "RATE_LIMITED" | "MISSING_REQUIRED_FIELD" | "INVALID_PARAMETER" | "INVALID_JSON" | "FILTER_REQUIRED" | "PAYLOAD_TOO_LARGE" | "FILE_TOO_LARGE" | "STORAGE_LIMIT_REACHED" | "BANDWIDTH_LIMIT_REACHED" | "ENTITLEMENT_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "CUSTOMER_NOT_FOUND" | "FILE_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "EVENT_NOT_FOUND" | "MERCHANT_NOT_FOUND" | "API_KEY_NOT_FOUND" | "NOT_FOUND" | "ENTITLEMENT_NOT_ACTIVE" | "UPLOAD_NOT_CONFIRMED" | "INVALID_STATUS_TRANSITION" | "IDEMPOTENCY_KEY_CONFLICT" | "PRODUCT_ARCHIVED" | "DUPLICATE_STORE_ID" | "ORDER_NOT_FOUND" | "GRANT_RULE_NOT_FOUND" | "ORDER_CUSTOMER_MISMATCH" | "MANAGED_BY_PARENT" | "SUBSCRIPTION_NOT_FOUND" | "SUBSCRIPTION_CONFLICT" | "IMPORT_NOT_FOUND" | "TEST_MODE_ONLY" | "TEST_CLOCK_NOT_FOUND" | "TEST_CLOCK_MISMATCH" | "INVALID_CREDENTIALS" | "INVALID_SESSION" | "CSRF_TOKEN_INVALID" | "SETUP_LINK_INVALID" | "DASHBOARD_USER_EXISTS" | "FILE_IN_USE" | "DASHBOARD_USER_NOT_FOUND" | "LAST_DASHBOARD_USER" | "LAST_OWNER" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "INVALID_API_KEY" | "INSUFFICIENT_SCOPE" | "RATE_LIMITED" | "MISSING_REQUIRED_FIELD" | "INVALID_PARAMETER" | "INVALID_JSON" | "FILTER_REQUIRED" | "PAYLOAD_TOO_LARGE" | "FILE_TOO_LARGE" | "STORAGE_LIMIT_REACHED" | "BANDWIDTH_LIMIT_REACHED" | "ENTITLEMENT_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "CUSTOMER_NOT_FOUND" | "FILE_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "EVENT_NOT_FOUND" | "MERCHANT_NOT_FOUND" | "API_KEY_NOT_FOUND" | "NOT_FOUND" | "ENTITLEMENT_NOT_ACTIVE" | "UPLOAD_NOT_CONFIRMED" | "FILE_ALREADY_CONFIRMED" | "INVALID_STATUS_TRANSITION" | "IDEMPOTENCY_KEY_CONFLICT" | "PRODUCT_ARCHIVED" | "DUPLICATE_STORE_ID" | "ORDER_NOT_FOUND" | "GRANT_RULE_NOT_FOUND" | "ORDER_CUSTOMER_MISMATCH" | "MANAGED_BY_PARENT" | "SUBSCRIPTION_NOT_FOUND" | "SUBSCRIPTION_CONFLICT" | "IMPORT_NOT_FOUND" | "TEST_MODE_ONLY" | "TEST_CLOCK_NOT_FOUND" | "TEST_CLOCK_MISMATCH" | "INVALID_CREDENTIALS" | "INVALID_SESSION" | "CSRF_TOKEN_INVALID" | "SETUP_LINK_INVALID" | "DASHBOARD_USER_EXISTS" | "FILE_IN_USE" | "DASHBOARD_USER_NOT_FOUND" | "LAST_DASHBOARD_USER" | "LAST_OWNER" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         ErrorDetailDto: {
             /**
              * @description Error category
@@ -792,6 +792,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -833,7 +835,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown */
+            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent, or more than one of the fields that name one thing is given (customer_id and store_customer_id); `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -920,6 +922,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -952,6 +956,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1051,6 +1057,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1083,6 +1091,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1138,7 +1148,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown */
+            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent, or more than one of the fields that name one thing is given (customer_id and store_customer_id); `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -1194,6 +1204,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1226,6 +1238,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1304,6 +1318,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1336,6 +1352,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1398,7 +1416,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
+            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent, or more than one of the fields that name one thing is given (customer_id and store_customer_id); `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -1469,6 +1487,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1501,6 +1521,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1618,6 +1640,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1650,6 +1674,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1728,6 +1754,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1760,6 +1788,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1822,7 +1852,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
+            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent, or more than one of the fields that name one thing is given (customer_id and store_customer_id); `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -1876,6 +1906,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1908,6 +1942,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1940,6 +1976,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2057,6 +2095,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2089,6 +2129,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2204,6 +2246,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2221,6 +2267,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2253,6 +2301,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2387,6 +2437,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2419,6 +2473,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2451,6 +2507,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {

@@ -55,7 +55,9 @@ export interface paths {
         put?: never;
         /**
          * Create a merchant
-         * @description Create a merchant
+         * @description **Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.
+         *
+         *     Create a merchant
          */
         post: operations["admin.createMerchant"];
         delete?: never;
@@ -73,7 +75,9 @@ export interface paths {
         };
         /**
          * Get a merchant
-         * @description Get a merchant
+         * @description **Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.
+         *
+         *     Get a merchant
          */
         get: operations["admin.getMerchant"];
         put?: never;
@@ -83,7 +87,9 @@ export interface paths {
         head?: never;
         /**
          * Rename a merchant or change its plan
-         * @description Rename a merchant or change its plan
+         * @description **Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.
+         *
+         *     Rename a merchant or change its plan
          */
         patch: operations["admin.updateMerchant"];
         trace?: never;
@@ -97,13 +103,17 @@ export interface paths {
         };
         /**
          * List a merchant's API keys
-         * @description Without secrets; revoked keys included.
+         * @description **Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.
+         *
+         *     Without secrets; revoked keys included.
          */
         get: operations["admin.listApiKeys"];
         put?: never;
         /**
          * Create an API key
-         * @description The secret `key` appears only in this response.
+         * @description **Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.
+         *
+         *     The secret `key` appears only in this response.
          */
         post: operations["admin.createApiKey"];
         delete?: never;
@@ -124,7 +134,9 @@ export interface paths {
         post?: never;
         /**
          * Revoke an API key
-         * @description Every instance refuses it within 5 seconds.
+         * @description **Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.
+         *
+         *     Every instance refuses it within 5 seconds.
          */
         delete: operations["admin.revokeApiKey"];
         options?: never;
@@ -141,7 +153,9 @@ export interface paths {
         };
         /**
          * A merchant's plan limits and usage
-         * @description Storage used (CONFIRMED files), storage reserved (PENDING uploads with a valid URL), and this calendar month (UTC) of bandwidth and overage, in bytes, per mode. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
+         * @description **Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.
+         *
+         *     Storage used (CONFIRMED files), storage reserved (PENDING uploads with a valid URL), and this calendar month (UTC) of bandwidth and overage, in bytes, per mode. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
          */
         get: operations["admin.getUsage"];
         put?: never;
@@ -576,6 +590,26 @@ export interface paths {
          * @description Public, no API key. The key signing tokens now, and each key retired less than ENTITLEMENT_TOKEN_TTL ago, so tokens signed before a rotation verify until they expire. Not wrapped in the response envelope (RFC 7517 shape).
          */
         get: operations["entitlements.getSigningKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/entitlement-token-issuer.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Issuer of entitlement tokens (discovery)
+         * @description Public, no API key. The `iss` every token carries (PUBLIC_BASE_URL) and the key set's URL, so a verifier that reaches the service by another URL (a private address, 127.0.0.1) pins the issuer the service publishes; the SDK reads it when given no issuer. Not wrapped in the response envelope (shaped like OpenID discovery).
+         */
+        get: operations["entitlements.getTokenIssuer"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1275,7 +1309,9 @@ export interface paths {
         put?: never;
         /**
          * Create a dashboard user
-         * @description Creates a dashboard user of the merchant and returns a one-time `setup_url` (valid 24 hours) where the user sets a password of at least 12 characters. For an existing user of the same merchant it returns a new link, which resets the password. `role` defaults to owner for the merchant's first user and viewer after; given for an existing user it changes theirs (a merchant keeps one owner: 409 LAST_OWNER).
+         * @description **Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.
+         *
+         *     Creates a dashboard user of the merchant and returns a one-time `setup_url` (valid 24 hours) where the user sets a password of at least 12 characters. For an existing user of the same merchant it returns a new link, which resets the password. `role` defaults to owner for the merchant's first user and viewer after; given for an existing user it changes theirs (a merchant keeps one owner: 409 LAST_OWNER).
          */
         post: operations["admin.createDashboardUser"];
         delete?: never;
@@ -1292,7 +1328,7 @@ export interface components {
          * @description Machine-readable error code from the catalogue
          * @enum {string}
          */
-        ErrorCode: "INVALID_API_KEY" | "INSUFFICIENT_SCOPE" | "RATE_LIMITED" | "MISSING_REQUIRED_FIELD" | "INVALID_PARAMETER" | "INVALID_JSON" | "FILTER_REQUIRED" | "PAYLOAD_TOO_LARGE" | "FILE_TOO_LARGE" | "STORAGE_LIMIT_REACHED" | "BANDWIDTH_LIMIT_REACHED" | "ENTITLEMENT_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "CUSTOMER_NOT_FOUND" | "FILE_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "EVENT_NOT_FOUND" | "MERCHANT_NOT_FOUND" | "API_KEY_NOT_FOUND" | "NOT_FOUND" | "ENTITLEMENT_NOT_ACTIVE" | "UPLOAD_NOT_CONFIRMED" | "INVALID_STATUS_TRANSITION" | "IDEMPOTENCY_KEY_CONFLICT" | "PRODUCT_ARCHIVED" | "DUPLICATE_STORE_ID" | "ORDER_NOT_FOUND" | "GRANT_RULE_NOT_FOUND" | "ORDER_CUSTOMER_MISMATCH" | "MANAGED_BY_PARENT" | "SUBSCRIPTION_NOT_FOUND" | "SUBSCRIPTION_CONFLICT" | "IMPORT_NOT_FOUND" | "TEST_MODE_ONLY" | "TEST_CLOCK_NOT_FOUND" | "TEST_CLOCK_MISMATCH" | "INVALID_CREDENTIALS" | "INVALID_SESSION" | "CSRF_TOKEN_INVALID" | "SETUP_LINK_INVALID" | "DASHBOARD_USER_EXISTS" | "FILE_IN_USE" | "DASHBOARD_USER_NOT_FOUND" | "LAST_DASHBOARD_USER" | "LAST_OWNER" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "INVALID_API_KEY" | "INSUFFICIENT_SCOPE" | "RATE_LIMITED" | "MISSING_REQUIRED_FIELD" | "INVALID_PARAMETER" | "INVALID_JSON" | "FILTER_REQUIRED" | "PAYLOAD_TOO_LARGE" | "FILE_TOO_LARGE" | "STORAGE_LIMIT_REACHED" | "BANDWIDTH_LIMIT_REACHED" | "ENTITLEMENT_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "CUSTOMER_NOT_FOUND" | "FILE_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "EVENT_NOT_FOUND" | "MERCHANT_NOT_FOUND" | "API_KEY_NOT_FOUND" | "NOT_FOUND" | "ENTITLEMENT_NOT_ACTIVE" | "UPLOAD_NOT_CONFIRMED" | "FILE_ALREADY_CONFIRMED" | "INVALID_STATUS_TRANSITION" | "IDEMPOTENCY_KEY_CONFLICT" | "PRODUCT_ARCHIVED" | "DUPLICATE_STORE_ID" | "ORDER_NOT_FOUND" | "GRANT_RULE_NOT_FOUND" | "ORDER_CUSTOMER_MISMATCH" | "MANAGED_BY_PARENT" | "SUBSCRIPTION_NOT_FOUND" | "SUBSCRIPTION_CONFLICT" | "IMPORT_NOT_FOUND" | "TEST_MODE_ONLY" | "TEST_CLOCK_NOT_FOUND" | "TEST_CLOCK_MISMATCH" | "INVALID_CREDENTIALS" | "INVALID_SESSION" | "CSRF_TOKEN_INVALID" | "SETUP_LINK_INVALID" | "DASHBOARD_USER_EXISTS" | "FILE_IN_USE" | "DASHBOARD_USER_NOT_FOUND" | "LAST_DASHBOARD_USER" | "LAST_OWNER" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         ErrorDetailDto: {
             /**
              * @description Error category
@@ -2530,13 +2566,15 @@ export interface components {
             /**
              * @description Key type
              * @example OKP
+             * @enum {string}
              */
-            kty: string;
+            kty: "OKP";
             /**
              * @description Curve
              * @example Ed25519
+             * @enum {string}
              */
-            crv: string;
+            crv: "Ed25519";
             /**
              * @description The public key, base64url
              * @example 11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo
@@ -2550,17 +2588,44 @@ export interface components {
             /**
              * @description Algorithm
              * @example EdDSA
+             * @enum {string}
              */
-            alg: string;
+            alg: "EdDSA";
             /**
              * @description Use: signatures
              * @example sig
+             * @enum {string}
              */
-            use: string;
+            use: "sig";
         };
         JsonWebKeySetDto: {
             /** @description The signing key first, then keys retired less than ENTITLEMENT_TOKEN_TTL ago (tokens they signed are still valid) */
             keys: components["schemas"]["JsonWebKeyDto"][];
+        };
+        TokenIssuerDto: {
+            /**
+             * @description The `iss` of every token: the service's PUBLIC_BASE_URL, which may differ from the URL a client reaches it by
+             * @example https://entitlements.example.com
+             */
+            issuer: string;
+            /**
+             * @description The key set that verifies them
+             * @example https://entitlements.example.com/.well-known/jwks.json
+             */
+            jwks_uri: string;
+            /**
+             * @description Signing algorithms
+             * @example [
+             *       "EdDSA"
+             *     ]
+             */
+            id_token_signing_alg_values_supported: "EdDSA"[];
+            /**
+             * @description How `aud` is built: the merchant id and the mode
+             * @example {merchant id}:{live|test}
+             * @enum {string}
+             */
+            audience_format: "{merchant id}:{live|test}";
         };
         OrderLineItemResponseDto: {
             /**
@@ -4030,7 +4095,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
+            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent, or more than one of the fields that name one thing is given (customer_id and store_customer_id); `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4071,6 +4136,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4091,6 +4158,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4155,6 +4224,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4175,6 +4246,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4261,6 +4334,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4281,6 +4356,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4345,6 +4422,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4365,6 +4444,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4410,7 +4491,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
+            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent, or more than one of the fields that name one thing is given (customer_id and store_customer_id); `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4451,6 +4532,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4471,6 +4554,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4535,6 +4620,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4555,6 +4642,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4619,6 +4708,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4639,6 +4730,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4753,6 +4846,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4785,6 +4880,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4846,7 +4943,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
+            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent, or more than one of the fields that name one thing is given (customer_id and store_customer_id); `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -4891,7 +4988,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description `DUPLICATE_STORE_ID`: Another product already has this store_product_id; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
+            /** @description `DUPLICATE_STORE_ID`: Another product already has this store_product_id; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters, or its first request finished while this one waited (retry to get its result) */
             409: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -4900,13 +4997,17 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description `PAYLOAD_TOO_LARGE`: The body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -4932,6 +5033,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4964,6 +5067,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5075,6 +5180,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5107,6 +5214,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5218,6 +5327,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5250,6 +5361,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5309,7 +5422,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
+            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent, or more than one of the fields that name one thing is given (customer_id and store_customer_id); `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -5378,13 +5491,17 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description `PAYLOAD_TOO_LARGE`: The body is larger than 1 MiB */
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -5410,6 +5527,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5442,6 +5561,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5556,6 +5677,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5588,6 +5711,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5649,7 +5774,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
+            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent, or more than one of the fields that name one thing is given (customer_id and store_customer_id); `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -5709,7 +5834,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
+            /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters, or its first request finished while this one waited (retry to get its result) */
             409: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -5718,6 +5843,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5750,6 +5879,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5782,6 +5913,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5893,6 +6026,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5925,6 +6060,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6036,6 +6173,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6068,6 +6207,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6213,6 +6354,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6245,6 +6388,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6359,6 +6504,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6391,6 +6538,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6452,7 +6601,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `TEST_MODE_ONLY`: The route exists in test mode only: use a test key; `INVALID_JSON`: The body is not valid JSON */
+            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent, or more than one of the fields that name one thing is given (customer_id and store_customer_id); `INVALID_PARAMETER`: A present field is invalid or unknown; `TEST_MODE_ONLY`: The route exists in test mode only: use a test key; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -6497,7 +6646,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
+            /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters, or its first request finished while this one waited (retry to get its result) */
             409: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -6506,6 +6655,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6538,6 +6691,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6570,6 +6725,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6696,6 +6853,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6728,6 +6887,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6854,6 +7015,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6886,6 +7049,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6950,7 +7115,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `TEST_MODE_ONLY`: The route exists in test mode only: use a test key; `INVALID_JSON`: The body is not valid JSON */
+            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent, or more than one of the fields that name one thing is given (customer_id and store_customer_id); `INVALID_PARAMETER`: A present field is invalid or unknown; `TEST_MODE_ONLY`: The route exists in test mode only: use a test key; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -7010,7 +7175,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
+            /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters, or its first request finished while this one waited (retry to get its result) */
             409: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -7019,6 +7184,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7051,6 +7220,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7083,6 +7254,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7146,7 +7319,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown */
+            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent, or more than one of the fields that name one thing is given (customer_id and store_customer_id); `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -7202,6 +7375,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7234,6 +7409,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7362,6 +7539,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7394,6 +7573,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7455,7 +7636,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
+            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent, or more than one of the fields that name one thing is given (customer_id and store_customer_id); `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -7515,7 +7696,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description `PRODUCT_ARCHIVED`: The product is archived and cannot be granted; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
+            /** @description `PRODUCT_ARCHIVED`: The product is archived and cannot be granted; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters, or its first request finished while this one waited (retry to get its result) */
             409: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -7524,6 +7705,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7556,6 +7741,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7588,6 +7775,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7699,6 +7888,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7731,6 +7922,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7859,6 +8052,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7891,6 +8088,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7923,6 +8122,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8047,7 +8248,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description `INVALID_STATUS_TRANSITION`: The lifecycle forbids this operation in the current status; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
+            /** @description `INVALID_STATUS_TRANSITION`: The lifecycle forbids this operation in the current status; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters, or its first request finished while this one waited (retry to get its result) */
             409: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -8056,6 +8257,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8088,6 +8293,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8120,6 +8327,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8244,7 +8453,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description `INVALID_STATUS_TRANSITION`: The lifecycle forbids this operation in the current status; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
+            /** @description `INVALID_STATUS_TRANSITION`: The lifecycle forbids this operation in the current status; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters, or its first request finished while this one waited (retry to get its result) */
             409: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -8253,6 +8462,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8285,6 +8498,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8317,6 +8532,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8422,7 +8639,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description `INVALID_STATUS_TRANSITION`: The lifecycle forbids this operation in the current status; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
+            /** @description `INVALID_STATUS_TRANSITION`: The lifecycle forbids this operation in the current status; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters, or its first request finished while this one waited (retry to get its result) */
             409: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -8431,6 +8648,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8448,6 +8669,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8480,6 +8703,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8604,7 +8829,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description `INVALID_STATUS_TRANSITION`: The lifecycle forbids this operation in the current status; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
+            /** @description `INVALID_STATUS_TRANSITION`: The lifecycle forbids this operation in the current status; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters, or its first request finished while this one waited (retry to get its result) */
             409: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -8613,6 +8838,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8645,6 +8874,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8677,6 +8908,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8801,7 +9034,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description `INVALID_STATUS_TRANSITION`: The lifecycle forbids this operation in the current status; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
+            /** @description `INVALID_STATUS_TRANSITION`: The lifecycle forbids this operation in the current status; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters, or its first request finished while this one waited (retry to get its result) */
             409: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -8810,6 +9043,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8842,6 +9079,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8874,6 +9113,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8983,7 +9224,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
+            /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters, or its first request finished while this one waited (retry to get its result) */
             409: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -8992,6 +9233,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9009,6 +9254,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9041,6 +9288,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9080,6 +9329,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JsonWebKeySetDto"];
+                };
+            };
+        };
+    };
+    "entitlements.getTokenIssuer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The issuer and its key set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenIssuerDto"];
                 };
             };
         };
@@ -9181,6 +9450,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9213,6 +9484,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9296,7 +9569,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
+            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent, or more than one of the fields that name one thing is given (customer_id and store_customer_id); `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -9356,7 +9629,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description `ORDER_CUSTOMER_MISMATCH`: The order is already recorded for another customer; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
+            /** @description `ORDER_CUSTOMER_MISMATCH`: The order is already recorded for another customer; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters, or its first request finished while this one waited (retry to get its result) */
             409: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -9365,6 +9638,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9397,6 +9674,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9429,6 +9708,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9553,7 +9834,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
+            /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters, or its first request finished while this one waited (retry to get its result) */
             409: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -9562,6 +9843,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9594,6 +9879,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9626,6 +9913,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9737,6 +10026,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9769,6 +10060,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9880,6 +10173,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9912,6 +10207,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10032,6 +10329,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10064,6 +10363,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10175,6 +10476,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10207,6 +10510,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10318,6 +10623,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10350,6 +10657,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10482,6 +10791,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10514,6 +10825,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10646,6 +10959,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10678,6 +10993,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10810,6 +11127,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10842,6 +11161,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10903,7 +11224,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `FILE_TOO_LARGE`: The declared size is over the plan's max file size; `INVALID_JSON`: The body is not valid JSON */
+            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent, or more than one of the fields that name one thing is given (customer_id and store_customer_id); `INVALID_PARAMETER`: A present field is invalid or unknown; `FILE_TOO_LARGE`: The declared size is over the plan's max file size; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -10978,7 +11299,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
+            /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters, or its first request finished while this one waited (retry to get its result) */
             409: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -10987,6 +11308,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11019,6 +11344,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11051,6 +11378,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11171,7 +11500,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description `UPLOAD_NOT_CONFIRMED`: Confirm: not PENDING, object missing, or size off by more than 10%; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
+            /** @description `UPLOAD_NOT_CONFIRMED`: Confirm: no object in storage, or its size is off by more than 10% (the object is deleted); `FILE_ALREADY_CONFIRMED`: Confirm: the file is already CONFIRMED (a second confirm); nothing changed; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters, or its first request finished while this one waited (retry to get its result) */
             409: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -11180,6 +11509,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11197,6 +11530,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11229,6 +11564,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11289,7 +11626,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `UPLOAD_NOT_CONFIRMED`: Download: the file is not CONFIRMED; `INVALID_PARAMETER`: A present field is invalid or unknown */
+            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent, or more than one of the fields that name one thing is given (customer_id and store_customer_id); `UPLOAD_NOT_CONFIRMED`: Download: the file is not CONFIRMED; `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -11379,6 +11716,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11411,6 +11750,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11522,6 +11863,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11554,6 +11897,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11663,6 +12008,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11680,6 +12029,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11712,6 +12063,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11830,6 +12183,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11862,6 +12217,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11984,6 +12341,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12016,6 +12375,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12127,6 +12488,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12159,6 +12522,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12291,6 +12656,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12323,6 +12690,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12447,7 +12816,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
+            /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters, or its first request finished while this one waited (retry to get its result) */
             409: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -12456,6 +12825,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12488,6 +12861,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12520,6 +12895,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12634,6 +13011,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12666,6 +13045,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12727,7 +13108,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_PARAMETER`: A present field is invalid or unknown; `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_JSON`: The body is not valid JSON */
+            /** @description `INVALID_PARAMETER`: A present field is invalid or unknown; `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent, or more than one of the fields that name one thing is given (customer_id and store_customer_id); `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -12772,7 +13153,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
+            /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters, or its first request finished while this one waited (retry to get its result) */
             409: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -12781,6 +13162,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12813,6 +13198,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12845,6 +13232,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12956,6 +13345,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12988,6 +13379,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13099,6 +13492,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13131,6 +13526,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13276,6 +13673,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13308,6 +13707,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13413,7 +13814,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
+            /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters, or its first request finished while this one waited (retry to get its result) */
             409: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -13422,6 +13823,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13439,6 +13844,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13471,6 +13878,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13576,7 +13985,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
+            /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters, or its first request finished while this one waited (retry to get its result) */
             409: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -13585,6 +13994,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13602,6 +14015,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13634,6 +14049,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13766,6 +14183,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13798,6 +14217,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13909,6 +14330,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13941,6 +14364,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14020,7 +14445,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
+            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent, or more than one of the fields that name one thing is given (customer_id and store_customer_id); `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -14089,6 +14514,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14121,6 +14550,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14153,6 +14584,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14264,6 +14697,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14296,6 +14731,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14418,6 +14855,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14450,6 +14889,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14564,6 +15005,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14596,6 +15039,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14658,7 +15103,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
+            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent, or more than one of the fields that name one thing is given (customer_id and store_customer_id); `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -14718,7 +15163,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters */
+            /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters, or its first request finished while this one waited (retry to get its result) */
             409: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -14727,6 +15172,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14759,6 +15208,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14791,6 +15242,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14902,6 +15355,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14934,6 +15389,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14985,7 +15442,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent; `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
+            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent, or more than one of the fields that name one thing is given (customer_id and store_customer_id); `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15015,6 +15472,10 @@ export interface operations {
             /** @description `DASHBOARD_USER_EXISTS`: The email already belongs to another merchant's dashboard user; `LAST_OWNER`: A merchant always keeps one owner: make another user owner first */
             409: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15035,6 +15496,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15055,6 +15518,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {

@@ -41,6 +41,7 @@ export const OPERATIONS = {
   'entitlements.revoke': { group: 'entitlements', name: 'revoke', method: 'POST', path: '/v1/entitlements/{entitlement_id}/revoke', pathParameters: ['entitlement_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'entitlements.issueToken': { group: 'entitlements', name: 'issueToken', method: 'POST', path: '/v1/entitlements/{entitlement_id}/token', pathParameters: ['entitlement_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'entitlements.getSigningKeys': { group: 'entitlements', name: 'getSigningKeys', method: 'GET', path: '/.well-known/jwks.json', pathParameters: [], input: 'none', contentTypes: [], paginated: false, credential: null, idempotency: 'none' },
+  'entitlements.getTokenIssuer': { group: 'entitlements', name: 'getTokenIssuer', method: 'GET', path: '/.well-known/entitlement-token-issuer.json', pathParameters: [], input: 'none', contentTypes: [], paginated: false, credential: null, idempotency: 'none' },
   'orders.list': { group: 'orders', name: 'list', method: 'GET', path: '/v1/orders', pathParameters: [], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
   'orders.upsert': { group: 'orders', name: 'upsert', method: 'POST', path: '/v1/orders', pathParameters: [], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'orders.refund': { group: 'orders', name: 'refund', method: 'POST', path: '/v1/orders/{order_id}/refund', pathParameters: ['order_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'header' },
@@ -336,6 +337,13 @@ export interface OperationTypes {
     item: never;
     errorCode: never;
   };
+  'entitlements.getTokenIssuer': {
+    query: never;
+    body: never;
+    response: operations['entitlements.getTokenIssuer']['responses'][200]['content']['application/json'];
+    item: never;
+    errorCode: never;
+  };
   'orders.list': {
     query: NonNullable<operations['orders.list']['parameters']['query']>;
     body: never;
@@ -425,7 +433,7 @@ export interface OperationTypes {
     body: never;
     response: operations['files.confirm']['responses'][200]['content']['application/json'];
     item: never;
-    errorCode: 'FILE_NOT_FOUND' | 'IDEMPOTENCY_KEY_CONFLICT' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'STORAGE_LIMIT_REACHED' | 'UPLOAD_NOT_CONFIRMED';
+    errorCode: 'FILE_ALREADY_CONFIRMED' | 'FILE_NOT_FOUND' | 'IDEMPOTENCY_KEY_CONFLICT' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'STORAGE_LIMIT_REACHED' | 'UPLOAD_NOT_CONFIRMED';
   };
   'files.download': {
     query: NonNullable<operations['files.download']['parameters']['query']>;
@@ -627,6 +635,8 @@ export interface AdminOperations {
   /**
    * Create a merchant
    *
+   * **Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.
+   *
    * Create a merchant
    *
    * `POST /admin/v1/merchants` · the admin token · operationId `admin.createMerchant`
@@ -637,6 +647,8 @@ export interface AdminOperations {
 
   /**
    * Get a merchant
+   *
+   * **Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.
    *
    * Get a merchant
    *
@@ -649,6 +661,8 @@ export interface AdminOperations {
   /**
    * Rename a merchant or change its plan
    *
+   * **Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.
+   *
    * Rename a merchant or change its plan
    *
    * `PATCH /admin/v1/merchants/{merchant_id}` · the admin token · operationId `admin.updateMerchant`
@@ -659,6 +673,8 @@ export interface AdminOperations {
 
   /**
    * List a merchant's API keys
+   *
+   * **Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.
    *
    * Without secrets; revoked keys included.
    *
@@ -671,6 +687,8 @@ export interface AdminOperations {
   /**
    * Create an API key
    *
+   * **Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.
+   *
    * The secret `key` appears only in this response.
    *
    * `POST /admin/v1/merchants/{merchant_id}/api-keys` · the admin token · operationId `admin.createApiKey`
@@ -681,6 +699,8 @@ export interface AdminOperations {
 
   /**
    * Revoke an API key
+   *
+   * **Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.
    *
    * Every instance refuses it within 5 seconds.
    *
@@ -693,6 +713,8 @@ export interface AdminOperations {
   /**
    * A merchant's plan limits and usage
    *
+   * **Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.
+   *
    * Storage used (CONFIRMED files), storage reserved (PENDING uploads with a valid URL), and this calendar month (UTC) of bandwidth and overage, in bytes, per mode. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
    *
    * `GET /admin/v1/merchants/{merchant_id}/usage` · the admin token · operationId `admin.getUsage`
@@ -703,6 +725,8 @@ export interface AdminOperations {
 
   /**
    * Create a dashboard user
+   *
+   * **Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.
    *
    * Creates a dashboard user of the merchant and returns a one-time `setup_url` (valid 24 hours) where the user sets a password of at least 12 characters. For an existing user of the same merchant it returns a new link, which resets the password. `role` defaults to owner for the merchant's first user and viewer after; given for an existing user it changes theirs (a merchant keeps one owner: 409 LAST_OWNER).
    *
@@ -1034,6 +1058,15 @@ export interface EntitlementsOperations {
    * `GET /.well-known/jwks.json` · no credential · operationId `entitlements.getSigningKeys`
    */
   getSigningKeys(options?: RequestOptions): Promise<ApiResult<'entitlements.getSigningKeys'>>;
+
+  /**
+   * Issuer of entitlement tokens (discovery)
+   *
+   * Public, no API key. The `iss` every token carries (PUBLIC_BASE_URL) and the key set's URL, so a verifier that reaches the service by another URL (a private address, 127.0.0.1) pins the issuer the service publishes; the SDK reads it when given no issuer. Not wrapped in the response envelope (shaped like OpenID discovery).
+   *
+   * `GET /.well-known/entitlement-token-issuer.json` · no credential · operationId `entitlements.getTokenIssuer`
+   */
+  getTokenIssuer(options?: RequestOptions): Promise<ApiResult<'entitlements.getTokenIssuer'>>;
 }
 
 /**
@@ -1199,7 +1232,7 @@ export interface FilesOperations {
    *
    * `POST /v1/files/{file_id}/confirm` · API key with scope `files:write` · operationId `files.confirm`
    *
-   * @throws {ApiError} FILE_NOT_FOUND, IDEMPOTENCY_KEY_CONFLICT, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, RATE_LIMITED, SERVICE_UNAVAILABLE, STORAGE_LIMIT_REACHED, UPLOAD_NOT_CONFIRMED
+   * @throws {ApiError} FILE_ALREADY_CONFIRMED, FILE_NOT_FOUND, IDEMPOTENCY_KEY_CONFLICT, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, RATE_LIMITED, SERVICE_UNAVAILABLE, STORAGE_LIMIT_REACHED, UPLOAD_NOT_CONFIRMED
    */
   confirm(fileId: string, options?: RequestOptions): Promise<ApiResult<'files.confirm'>>;
 

@@ -1,3 +1,4 @@
+import { API_KEY_SECRET_LENGTH, DISPLAY_PREFIX_LENGTH } from '../api-key-format';
 import { ApiProperty } from '@nestjs/swagger';
 import { PLANS } from '../merchant.entity';
 import { API_MODES } from '../../database/tenant';
@@ -23,7 +24,7 @@ export class ApiKeyResponseDto {
   @ApiProperty({ description: 'API key id', example: 'key_01jd8x3k2m4n5p6q7r8s9t0v1w' })
   id: string;
 
-  @ApiProperty({ description: 'First 12 characters of the key, to recognise it', example: 'eh_test_4fGh' })
+  @ApiProperty({ description: 'First 12 characters of the key, to recognise it', minLength: DISPLAY_PREFIX_LENGTH, maxLength: DISPLAY_PREFIX_LENGTH, example: 'eh_test_4fGh' })
   prefix: string;
 
   @ApiProperty({ description: 'Mode', enum: API_MODES, example: 'test' })
@@ -45,7 +46,10 @@ export class ApiKeyResponseDto {
   revoked_at: string | null;
 }
 
+/** `eh_live_` or `eh_test_` and the secret characters. */
+const API_KEY_MAX_LENGTH = 'eh_live_'.length + API_KEY_SECRET_LENGTH;
+
 export class CreatedApiKeyResponseDto extends ApiKeyResponseDto {
-  @ApiProperty({ description: 'The secret key; shown only in this response', example: 'eh_test_4fGhJ2kL9mN0pQ3rS6tV8wX1yZ5aB7cD0eF2gH4i' })
+  @ApiProperty({ description: 'The secret key; shown only in this response', maxLength: API_KEY_MAX_LENGTH, example: 'eh_test_4fGhJ2kL9mN0pQ3rS6tV8wX1yZ5aB7cD0eF2gH4i' })
   key: string;
 }

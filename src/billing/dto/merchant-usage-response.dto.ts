@@ -45,7 +45,7 @@ export class MerchantUsageResponseDto {
   @ApiProperty({ description: 'Plan', enum: PLANS, example: 'free' })
   plan: string;
 
-  @ApiProperty({ description: 'Calendar month (UTC) of the bandwidth figures', example: '2026-11' })
+  @ApiProperty({ description: 'Calendar month (UTC) of the bandwidth figures', pattern: '^\\d{4}-\\d{2}$', minLength: 7, maxLength: 7, example: '2026-11' })
   month: string;
 
   @ApiProperty({ description: "The plan's limits, in bytes", type: PlanLimitsResponseDto })

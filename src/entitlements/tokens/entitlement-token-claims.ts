@@ -42,13 +42,17 @@ export function entitlementTokenAudience(merchantId: string, mode: ApiMode): str
 }
 
 /**
- * The claims of a token issued at `now`. It lasts `ttlMilliseconds`, but never past the
- * entitlement's own expiry: `exp` is the earlier of the two, rounded down to the second (JWT
- * times are whole seconds), so a token never outlives its entitlement.
+ * The claims of a token issued at `now`, the customer's now (its test clock's frozen time when it is
+ * bound to one). It lasts `ttlMilliseconds`, but never past the entitlement's own expiry: `exp` is
+ * the earlier of the two, rounded down to the second (JWT times are whole seconds), so a token never
+ * outlives its entitlement. A verifier checks `exp` against real time, so a clock set in the future
+ * issues at `realNow` instead: its token can't be dated ahead of real time nor outlive real now +
+ * the TTL (DESIGN §12, §14); a clock in the past keeps its own time.
  */
-export function buildEntitlementTokenClaims(subject: TokenSubject, now: Date, ttlMilliseconds: number): EntitlementTokenClaims {
-  const issuedAt = Math.floor(now.getTime() / 1000);
-  const ttlEnd = Math.floor((now.getTime() + ttlMilliseconds) / 1000);
+export function buildEntitlementTokenClaims(subject: TokenSubject, now: Date, ttlMilliseconds: number, realNow: Date = now): EntitlementTokenClaims {
+  const issuedAtMilliseconds = Math.min(now.getTime(), realNow.getTime());
+  const issuedAt = Math.floor(issuedAtMilliseconds / 1000);
+  const ttlEnd = Math.floor((issuedAtMilliseconds + ttlMilliseconds) / 1000);
   const entitlementEnd = subject.entitlement.expires_at === null ? Infinity : Math.floor(new Date(subject.entitlement.expires_at).getTime() / 1000);
   return {
     ...subject.entitlement,

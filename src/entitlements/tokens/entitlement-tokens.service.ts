@@ -3,6 +3,7 @@ import { SignJWT } from 'jose';
 import type { Tenant } from '../../database/tenant';
 import { TestClockTime } from '../../test-clock-records/test-clock-time.service';
 import { AppConfig } from '../../config/app-config';
+import { Clock } from '../../clock/clock';
 import { CustomerRecordsService } from '../../customer-records/customer-records.service';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { ApiError } from '../../errors/api-error';
@@ -32,6 +33,7 @@ export class EntitlementTokensService {
     private readonly keys: EntitlementSigningKeys,
     private readonly time: TestClockTime,
     private readonly config: AppConfig,
+    private readonly clock: Clock,
   ) {}
 
   /** POST /v1/entitlements/{id}/token: only an entitlement active now gets one (403 otherwise). */
@@ -77,6 +79,7 @@ export class EntitlementTokensService {
       },
       now,
       this.config.entitlementTokenTtlMilliseconds,
+      this.clock.now(),
     );
     const key = await this.keys.signingKey();
     const token = await new SignJWT({ ...claims }).setProtectedHeader({ alg: 'EdDSA', kid: key.kid, typ: 'JWT' }).sign(key.privateKey);

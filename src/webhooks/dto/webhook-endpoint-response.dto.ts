@@ -1,3 +1,5 @@
+import { WEBHOOK_SECRET_LENGTH } from '../webhook-signature';
+import { RESPONSE_BODY_LIMIT_BYTES } from '../webhook-sender';
 import { ApiProperty } from '@nestjs/swagger';
 import { DISABLED_REASONS } from '../webhook-endpoint.entity';
 import { ENABLED_EVENT_CHOICES } from './webhook-endpoint-request.dto';
@@ -38,7 +40,7 @@ export class WebhookEndpointResponseDto {
 
 /** Creation and rotation answers: the endpoint plus its signing secret, shown only here. */
 export class WebhookEndpointWithSecretResponseDto extends WebhookEndpointResponseDto {
-  @ApiProperty({ description: 'Signing secret (Standard Webhooks): whsec_ + base64 of 32 random bytes. Shown only on creation and rotation', example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw0AqXFXkG5HQ=' })
+  @ApiProperty({ description: 'Signing secret (Standard Webhooks): whsec_ + base64 of 32 random bytes. Shown only on creation and rotation', maxLength: WEBHOOK_SECRET_LENGTH, example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw0AqXFXkG5HQ=' })
   secret: string;
 }
 
@@ -79,7 +81,7 @@ export class WebhookDeliveryResponseDto {
   @ApiProperty({ description: 'Milliseconds from request to response body', example: 42 })
   duration_ms: number;
 
-  @ApiProperty({ description: 'First 1 KiB of the response body', type: String, nullable: true, example: 'ok' })
+  @ApiProperty({ description: 'First 1 KiB of the response body', type: String, nullable: true, maxLength: RESPONSE_BODY_LIMIT_BYTES, example: 'ok' })
   response_body: string | null;
 
   @ApiProperty({ description: 'When the attempt started', example: '2026-11-22T13:04:41.123Z' })

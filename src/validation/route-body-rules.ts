@@ -1,4 +1,4 @@
-import { BodyReadRules, JSON_BODY_LIMIT_BYTES } from '../validation/request-body';
+import { BodyReadRules, JSON_BODY_LIMIT_BYTES } from './request-body';
 
 /** How a route's body is read: its size limit (and what a 413 calls it), and whether text/csv is accepted beside JSON. */
 export type BodyRules = BodyReadRules;
