@@ -51,6 +51,8 @@ interface Minute {
   minute: number;
   routes: Record<Route, RouteMinute>;
   non2xx: number;
+  /** The non-2xx answers by route and status, e.g. `create 503`. */
+  non2xxByStatus: Record<string, number>;
   errors: number;
   rssMegabytes: number;
   peakRssMegabytes: number;
@@ -152,13 +154,16 @@ async function entitlementStatistics(database: Client): Promise<Minute['entitlem
 /** One minute of the mixed load, paced. */
 async function soakMinute(server: Server, database: Client, workload: Workload, minute: number): Promise<Minute> {
   const latencies: Record<Route, number[]> = { check: [], create: [], download: [], list: [] };
+  const non2xxByStatus: Record<string, number> = {};
   let peakRss = residentMegabytes(server.pid, 'VmRSS');
   const sampler = setInterval(() => {
     peakRss = Math.max(peakRss, residentMegabytes(server.pid, 'VmRSS'));
   }, 1_000);
-  const outcome = await pacedLoad({ baseUrl: server.baseUrl, connections: CONNECTIONS, rate: RATE, seconds: 60, next: workload.next, key: workload.key }, (milliseconds, sent) => {
+  const outcome = await pacedLoad({ baseUrl: server.baseUrl, connections: CONNECTIONS, rate: RATE, seconds: 60, next: workload.next, key: workload.key }, (milliseconds, sent, statusCode) => {
     const route = workload.routeOf.get(sent);
-    if (route) latencies[route].push(milliseconds);
+    if (!route) return;
+    latencies[route].push(milliseconds);
+    if (statusCode < 200 || statusCode >= 300) non2xxByStatus[`${route} ${statusCode}`] = (non2xxByStatus[`${route} ${statusCode}`] ?? 0) + 1;
   });
   clearInterval(sampler);
   const routes = {} as Record<Route, RouteMinute>;
@@ -170,6 +175,7 @@ async function soakMinute(server: Server, database: Client, workload: Workload, 
     minute,
     routes,
     non2xx: outcome.non2xx,
+    non2xxByStatus,
     errors: outcome.errors,
     rssMegabytes: Math.round(residentMegabytes(server.pid, 'VmRSS')),
     peakRssMegabytes: Math.round(peakRss),
@@ -182,7 +188,7 @@ function printMinute(cluster: ClusterName, entry: Minute): void {
   const { deadTuples, autovacuums, updates, hotUpdates } = entry.entitlements;
   process.stdout.write(
     `[${cluster}] minute ${entry.minute}: p50/p99 ms ${routes}  RSS ${entry.rssMegabytes} MB (peak ${entry.peakRssMegabytes})  ` +
-      `non-2xx ${entry.non2xx} errors ${entry.errors}  entitlements: ${deadTuples} dead, ${autovacuums} autovacuums, ${hotUpdates}/${updates} HOT\n`,
+      `non-2xx ${entry.non2xx}${entry.non2xx > 0 ? ` (${JSON.stringify(entry.non2xxByStatus)})` : ''} errors ${entry.errors}  entitlements: ${deadTuples} dead, ${autovacuums} autovacuums, ${hotUpdates}/${updates} HOT\n`,
   );
 }
 

@@ -62,7 +62,7 @@ const rowNowSql = (alias: string, nowParameter: string): string => customerNowSq
 
 // The real-time sweep never touches a test clock's entitlements: their time moves only when the clock advances.
 // dueSql reads the stored uses_ran_out, so the two sweep indexes (expires_at, uses_ran_out) serve it.
-const SWEEP_SQL = `SELECT id, merchant_id, mode FROM entitlements e
+export const SWEEP_SQL = `SELECT id, merchant_id, mode FROM entitlements e
   WHERE e.status = 'active' AND e.test_clock_id IS NULL AND ${dueSql('e', '$1')}
   ORDER BY id
   LIMIT $2

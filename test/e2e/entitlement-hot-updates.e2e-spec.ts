@@ -1,4 +1,4 @@
-import { Client } from 'pg';
+import { DataSource } from 'typeorm';
 import { eventually } from '../support/eventually';
 import { FileFixtures, putObject } from '../support/file-fixtures';
 import { freePort } from '../support/free-port';
@@ -21,34 +21,34 @@ interface Counters {
 describe('entitlement updates of downloads are HOT', () => {
   let testApp: TestApp;
   let fixtures: FileFixtures;
-  let statistics: Client;
 
   beforeAll(async () => {
     const port = await freePort();
     testApp = await createTestApp({ PUBLIC_BASE_URL: `http://127.0.0.1:${port}` });
     await testApp.app.listen(port, '127.0.0.1');
     fixtures = new FileFixtures(testApp);
-    statistics = new Client({ connectionString: testApp.databaseUrl });
-    await statistics.connect();
   });
-  afterAll(async () => {
-    await statistics.end();
-    await testApp.close();
-  });
+  afterAll(() => testApp.close());
 
   /**
-   * The table's counters as the statistics system has them. Each backend flushes its own counts
-   * when it goes idle (at most once a second; PostgreSQL 15): pg_stat_force_next_flush() makes
-   * this session's backend (the embedded database's only one) flush at once, and
-   * pg_stat_clear_snapshot() drops the snapshot a previous read cached.
+   * The table's counters as the statistics system has them, read on one connection of the app's
+   * (the embedded database takes no second one). Each backend flushes its own counts when it goes
+   * idle (at most once a second; PostgreSQL 15): pg_stat_force_next_flush() makes this backend
+   * (the embedded database's only one) flush at once, and pg_stat_clear_snapshot() drops the
+   * snapshot a previous read cached.
    */
   async function counters(): Promise<Counters> {
-    await statistics.query('SELECT pg_stat_force_next_flush()');
-    await statistics.query('SELECT pg_stat_clear_snapshot()');
-    const { rows } = await statistics.query<{ updates: string; hot: string }>(
-      `SELECT n_tup_upd AS updates, n_tup_hot_upd AS hot FROM pg_stat_user_tables WHERE relname = 'entitlements'`,
-    );
-    return { updates: Number(rows[0].updates), hotUpdates: Number(rows[0].hot) };
+    const runner = testApp.app.get(DataSource).createQueryRunner();
+    try {
+      await runner.query('SELECT pg_stat_force_next_flush()');
+      await runner.query('SELECT pg_stat_clear_snapshot()');
+      const rows: Array<{ updates: string; hot: string }> = await runner.query(
+        `SELECT n_tup_upd AS updates, n_tup_hot_upd AS hot FROM pg_stat_user_tables WHERE relname = 'entitlements'`,
+      );
+      return { updates: Number(rows[0].updates), hotUpdates: Number(rows[0].hot) };
+    } finally {
+      await runner.release();
+    }
   }
 
   it(`${DOWNLOADS} downloads over four entitlements: their ${DOWNLOADS} updates of entitlements are HOT`, async () => {
