@@ -113,7 +113,8 @@ async function prepareWorkload(server: Server, database: Client): Promise<Worklo
       : `/v1/entitlements/check?store_customer_id=${storeIds[customer]}&store_product_id=bench_sku_${product}`;
   });
   const downloads = downloadPaths(seed.downloads);
-  const lists = ['/v1/entitlements?limit=25', ...seed.downloads.slice(0, 50).map((download) => `/v1/entitlements?customer_id=${download.customerId}&limit=25`)];
+  // A list needs a filter: one product's (2,000 rows, with its total) and download customers' own.
+  const lists = [`/v1/entitlements?product_id=${seed.productIds[1]}&limit=25`, ...seed.downloads.slice(0, 50).map((download) => `/v1/entitlements?customer_id=${download.customerId}&limit=25`)];
   const run = randomUUID().slice(0, 8);
   const counters: Record<Route, number> = { check: 0, create: 0, download: 0, list: 0 };
   const nextRoute = mixer();
