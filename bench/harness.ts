@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { Client } from 'pg';
 import { freePort } from '../test/support/free-port';
 import { startScriptNodeFlags } from '../scripts/start-flags';
+import type { HotUpdates } from './hot-updates';
 import { pacedLoad } from './paced-load';
 
 /**
@@ -40,6 +41,8 @@ export interface ScenarioResult {
   non2xx: number;
   errors: number;
   peakRssMegabytes: number;
+  /** Download scenarios: the HOT share of the entitlements' updates in the run (bench/hot-updates.ts). */
+  entitlementHot?: HotUpdates;
 }
 
 /** A self-signed certificate for 127.0.0.1, which the servers trust (NODE_EXTRA_CA_CERTS). */
@@ -77,10 +80,15 @@ export interface ScratchDatabase {
   drop(): Promise<void>;
 }
 
-/** Creates `<prefix>_<time>` on the server of BENCH_DATABASE_URL or DATABASE_URL. */
-export async function createScratchDatabase(prefix: string): Promise<ScratchDatabase> {
+/** The PostgreSQL server of BENCH_DATABASE_URL or DATABASE_URL. */
+export function benchServerUrl(): string {
   const serverUrl = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL;
   if (!serverUrl) throw new Error('Set DATABASE_URL to a PostgreSQL server; the benchmark creates a database of its own there.');
+  return serverUrl;
+}
+
+/** Creates `<prefix>_<time>` on the server of `serverUrl` (default: BENCH_DATABASE_URL or DATABASE_URL). */
+export async function createScratchDatabase(prefix: string, serverUrl = benchServerUrl()): Promise<ScratchDatabase> {
   const name = `${prefix}_${Date.now().toString(36)}`;
   const admin = new Client({ connectionString: serverUrl });
   await admin.connect();

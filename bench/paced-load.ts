@@ -28,7 +28,7 @@ export interface PacedOptions {
  * is spent, then waits for the next second, so "1,000 req/s" arrived as a burst at full speed in
  * the first ~200 ms of each second and measured a saturated server's latency.
  */
-export function pacedLoad(options: PacedOptions, onResponse: (milliseconds: number) => void): Promise<PacedResult> {
+export function pacedLoad(options: PacedOptions, onResponse: (milliseconds: number, sent: BenchRequest, statusCode: number) => void): Promise<PacedResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
   const url = new URL(options.baseUrl);
   const total = Math.round(options.rate * options.seconds);
@@ -53,7 +53,7 @@ export function pacedLoad(options: PacedOptions, onResponse: (milliseconds: numb
       const outgoing = request({ host: url.hostname, port: url.port, path: next.path, method: next.method ?? 'GET', headers, agent }, (response) => {
         response.resume();
         response.on('end', () => {
-          onResponse(performance.now() - sentAt);
+          onResponse(performance.now() - sentAt, next, response.statusCode ?? 0);
           if (response.statusCode === undefined || response.statusCode < 200 || response.statusCode >= 300) non2xx += 1;
           settle();
         });

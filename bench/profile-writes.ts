@@ -1,4 +1,6 @@
+import { Client } from 'pg';
 import { api, BENCH_WEBHOOK_CONCURRENCY, createScratchDatabase, measure, rotating, runScript, Server } from './harness';
+import { withEntitlementHotUpdates } from './hot-updates';
 import { measureCreates, measureOrders, startWebhookSink } from './scenarios';
 import { downloadPaths, seedMerchant } from './seed';
 import { measureWebhookBurst } from './webhooks';
@@ -7,7 +9,8 @@ import { measureWebhookBurst } from './webhooks';
  * `node -r ts-node/register/transpile-only bench/profile-writes.ts`: the write scenarios alone
  * (creates, orders, download URLs, a webhook burst to a receiver 50 ms away) against a fresh database on DATABASE_URL's server, for
  * profiling the write path without the whole benchmark. BENCH_ADAPTER=fastify for the other
- * adapter; BENCH_SCENARIOS=creates,orders,downloads,webhooks picks some
+ * adapter; BENCH_ENTITLEMENTS_FILLFACTOR=<10–100> rewrites entitlements with another fillfactor
+ * before the downloads (whose entitlement updates' HOT share is reported); BENCH_SCENARIOS=creates,orders,downloads,webhooks picks some
  * (BENCH_WEBHOOK_EVENTS: the burst's size, 10,000); BENCH_NODE_OPTIONS are passed to
  * the server (e.g. `--cpu-prof --cpu-prof-dir=/tmp/profiles`, then bench/summarize-profile.ts).
  */
@@ -23,7 +26,22 @@ async function main(): Promise<void> {
     const results = [];
     if (scenarios.has('downloads')) {
       const load = { connections: 10, seconds: context.seconds, key: seed.key, next: rotating(downloadPaths(seed.downloads)) };
-      results.push(await measure(server, { adapter, size: 0, scenario: 'download URL', warmupSeconds: context.warmupSeconds }, load));
+      const database = new Client({ connectionString: scratch.url });
+      await database.connect();
+      try {
+        const fillfactor = process.env.BENCH_ENTITLEMENTS_FILLFACTOR;
+        if (fillfactor !== undefined) {
+          // Another fillfactor than the migration's, for measuring it: VACUUM FULL rewrites every page with it.
+          await database.query(`ALTER TABLE entitlements SET (fillfactor = ${Number(fillfactor)})`);
+          await database.query('VACUUM FULL entitlements');
+        }
+        const downloads = await withEntitlementHotUpdates(database, seed.downloads[0].fileId, () =>
+          measure(server, { adapter, size: 0, scenario: 'download URL', warmupSeconds: context.warmupSeconds }, load),
+        );
+        results.push({ ...downloads.result, entitlementHot: downloads.hot });
+      } finally {
+        await database.end();
+      }
     }
     // Writes publish to a subscribed endpoint, as a merchant's would.
     await api(server.baseUrl, 'POST', '/v1/webhook-endpoints', seed.key, { url: sink.url, enabled_events: ['entitlement.created', 'order.created'] });

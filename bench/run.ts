@@ -5,6 +5,7 @@ import { generateId } from '../src/ids/id';
 import { encodeCursor, useCursorSecret } from '../src/pagination/cursor';
 import { availableParallelism, loadavg } from 'node:os';
 import { Adapter, api, BENCH_WEBHOOK_CONCURRENCY, createScratchDatabase, CURSOR_SECRET, LoadOptions, measure, pinLoadGenerator, residentMegabytes, rotating, runScript, ScenarioResult, Server } from './harness';
+import { withEntitlementHotUpdates } from './hot-updates';
 import { ImportBenchmarkResult, measureImport } from './imports';
 import { alternateMetricsOffAndOn, MetricsCostRounds } from './metrics-cost';
 import { downloadPaths, SeededMerchant, seedMerchant } from './seed';
@@ -152,7 +153,7 @@ function checkPaths(seed: Seed): string[] {
 }
 
 function printTable(results: ScenarioResult[]): void {
-  const header = ['adapter', 'entitlements', 'scenario', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'peak RSS MB'];
+  const header = ['adapter', 'entitlements', 'scenario', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'peak RSS MB', 'entitlement HOT %'];
   const rows = results.map((result) => [
     result.adapter,
     result.size.toLocaleString('en'),
@@ -164,6 +165,7 @@ function printTable(results: ScenarioResult[]): void {
     String(result.non2xx),
     String(result.errors),
     String(result.peakRssMegabytes),
+    result.entitlementHot ? `${result.entitlementHot.hotPercent} (${result.entitlementHot.hotUpdates}/${result.entitlementHot.updates})` : '',
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
   const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column])).join('  ');
@@ -240,7 +242,9 @@ async function main(): Promise<void> {
           results.push(await scenario('entitlements/check', { key: seed.key, next: rotating(paths) }));
           results.push(await scenario('list first page', { key: seed.key, next: rotating([listBase]) }));
           results.push(await scenario('list deep cursor page', { key: seed.key, next: rotating([`${listBase}&cursor=${encodeURIComponent(seed.deepCursor)}`]) }));
-          results.push(await scenario('download URL', { key: seed.key, next: rotating(downloadTargets) }));
+          // Beside the downloads/s: how many of the entitlements' updates were HOT (issue 39: ≥ 90 %).
+          const downloads = await withEntitlementHotUpdates(database, seed.downloads[0].fileId, () => scenario('download URL', { key: seed.key, next: rotating(downloadTargets) }));
+          results.push({ ...downloads.result, entitlementHot: downloads.hot });
         }
         // The raw server beside them, at the same size and connections (the limit; no RSS target).
         results.push(await measure(raw, { adapter: 'raw', size, scenario: 'raw node:http + pg check (limit)', warmupSeconds: WARMUP_SECONDS }, { connections, seconds: DURATION_SECONDS, next: rotating(paths) }));
@@ -320,6 +324,12 @@ async function main(): Promise<void> {
   for (const adapter of adapters) {
     const downloads = find('download URL', small, 10, adapter);
     add(`download URLs ≥ 1,000/s for one merchant at 10 connections, ${adapter}`, `${downloads?.requestsPerSecond ?? '–'}/s`, (downloads?.requestsPerSecond ?? 0) >= 1_000);
+    const hot = downloads?.entitlementHot;
+    add(
+      `entitlement updates of that download scenario ≥ 90 % HOT (pg_stat_user_tables), ${adapter}`,
+      hot ? `${hot.hotPercent} % (${hot.hotUpdates} of ${hot.updates}) beside ${downloads?.requestsPerSecond}/s` : 'not measured',
+      (hot?.hotPercent ?? 0) >= 90,
+    );
   }
   for (const adapter of adapters) {
     const created = creates.find((entry) => entry.adapter === adapter);

@@ -136,7 +136,7 @@ export class TenantTable<Entity extends TenantColumns & ObjectLiteral> {
    * the one INSERT of this table that a combined write embeds and a transaction runs alone
    * (`runAlone`), so both paths write the same columns the same way.
    */
-  insertRowsPart(manager: EntityManager, tenant: Tenant, rows: ReadonlyArray<WithoutTenant<Entity>>, name: string): WritePart {
+  insertRowsPart(manager: EntityManager, tenant: Tenant, rows: ReadonlyArray<Partial<WithoutTenant<Entity>>>, name: string): WritePart {
     assertTenant(tenant);
     rows.forEach(refuseTenantColumns);
     if (rows.length === 0) throw new Error(`No rows to insert into ${this.alias}`);

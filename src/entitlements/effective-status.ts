@@ -15,8 +15,14 @@ export interface RunOutFields {
  */
 export const RUN_OUT_BOUNDS = {
   time: { bound: 'expires_at', measure: { now: true } },
-  uses: { bound: 'usage_limit', measure: { column: 'usage_count' } },
+  uses: { bound: 'usage_limit', measure: { column: 'usage_count' }, storedAs: 'uses_ran_out' },
 } as const;
+
+/**
+ * The stored generated column that holds `boundReached('uses')` (entitlement.entity.ts): the
+ * sweeper's index filters on it, so no index names usage_count and a use is a HOT update.
+ */
+export const USES_RAN_OUT_COLUMN = RUN_OUT_BOUNDS.uses.storedAs;
 
 export type RunOutBound = keyof typeof RUN_OUT_BOUNDS;
 const BOUNDS = Object.keys(RUN_OUT_BOUNDS) as RunOutBound[];
@@ -66,6 +72,18 @@ export function boundReachedSql(bound: RunOutBound, alias: string | null, nowPar
 /** SQL of `hasRunOut` for a table alias; `nowParameter` is a bound timestamp (e.g. ':now' or '$5'). */
 export function runOutSql(alias: string, nowParameter: string): string {
   return `(${BOUNDS.map((bound) => `(${boundReachedSql(bound, alias, nowParameter)})`).join(' OR ')})`;
+}
+
+/**
+ * SQL of `hasRunOut` for the sweeper: a bound with a stored column (`storedAs`) reads that column,
+ * which is what lets its partial index serve the query. Same answer as `runOutSql`: PostgreSQL
+ * computes the column from the same fragment on every write of the row.
+ */
+export function dueSql(alias: string, nowParameter: string): string {
+  return `(${BOUNDS.map((bound) => {
+    const rule = RUN_OUT_BOUNDS[bound];
+    return 'storedAs' in rule ? columnOf(alias, rule.storedAs) : `(${boundReachedSql(bound, alias, nowParameter)})`;
+  }).join(' OR ')})`;
 }
 
 /**

@@ -3,7 +3,7 @@ import { CustomerEntity } from '../customer-records/customer.entity';
 import { TIMESTAMP } from '../database/columns';
 import { ProductEntity } from '../products/product.entity';
 import { TenantOwnedEntity } from '../database/tenant-owned.entity';
-import { boundReachedSql } from './effective-status';
+import { boundReachedSql, USES_RAN_OUT_COLUMN } from './effective-status';
 
 export const ENTITLEMENT_STATUSES = ['active', 'suspended', 'revoked', 'expired', 'pending'] as const;
 export type EntitlementStatus = (typeof ENTITLEMENT_STATUSES)[number];
@@ -22,15 +22,15 @@ export type EntitlementSource = (typeof ENTITLEMENT_SOURCES)[number];
 @Index('entitlements_tenant_created_idx', ['merchant_id', 'mode', 'created_at', 'id'])
 @Index('entitlements_customer_created_idx', ['merchant_id', 'mode', 'customer_id', 'created_at', 'id'])
 @Index('entitlements_product_created_idx', ['merchant_id', 'mode', 'product_id', 'created_at', 'id'])
-// The sweeper only looks at active rows that can expire.
 // A bundle parent's children (cascades, DESIGN §10).
 @Index('entitlements_parent_idx', ['parent_entitlement_id'], { where: 'parent_entitlement_id IS NOT NULL' })
+// The sweeper only looks at active rows that can expire.
 @Index('entitlements_sweep_expires_idx', ['expires_at'], { where: "status = 'active' AND expires_at IS NOT NULL" })
 // A test clock's entitlements, for its advance (DESIGN §14).
 @Index('entitlements_test_clock_idx', ['test_clock_id'], { where: "test_clock_id IS NOT NULL AND status = 'active'" })
-@Index('entitlements_sweep_usage_idx', ['id'], {
-  where: `status = 'active' AND ${boundReachedSql('uses', null, '')}`,
-})
+// Rows whose uses ran out. Keyed and filtered on the stored flag, not on usage_count: a use changes
+// no indexed column (until the one that reaches the limit), so its update is HOT (docs/scaling.md).
+@Index('entitlements_sweep_usage_idx', ['id'], { where: `status = 'active' AND ${USES_RAN_OUT_COLUMN}` })
 export class EntitlementEntity extends TenantOwnedEntity {
   @Column({ type: 'text' })
   customer_id: string;
@@ -80,6 +80,14 @@ export class EntitlementEntity extends TenantOwnedEntity {
 
   @Column({ type: 'integer', nullable: true })
   usage_limit: number | null;
+
+  /**
+   * Whether the uses have run out, computed by PostgreSQL from usage_count and usage_limit (the
+   * rule of effective-status.ts) and stored, so the sweeper's partial index can name it instead of
+   * usage_count: a use then changes no indexed column and stays a HOT update. Never written.
+   */
+  @Column({ type: 'boolean', generatedType: 'STORED', asExpression: boundReachedSql('uses', null, ''), insert: false, update: false })
+  readonly uses_ran_out: boolean;
 
   @Column({ type: 'text' })
   source: EntitlementSource;

@@ -9,7 +9,7 @@ import type { Reader, Transaction } from '../database/transaction';
 import { applyKeysetPage, fetchPageWithTotal } from '../pagination/keyset';
 import { PageRequest } from '../pagination/page';
 import { customerNowSql } from '../test-clock-records/test-clock-time.sql';
-import { effectiveStatusSql, runOutSql } from './effective-status';
+import { dueSql, effectiveStatusSql, runOutSql } from './effective-status';
 import { buildCheckQuery, Reference } from './entitlement-check.query';
 import { EntitlementEntity, EntitlementSource, EntitlementStatus } from './entitlement.entity';
 
@@ -46,7 +46,7 @@ export type EntitlementState = Pick<
   | 'metadata'
 >;
 
-export type NewEntitlement = WithoutTenant<Omit<EntitlementEntity, 'merchant' | 'customer' | 'product' | 'created_at' | 'updated_at'>>;
+export type NewEntitlement = WithoutTenant<Omit<EntitlementEntity, 'merchant' | 'customer' | 'product' | 'created_at' | 'updated_at' | 'uses_ran_out'>>;
 
 /** A new entitlement with every column its INSERT writes (created_at and updated_at included). */
 export type StoredNewEntitlement = NewEntitlement & Pick<EntitlementEntity, 'created_at' | 'updated_at'>;
@@ -70,8 +70,9 @@ interface CheckSqlRow {
 const rowNowSql = (alias: string, nowParameter: string): string => customerNowSql(`${alias}.test_clock_id`, nowParameter);
 
 // The real-time sweep never touches a test clock's entitlements: their time moves only when the clock advances.
-const SWEEP_SQL = `SELECT id, merchant_id, mode FROM entitlements e
-  WHERE e.status = 'active' AND e.test_clock_id IS NULL AND ${runOutSql('e', '$1')}
+// dueSql reads the stored uses_ran_out, so the two sweep indexes (expires_at, uses_ran_out) serve it.
+export const SWEEP_SQL = `SELECT id, merchant_id, mode FROM entitlements e
+  WHERE e.status = 'active' AND e.test_clock_id IS NULL AND ${dueSql('e', '$1')}
   ORDER BY id
   LIMIT $2
   FOR UPDATE SKIP LOCKED`;
@@ -79,7 +80,7 @@ const SWEEP_SQL = `SELECT id, merchant_id, mode FROM entitlements e
 // A test clock's due entitlements at its new frozen time. Waits for rows an operation holds
 // (no SKIP LOCKED): the advance answers only once everything due is applied.
 const CLOCK_SWEEP_SQL = `SELECT id, merchant_id, mode FROM entitlements e
-  WHERE e.merchant_id = $1 AND e.mode = $2 AND e.test_clock_id = $3 AND e.status = 'active' AND ${runOutSql('e', '$4')}
+  WHERE e.merchant_id = $1 AND e.mode = $2 AND e.test_clock_id = $3 AND e.status = 'active' AND ${dueSql('e', '$4')}
   ORDER BY id
   LIMIT $5
   FOR UPDATE`;

@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { buildCheckQuery, Reference } from '../../src/entitlements/entitlement-check.query';
+import { SWEEP_SQL } from '../../src/entitlements/entitlements.repository';
 import { ENTITLEMENT_TEST_OVERRIDES, grant, insertProduct } from '../support/entitlement-fixtures';
 import { createTestApp, TestApp, TestTenant } from '../support/test-app';
 
@@ -80,5 +81,18 @@ describe('access check query plan', () => {
       const rows = (await dataSource.query(sql, parameters)) as { id: string }[];
       expect({ customer, product, ids: rows.map((row) => row.id) }).toEqual({ customer, product, ids: [expectedId] });
     }
+  });
+
+  // The expiry sweep runs every EXPIRY_SWEEP_INTERVAL over the whole table: its two bounds are
+  // served by the partial indexes (expires_at; the stored uses_ran_out, issue 39), never a Seq Scan.
+  it("the expiry sweep's query uses the sweep indexes", async () => {
+    const dataSource = testApp.app.get(DataSource);
+    const [{ 'QUERY PLAN': plan }] = (await dataSource.query(`EXPLAIN (FORMAT JSON) ${SWEEP_SQL}`, [new Date().toISOString(), 200])) as {
+      'QUERY PLAN': [{ Plan: PlanNode }];
+    }[];
+    const nodes = scans(plan[0].Plan);
+    expect(nodes.filter((node) => node['Node Type'] === 'Seq Scan')).toEqual([]);
+    const indexes = nodes.map((node) => (node as PlanNode & { 'Index Name'?: string })['Index Name']).filter((name) => name !== undefined);
+    expect(indexes.sort()).toEqual(['entitlements_sweep_expires_idx', 'entitlements_sweep_usage_idx']);
   });
 });

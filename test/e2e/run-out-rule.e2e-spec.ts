@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { boundReached, boundReachedSql, hasRunOut, notRunOutSql, RunOutBound, RunOutFields, runOutSql } from '../../src/entitlements/effective-status';
+import { boundReached, boundReachedSql, dueSql, hasRunOut, notRunOutSql, RunOutBound, RunOutFields, runOutSql } from '../../src/entitlements/effective-status';
 import { createTestApp, TestApp } from '../support/test-app';
 
 const NOW = new Date('2027-03-01T12:00:00.000Z');
@@ -46,5 +46,25 @@ describe('"ran out": the TypeScript predicate and the SQL agree on every case', 
     const typescript = { run_out: hasRunOut(fields, NOW), time: boundReached('time', fields, NOW), uses: boundReached('uses', fields, NOW) };
     expect({ run_out: row.run_out, time: row.time, uses: row.uses }).toEqual(typescript);
     expect(row.not_run_out).toBe(!typescript.run_out);
+  });
+
+  // The sweeper's form reads the stored uses_ran_out, which PostgreSQL computes on write: evaluated
+  // on a row written into a copy of the real table (its generated column included), it must agree too.
+  it.each(CASES)('the sweeper\'s form on a stored row: %s', async (_name, fields) => {
+    const runner = testApp.app.get(DataSource).createQueryRunner();
+    await runner.startTransaction();
+    try {
+      await runner.query('CREATE TEMPORARY TABLE run_out_cases (LIKE entitlements INCLUDING DEFAULTS INCLUDING GENERATED) ON COMMIT DROP');
+      await runner.query(
+        `INSERT INTO run_out_cases (id, merchant_id, mode, customer_id, product_id, status, granted_at, source, expires_at, usage_count, usage_limit)
+         VALUES ('ent_case', 'mer_case', 'live', 'cus_case', 'prod_case', 'active', $4, 'api', $1, $2, $3)`,
+        [fields.expires_at?.toISOString() ?? null, fields.usage_count, fields.usage_limit, NOW.toISOString()],
+      );
+      const [row] = await runner.query(`SELECT ${dueSql('e', '$1')} AS due, e.uses_ran_out FROM run_out_cases e`, [NOW.toISOString()]);
+      expect({ due: row.due, uses_ran_out: row.uses_ran_out }).toEqual({ due: hasRunOut(fields, NOW), uses_ran_out: boundReached('uses', fields, NOW) });
+    } finally {
+      await runner.rollbackTransaction();
+      await runner.release();
+    }
   });
 });
