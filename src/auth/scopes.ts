@@ -9,6 +9,8 @@ export const SCOPES = [
   'events:read',
   'files:read',
   'files:write',
+  'licenses:read',
+  'licenses:write',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

@@ -22,7 +22,7 @@ const CUSTOMER_TAKEN = 'customer_taken';
  * the new customer (when named by a new store id), the entitlement, its event and deliveries, and
  * the idempotency key with its response, all or nothing. Anything else returns null and the
  * caller's transaction (EntitlementGrantResolutionService.grant) decides, with its errors, as it
- * always has: a bundle, a rule, a test clock, a missing or archived product, an unknown customer,
+ * always has: a bundle, a rule, a product that issues license keys, a test clock, a missing or archived product, an unknown customer,
  * a past expiry, and every race the write lost (the store id or the key taken meanwhile).
  */
 @Injectable()
@@ -48,7 +48,7 @@ export class EntitlementCombinedGrantService {
       });
       const now = new Date();
       const { customer: existing, found } = read;
-      if (!found || found.product.status === 'archived' || found.included.length > 0 || read.rules.length > 0) return null;
+      if (!found || found.product.status === 'archived' || found.included.length > 0 || read.rules.length > 0 || found.product.license) return null;
       if (existing?.test_clock_id) return null;
       if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) return null;
       const combined = new CombinedWrite();

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Tenant } from '../database/tenant';
 import type { Transaction } from '../database/transaction';
 import { GrantRulesService } from '../grant-rules/grant-rules.service';
+import { LicenseRecordsService } from '../license-records/license-records.service';
 import { generateId } from '../ids/id';
 import type { ProductEntity } from '../products/product.entity';
 import { ProductsService } from '../products/products.service';
@@ -50,6 +51,7 @@ export class EntitlementGrantsService {
     private readonly entitlements: EntitlementsRepository,
     private readonly products: ProductsService,
     private readonly grantRules: GrantRulesService,
+    private readonly licenses: LicenseRecordsService,
   ) {}
 
   /**
@@ -65,6 +67,7 @@ export class EntitlementGrantsService {
       storeCustomerIds,
       now,
       grants.map((grant) => grantedFieldsOf(grant, now)),
+      new Map(grants.map(({ product }) => [product.id, product])),
     );
     const children = await this.grantBundleChildren(tx, tenant, parents, storeCustomerIds, now, lookups);
     await this.fireGrantRules(tx, tenant, grantsThatFireRules(parents, children), storeCustomerIds, now, lookups);
@@ -82,7 +85,8 @@ export class EntitlementGrantsService {
   ): Promise<EntitlementEntity[]> {
     const productIds = [...new Set(parents.map((parent) => parent.product_id))];
     const included = lookups.includedOf(productIds) ?? (await this.products.includedProductsForGrant(tx, tenant, productIds));
-    return this.insertAndPublish(tx, tenant, storeCustomerIds, now, bundleChildrenOf(parents, included, () => generateId('ent')));
+    const products = new Map([...included.values()].flat().map((product) => [product.id, product]));
+    return this.insertAndPublish(tx, tenant, storeCustomerIds, now, bundleChildrenOf(parents, included, () => generateId('ent')), products);
   }
 
   /**
@@ -134,6 +138,7 @@ export class EntitlementGrantsService {
     storeCustomerIds: Map<string, string>,
     now: Date,
     rows: GrantedFields[],
+    products: ReadonlyMap<string, ProductEntity>,
   ): Promise<EntitlementEntity[]> {
     if (rows.length === 0) return [];
     const inserted = await this.entitlements.insertMany(
@@ -146,6 +151,8 @@ export class EntitlementGrantsService {
       tenant,
       inserted.map((entitlement) => ({ ...toEntitlementResponse(entitlement, storeCustomerIds.get(entitlement.customer_id) ?? '', now) })),
     );
+    // DESIGN §18: a product that issues license keys gives each of its entitlements one, in this transaction.
+    await this.licenses.issue(tx, tenant, inserted, (productId) => products.get(productId)?.license);
     return inserted;
   }
 }

@@ -45,6 +45,9 @@ export enum ErrorCode {
   FILE_IN_USE = 'FILE_IN_USE',
   DASHBOARD_USER_NOT_FOUND = 'DASHBOARD_USER_NOT_FOUND',
   LAST_DASHBOARD_USER = 'LAST_DASHBOARD_USER',
+  LICENSE_KEY_NOT_FOUND = 'LICENSE_KEY_NOT_FOUND',
+  ACTIVATION_NOT_FOUND = 'ACTIVATION_NOT_FOUND',
+  ACTIVATION_LIMIT_REACHED = 'ACTIVATION_LIMIT_REACHED',
   INTERNAL_ERROR = 'INTERNAL_ERROR',
   SERVICE_UNAVAILABLE = 'SERVICE_UNAVAILABLE',
 }
@@ -114,6 +117,9 @@ const CATALOGUE_SOURCE: Record<ErrorCode, { status: number; description: string;
   [ErrorCode.FILE_IN_USE]: entry(409, 'The confirmed file is linked to a product; unlink it first'),
   [ErrorCode.DASHBOARD_USER_NOT_FOUND]: entry(404, "No such user in the merchant's dashboard team"),
   [ErrorCode.LAST_DASHBOARD_USER]: entry(409, "The merchant's last dashboard user can't be removed"),
+  [ErrorCode.LICENSE_KEY_NOT_FOUND]: entry(404, 'No such license key (merchant routes: by id; app routes: the key as typed)'),
+  [ErrorCode.ACTIVATION_NOT_FOUND]: entry(404, 'No such activation of this license key'),
+  [ErrorCode.ACTIVATION_LIMIT_REACHED]: entry(409, "The license key's activation limit is reached: deactivate a device first"),
   [ErrorCode.INTERNAL_ERROR]: entry(500, 'Unexpected error; logged with the request id'),
   [ErrorCode.SERVICE_UNAVAILABLE]: entry(503, 'The database is unreachable or busy; retry after Retry-After seconds'),
 };

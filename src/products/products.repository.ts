@@ -31,6 +31,7 @@ export type ProductChanges = Partial<
     | 'metadata'
     | 'fulfillment_config'
     | 'status'
+    | 'license'
   >
 >;
 

@@ -48,6 +48,9 @@ const EXPECTED_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.FILE_IN_USE]: 409,
   [ErrorCode.DASHBOARD_USER_NOT_FOUND]: 404,
   [ErrorCode.LAST_DASHBOARD_USER]: 409,
+  [ErrorCode.LICENSE_KEY_NOT_FOUND]: 404,
+  [ErrorCode.ACTIVATION_NOT_FOUND]: 404,
+  [ErrorCode.ACTIVATION_LIMIT_REACHED]: 409,
   [ErrorCode.INTERNAL_ERROR]: 500,
   [ErrorCode.SERVICE_UNAVAILABLE]: 503,
 };
