@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiExtension, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../auth/route-access.decorators';
 import { StatusResult } from '../envelope/status-result';
 import { ErrorCode } from '../errors/error-code.enum';
@@ -9,6 +9,7 @@ import type { HeaderSink } from '../rate-limiting/rate-limiter';
 import { ApiEnvelopeResponse } from '../swagger/api-envelope-response.decorator';
 import { ApiErrorResponses } from '../swagger/api-error-responses.decorator';
 import { ApiJsonBody } from '../swagger/api-json-body.decorator';
+import { LICENSE_KEY_CREDENTIAL } from '../swagger/security-schemes';
 import { ActivateLicenseDto, LicenseDeviceDto, ValidateLicenseDto } from './dto/license-app-request.dto';
 import { ActivateLicenseResponseDto, DeactivateLicenseResponseDto, HeartbeatResponseDto, ValidateLicenseResponseDto } from './dto/license-app-response.dto';
 import { LicensesService } from './licenses.service';
@@ -23,6 +24,7 @@ const headerSinkOf = (response: HttpResponse): HeaderSink => (name, value) => re
 /** The customer's app's routes (DESIGN §18): authenticated by the license key alone. */
 @ApiTags('licenses')
 @Public()
+@ApiExtension('x-credential', LICENSE_KEY_CREDENTIAL)
 @Controller('v1/licenses')
 export class LicensesController {
   constructor(private readonly licenses: LicensesService) {}
