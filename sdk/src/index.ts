@@ -12,6 +12,8 @@ export type { ApiResult, Body, OperationError, OperationErrorCode, PageItem, Pag
 export type { RateLimit, ResponseInfo } from './response-info';
 export { TokenVerificationError, verifyEntitlementToken } from './tokens';
 export type { EntitlementTokenClaims, TokenVerificationFailure, VerifyEntitlementTokenOptions } from './tokens';
+export { verifyLicenseFile } from './licenses';
+export type { LicenseFileClaims, VerifyLicenseFileOptions } from './licenses';
 export { backoffDelay, DEFAULT_RETRY_POLICY, isIdempotent, retryAfterDelay } from './transport';
 export type { FetchFunction, RetryPolicy } from './transport';
 export { verifyWebhook, WebhookVerificationError } from './webhooks';

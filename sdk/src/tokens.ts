@@ -30,6 +30,7 @@ export type TokenVerificationFailure =
   | 'WRONG_ISSUER'
   | 'WRONG_PRODUCT'
   | 'WRONG_CUSTOMER'
+  | 'WRONG_MACHINE'
   | 'INVALID_SIGNATURE'
   | 'UNKNOWN_KEY'
   | 'KEYS_UNAVAILABLE'
@@ -79,7 +80,7 @@ const JWKS_PATH = '/.well-known/jwks.json';
 /** One cached key set per JWKS URL, so repeated verifications fetch the keys once. */
 const remoteKeySets = new Map<string, JWTVerifyGetKey>();
 
-function keySetOf(jwks: VerifyEntitlementTokenOptions['jwks']): JWTVerifyGetKey {
+export function keySetOf(jwks: VerifyEntitlementTokenOptions['jwks']): JWTVerifyGetKey {
   if (typeof jwks === 'function') return jwks;
   if (typeof jwks === 'string' || jwks instanceof URL) {
     const url = new URL(jwks.toString());
@@ -93,7 +94,7 @@ function keySetOf(jwks: VerifyEntitlementTokenOptions['jwks']): JWTVerifyGetKey 
   return createLocalJWKSet(jwks);
 }
 
-function issuerOf(options: VerifyEntitlementTokenOptions): string {
+export function issuerOf(options: Pick<VerifyEntitlementTokenOptions, 'issuer' | 'jwks'>): string {
   if (options.issuer) return options.issuer.replace(/\/$/, '');
   if (typeof options.jwks === 'string' || options.jwks instanceof URL) {
     const url = options.jwks.toString();
@@ -103,7 +104,7 @@ function issuerOf(options: VerifyEntitlementTokenOptions): string {
 }
 
 /** jose's error codes (stable across its versions) → why the token was refused. */
-function failureOf(error: unknown): TokenVerificationError {
+export function failureOf(error: unknown): TokenVerificationError {
   const { code, claim } = (error ?? {}) as { code?: string; claim?: string };
   const message = error instanceof Error ? error.message : String(error);
   const reason: TokenVerificationFailure =
