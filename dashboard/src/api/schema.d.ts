@@ -1839,20 +1839,6 @@ export interface components {
              */
             total: number;
         };
-        LicenseConfigResponseDto: {
-            /**
-             * Format: int64
-             * @description Devices one key may be active on at once (a key may have its own); null = unlimited
-             * @example 3
-             */
-            activation_limit: number | null;
-            /**
-             * Format: int64
-             * @description Seconds without a heartbeat after which an activation is released; null = never
-             * @example null
-             */
-            activation_ttl_seconds: number | null;
-        };
         FulfillmentConfigResponseDto: {
             /**
              * @description How access is delivered
@@ -1946,8 +1932,21 @@ export interface components {
             metadata: {
                 [key: string]: unknown;
             };
-            /** @description License keys its grants get; null = none */
-            license: components["schemas"]["LicenseConfigResponseDto"] | null;
+            /** @description License keys its grants get (DESIGN §18); null = none */
+            license?: {
+                /**
+                 * Format: int64
+                 * @description Devices one key may be active on at once (a key may have its own); null = unlimited
+                 * @example 3
+                 */
+                activation_limit: number | null;
+                /**
+                 * Format: int64
+                 * @description Seconds without a heartbeat after which an activation is released; null = never
+                 * @example null
+                 */
+                activation_ttl_seconds: number | null;
+            } | null;
             /** @description How access is delivered */
             fulfillment_config: components["schemas"]["FulfillmentConfigResponseDto"];
             /**
@@ -3992,7 +3991,49 @@ export interface components {
             /** @description The license */
             license: components["schemas"]["LicenseSummaryDto"];
             /** @description The fingerprint's activation; null when none was sent or it is not activated */
-            activation: components["schemas"]["LicenseActivationResponseDto"] | null;
+            activation?: {
+                /**
+                 * @description Activation id
+                 * @example act_01jd8x3k2m4n5p6q7r8s9t0v1w
+                 */
+                id: string;
+                /**
+                 * @description The license key
+                 * @example lic_01jd8x3k2m4n5p6q7r8s9t0v1w
+                 */
+                license_key_id: string;
+                /**
+                 * @description The device's fingerprint
+                 * @example machine-4f9a2c
+                 */
+                fingerprint: string;
+                /**
+                 * @description A name for people
+                 * @example Ada's MacBook
+                 */
+                name: string | null;
+                /**
+                 * @description Arbitrary JSON object the app sent
+                 * @example {
+                 *       "os": "macOS 15"
+                 *     }
+                 */
+                metadata: {
+                    [key: string]: unknown;
+                };
+                /**
+                 * Format: date-time
+                 * @description When it was activated
+                 * @example 2026-11-22T13:04:41.123Z
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @description The last activate or heartbeat
+                 * @example 2026-11-22T13:04:41.123Z
+                 */
+                last_seen_at: string;
+            } | null;
         };
         ValidateLicenseDto: {
             /**

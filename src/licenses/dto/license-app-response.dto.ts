@@ -45,7 +45,22 @@ export class ValidateLicenseResponseDto {
   @ApiProperty({ description: 'The license', type: LicenseSummaryDto })
   license: LicenseSummaryDto;
 
-  @ApiProperty({ description: "The fingerprint's activation; null when none was sent or it is not activated", type: LicenseActivationResponseDto, nullable: true })
+  // OpenAPI 3.0 ignores `nullable` beside a $ref, so the shape is spelled inline (as the check's entitlement is).
+  @ApiProperty({
+    description: "The fingerprint's activation; null when none was sent or it is not activated",
+    type: 'object',
+    nullable: true,
+    required: ['id', 'license_key_id', 'fingerprint', 'name', 'metadata', 'created_at', 'last_seen_at'],
+    properties: {
+      id: { type: 'string', description: 'Activation id', example: 'act_01jd8x3k2m4n5p6q7r8s9t0v1w' },
+      license_key_id: { type: 'string', description: 'The license key', example: 'lic_01jd8x3k2m4n5p6q7r8s9t0v1w' },
+      fingerprint: { type: 'string', description: "The device's fingerprint", example: 'machine-4f9a2c' },
+      name: { type: 'string', nullable: true, description: 'A name for people', example: "Ada's MacBook" },
+      metadata: { type: 'object', additionalProperties: true, description: 'Arbitrary JSON object the app sent', example: { os: 'macOS 15' } },
+      created_at: { type: 'string', format: 'date-time', description: 'When it was activated', example: '2026-11-22T13:04:41.123Z' },
+      last_seen_at: { type: 'string', format: 'date-time', description: 'The last activate or heartbeat', example: '2026-11-22T13:04:41.123Z' },
+    },
+  })
   activation: LicenseActivationResponseDto | null;
 }
 

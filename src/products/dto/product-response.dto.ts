@@ -65,7 +65,17 @@ export class ProductResponseDto extends ProductListItemDto {
   @ApiProperty({ description: 'Arbitrary JSON object', type: 'object', additionalProperties: true, example: {} })
   metadata: Record<string, unknown>;
 
-  @ApiProperty({ description: 'License keys its grants get; null = none', type: LicenseConfigResponseDto, nullable: true })
+  // OpenAPI 3.0 ignores `nullable` beside a $ref, so the shape is spelled inline; LicenseConfigResponseDto stays the TypeScript type.
+  @ApiProperty({
+    description: 'License keys its grants get (DESIGN §18); null = none',
+    type: 'object',
+    nullable: true,
+    required: ['activation_limit', 'activation_ttl_seconds'],
+    properties: {
+      activation_limit: { type: 'integer', nullable: true, description: 'Devices one key may be active on at once (a key may have its own); null = unlimited', example: 3 },
+      activation_ttl_seconds: { type: 'integer', nullable: true, description: 'Seconds without a heartbeat after which an activation is released; null = never', example: null },
+    },
+  })
   license: LicenseConfigResponseDto | null;
 
   @ApiProperty({ description: 'How access is delivered', type: FulfillmentConfigResponseDto })
