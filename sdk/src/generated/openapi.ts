@@ -2022,20 +2022,6 @@ export interface components {
              */
             access_url?: null;
         };
-        LicenseConfigRequestDto: {
-            /**
-             * Format: int32
-             * @description Devices one key may be active on at once, 1..100000; null or absent = unlimited. PATCH /v1/license-keys/{id} changes one customer's own limit
-             * @example 3
-             */
-            activation_limit?: number | null;
-            /**
-             * Format: int32
-             * @description Floating seats: an activation not seen (activate or heartbeat) for this many seconds (60..2592000) is released; null or absent = activations last until deactivated
-             * @example null
-             */
-            activation_ttl_seconds?: number | null;
-        };
         CreateProductDto: {
             /**
              * @description Product name; leading and trailing spaces are dropped, and it may not be blank
@@ -2093,8 +2079,27 @@ export interface components {
             };
             /** @description How access is delivered, by delivery_method; default {"delivery_method": "FILE", "file_ids": []} on create (files can be linked later, e.g. by upload-url with product_id); PATCH replaces it, file_ids included */
             fulfillment_config?: components["schemas"]["FileFulfillmentConfigDto"] | components["schemas"]["UrlFulfillmentConfigDto"] | components["schemas"]["InstructionsFulfillmentConfigDto"];
-            /** @description License keys (DESIGN §18): when set, every entitlement granted for this product, from any source, gets a license key in the same transaction. null or absent = no keys; PATCH affects later grants only */
-            license?: components["schemas"]["LicenseConfigRequestDto"] | null;
+            /**
+             * @description License keys (DESIGN §18): when set, every entitlement granted for this product, from any source, gets a license key in the same transaction. null or absent = no keys; PATCH affects later grants only
+             * @example {
+             *       "activation_limit": 3,
+             *       "activation_ttl_seconds": null
+             *     }
+             */
+            license?: {
+                /**
+                 * Format: int32
+                 * @description Devices one key may be active on at once, 1..100000; null or absent = unlimited. PATCH /v1/license-keys/{id} changes one customer's own limit
+                 * @example 3
+                 */
+                activation_limit?: number | null;
+                /**
+                 * Format: int32
+                 * @description Floating seats: an activation not seen (activate or heartbeat) for this many seconds is released; null or absent = activations last until deactivated
+                 * @example null
+                 */
+                activation_ttl_seconds?: number | null;
+            } | null;
         };
         UpdateProductDto: {
             /**
@@ -2153,8 +2158,27 @@ export interface components {
             };
             /** @description How access is delivered, by delivery_method; default {"delivery_method": "FILE", "file_ids": []} on create (files can be linked later, e.g. by upload-url with product_id); PATCH replaces it, file_ids included */
             fulfillment_config?: components["schemas"]["FileFulfillmentConfigDto"] | components["schemas"]["UrlFulfillmentConfigDto"] | components["schemas"]["InstructionsFulfillmentConfigDto"];
-            /** @description License keys (DESIGN §18): when set, every entitlement granted for this product, from any source, gets a license key in the same transaction. null or absent = no keys; PATCH affects later grants only */
-            license?: components["schemas"]["LicenseConfigRequestDto"] | null;
+            /**
+             * @description License keys (DESIGN §18): when set, every entitlement granted for this product, from any source, gets a license key in the same transaction. null or absent = no keys; PATCH affects later grants only
+             * @example {
+             *       "activation_limit": 3,
+             *       "activation_ttl_seconds": null
+             *     }
+             */
+            license?: {
+                /**
+                 * Format: int32
+                 * @description Devices one key may be active on at once, 1..100000; null or absent = unlimited. PATCH /v1/license-keys/{id} changes one customer's own limit
+                 * @example 3
+                 */
+                activation_limit?: number | null;
+                /**
+                 * Format: int32
+                 * @description Floating seats: an activation not seen (activate or heartbeat) for this many seconds is released; null or absent = activations last until deactivated
+                 * @example null
+                 */
+                activation_ttl_seconds?: number | null;
+            } | null;
             /**
              * @description `active` un-archives an archived product; `archived` is the same as DELETE
              * @example active

@@ -258,11 +258,31 @@ export class CreateProductDto {
   @Type(() => FulfillmentConfigRequestDto)
   fulfillment_config?: FulfillmentConfigRequestDto;
 
+  // OpenAPI 3.0 ignores `nullable` beside a $ref, so the shape is spelled inline (LicenseConfigRequestDto validates).
   @ApiPropertyOptional({
     description:
       'License keys (DESIGN §18): when set, every entitlement granted for this product, from any source, gets a license key in the same transaction. null or absent = no keys; PATCH affects later grants only',
-    type: LicenseConfigRequestDto,
+    type: 'object',
     nullable: true,
+    properties: {
+      activation_limit: {
+        type: 'integer',
+        nullable: true,
+        minimum: 1,
+        maximum: MAX_ACTIVATION_LIMIT,
+        description: `Devices one key may be active on at once, 1..${MAX_ACTIVATION_LIMIT}; null or absent = unlimited. PATCH /v1/license-keys/{id} changes one customer's own limit`,
+        example: 3,
+      },
+      activation_ttl_seconds: {
+        type: 'integer',
+        nullable: true,
+        minimum: MIN_ACTIVATION_TTL_SECONDS,
+        maximum: MAX_ACTIVATION_TTL_SECONDS,
+        description: `Floating seats: an activation not seen (activate or heartbeat) for this many seconds is released; null or absent = activations last until deactivated`,
+        example: null,
+      },
+    },
+    example: { activation_limit: 3, activation_ttl_seconds: null },
   })
   @IsOptional()
   @IsObject()
