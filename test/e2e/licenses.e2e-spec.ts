@@ -136,6 +136,17 @@ describe('license keys', () => {
 
     const { data: unlicensed } = await sdk.entitlements.create({ store_customer_id: 'buyer_plain', product_id: plain });
     expect((await sdk.licenseKeys.list({ entitlement_id: unlicensed.id })).data).toEqual([]);
+
+    // The product's config is checked, and a change affects later grants only.
+    const base = { name: 'Bad', entitlement_type: 'permanent' };
+    for (const license of [{ activation_limit: 0 }, { activation_limit: 100_001 }, { activation_ttl_seconds: 59 }, { activation_ttl_seconds: 2_592_001 }]) {
+      const refused = await testApp.http.post('/v1/products').set(bearer(tenant.testKey)).send({ ...base, license }).expect(400);
+      expect(refused.body.error.message).toMatch(/activation_(limit|ttl_seconds)/);
+    }
+    expect((await sdk.products.update(licensed, { license: null })).data.license).toBeNull();
+    const { data: afterChange } = await sdk.entitlements.create({ store_customer_id: 'buyer_after_change', product_id: licensed });
+    expect((await sdk.licenseKeys.list({ entitlement_id: afterChange.id })).data).toEqual([]);
+    expect((await app().licenses.validate({ key: children[0].key })).data.code).toBe('VALID');
   });
 
   it("answers 404 for another merchant's or mode's key id on every merchant route, and needs the licenses scopes", async () => {
