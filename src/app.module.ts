@@ -22,6 +22,7 @@ import { TestClocksModule } from './test-clocks/test-clocks.module';
 import { HealthModule } from './health/health.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { ImportsModule } from './imports/imports.module';
+import { LicensesModule } from './licenses/licenses.module';
 import { LoggingModule } from './logging/logging.module';
 import { ObservabilityModule } from './observability/observability.module';
 import { CursorSecretInitializer } from './pagination/cursor-secret.initializer';
@@ -61,6 +62,7 @@ export class AppModule {
         IdempotencyModule,
         SubscriptionsModule,
         ImportsModule,
+        LicensesModule,
         DashboardModule,
         DemoModule,
       ],

@@ -18,6 +18,7 @@ import {
   type OperationError,
   type OperationId,
 } from '@entitlement-delivery/sdk';
+import { checkLicenseOffline } from './verify-license';
 import { decideAccess } from './verify-token';
 
 const baseUrl = required('EH_BASE_URL');
@@ -259,6 +260,37 @@ async function main(): Promise<void> {
   check(advanced.status === 'ready', 'testClocks.advance');
   check(!(await api.entitlements.check({ store_customer_id: 'walk_clock_customer', product_id: course.id })).data.entitled, 'day 31 of a 30-day grant: not entitled');
   check((await api.testClocks.delete(clock.id)).data.deleted, 'testClocks.delete');
+
+  // licenses: a desktop app sold with 3 seats per purchase (DESIGN §18); the app's calls carry no API key
+  const { data: desktop } = await api.products.create({ name: 'Walk desktop app', entitlement_type: 'permanent', license: { activation_limit: 3 } });
+  const { data: purchase } = await api.entitlements.create({ store_customer_id: 'walk_license_customer', product_id: desktop.id });
+  const licenseKey = (await api.licenseKeys.list({ entitlement_id: purchase.id })).data[0];
+  if (!licenseKey) throw new Error('walk: a grant of a licensed product issues a key (licenseKeys.list)');
+  check((await api.licenseKeys.get(licenseKey.id)).data.key === licenseKey.key, 'licenseKeys.get');
+  const customerApp = clientFor();
+  const key = licenseKey.key;
+  check((await customerApp.licenses.validate({ key })).data.code === 'VALID', 'licenses.validate');
+  const licenseFiles: string[] = [];
+  for (const fingerprint of ['walk-machine-1', 'walk-machine-2', 'walk-machine-3']) licenseFiles.push((await customerApp.licenses.activate({ key, fingerprint })).data.license_file);
+  try {
+    await customerApp.licenses.activate({ key, fingerprint: 'walk-machine-4' });
+    check(false, 'a fourth machine must be refused');
+  } catch (error: unknown) {
+    check(isApiError(error, 'ACTIVATION_LIMIT_REACHED'), 'a typed ACTIVATION_LIMIT_REACHED');
+  }
+  check((await customerApp.licenses.heartbeat({ key, fingerprint: 'walk-machine-1' })).data.activation.fingerprint === 'walk-machine-1', 'licenses.heartbeat');
+  check((await customerApp.licenses.deactivate({ key, fingerprint: 'walk-machine-2' })).data.deactivated, 'licenses.deactivate');
+  check((await customerApp.licenses.activate({ key, fingerprint: 'walk-machine-4' })).lastResponse.status === 201, 'a freed seat is taken');
+  const licensePolicy = { jwksUrl: `${baseUrl}/.well-known/jwks.json`, merchantId: merchant.id, mode: 'test' as const };
+  check((await checkLicenseOffline(licensePolicy, licenseFiles[0] ?? '', 'walk-machine-1')).licensed, 'a license file verifies offline on its machine');
+  const copied = await checkLicenseOffline(licensePolicy, licenseFiles[0] ?? '', 'walk-machine-2');
+  check(!copied.licensed && copied.reason === 'WRONG_MACHINE', 'a license file is refused on another machine');
+  const { data: devices } = await api.licenseKeys.listActivations(licenseKey.id);
+  check(devices.length === 3, 'licenseKeys.listActivations');
+  check((await api.licenseKeys.deleteActivation(licenseKey.id, devices[0]?.id ?? '')).data.deleted, 'licenseKeys.deleteActivation');
+  check((await api.licenseKeys.update(licenseKey.id, { activation_limit: 5 })).data.activation_limit === 5, 'licenseKeys.update');
+  await api.entitlements.revoke(purchase.id, { reason: 'walk refund' });
+  check((await customerApp.licenses.validate({ key })).data.code === 'REVOKED', 'a revoked purchase: REVOKED');
 
   // typed errors: a code the operation documents
   try {

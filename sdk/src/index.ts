@@ -27,6 +27,8 @@ export type { ApiResult, Body, OperationError, OperationErrorCode, PageItem, Pag
 export type { RateLimit, ResponseInfo } from './response-info';
 export { publishedIssuer, TOKEN_ISSUER_PATH, TokenVerificationError, verifyEntitlementToken } from './tokens';
 export type { EntitlementTokenClaims, TokenVerificationFailure, VerifyEntitlementTokenOptions } from './tokens';
+export { verifyLicenseFile } from './licenses';
+export type { LicenseFileClaims, VerifyLicenseFileOptions } from './licenses';
 export { backoffDelay, DEFAULT_RETRY_POLICY, isIdempotent, isRetryable, retryAfterDelay } from './transport';
 export type { FetchFunction, RetryPolicy } from './transport';
 export { signWebhook, verifyWebhook, WebhookVerificationError } from './webhooks';

@@ -30,6 +30,7 @@ export type TokenVerificationFailure =
   | 'WRONG_ISSUER'
   | 'WRONG_PRODUCT'
   | 'WRONG_CUSTOMER'
+  | 'WRONG_MACHINE'
   | 'INVALID_SIGNATURE'
   | 'UNKNOWN_KEY'
   | 'KEYS_UNAVAILABLE'
@@ -86,7 +87,7 @@ const discoveredIssuers = new Map<string, Promise<string>>();
 /** One cached key set per JWKS URL, so repeated verifications fetch the keys once. */
 const remoteKeySets = new Map<string, JWTVerifyGetKey>();
 
-function keySetOf(jwks: VerifyEntitlementTokenOptions['jwks']): JWTVerifyGetKey {
+export function keySetOf(jwks: VerifyEntitlementTokenOptions['jwks']): JWTVerifyGetKey {
   if (typeof jwks === 'function') return jwks;
   if (typeof jwks === 'string' || jwks instanceof URL) {
     const url = new URL(jwks.toString());
@@ -121,10 +122,10 @@ function discoverIssuer(base: string): Promise<string> {
 
 /** The issuer (PUBLIC_BASE_URL) the service at `baseUrl` signs its tokens as, read from its discovery document once. */
 export async function publishedIssuer(baseUrl: string): Promise<string> {
-  return issuerOf({ jwks: `${baseUrl.replace(/\/$/, '')}${JWKS_PATH}`, merchant: '', mode: 'test' });
+  return issuerOf({ jwks: `${baseUrl.replace(/\/$/, '')}${JWKS_PATH}` });
 }
 
-async function issuerOf(options: VerifyEntitlementTokenOptions): Promise<string> {
+export async function issuerOf(options: Pick<VerifyEntitlementTokenOptions, 'issuer' | 'jwks'>): Promise<string> {
   if (options.issuer) return options.issuer.replace(/\/$/, '');
   if (typeof options.jwks === 'string' || options.jwks instanceof URL) {
     const url = options.jwks.toString();
@@ -140,7 +141,7 @@ async function issuerOf(options: VerifyEntitlementTokenOptions): Promise<string>
 }
 
 /** jose's error codes (stable across its versions) → why the token was refused. */
-function failureOf(error: unknown): TokenVerificationError {
+export function failureOf(error: unknown): TokenVerificationError {
   const { code, claim } = (error ?? {}) as { code?: string; claim?: string };
   const message = error instanceof Error ? error.message : String(error);
   const reason: TokenVerificationFailure =

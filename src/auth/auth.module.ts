@@ -9,6 +9,7 @@ import { MerchantsRepository } from './merchants.repository';
 import { MerchantsService } from './merchants.service';
 import { RequestAuthenticator } from './request-authenticator';
 import { ServerSecretsRepository } from './server-secrets.repository';
+import { ServerSecrets } from './server-secrets.service';
 
 /** Merchants and API keys; the guards that read them are registered by AppModule (APP_GUARD). */
 @Global()
@@ -22,6 +23,7 @@ import { ServerSecretsRepository } from './server-secrets.repository';
     RequestAuthenticator,
     GuessingRules,
     ServerSecretsRepository,
+    ServerSecrets,
     {
       provide: CredentialChecksum,
       inject: [ServerSecretsRepository, UnitOfWork],
@@ -29,6 +31,6 @@ import { ServerSecretsRepository } from './server-secrets.repository';
         new CredentialChecksum(await unitOfWork.run((tx) => secrets.obtain(tx, CREDENTIAL_CHECKSUM_SECRET))),
     },
   ],
-  exports: [MerchantsService, ApiKeysService, RequestAuthenticator, GuessingRules, CredentialChecksum],
+  exports: [MerchantsService, ApiKeysService, RequestAuthenticator, GuessingRules, CredentialChecksum, ServerSecrets],
 })
 export class AuthModule {}

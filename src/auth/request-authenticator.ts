@@ -25,6 +25,8 @@ export interface CredentialRequest {
 
 const NONE: RequestCredential = { kind: 'none' };
 const API_PREFIX = '/v1/';
+/** The customer's app's routes (DESIGN §18): the license key in the body is their only credential, checked by the route. */
+export const LICENSE_APP_PREFIX = '/v1/licenses/';
 const ADMIN_PREFIX = '/admin/';
 const DASHBOARD_API_PREFIX = '/dashboard/api/';
 /** Methods that change nothing: the only ones a session may send without its CSRF token. */
@@ -34,7 +36,7 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /**
  * The one place a request's credential is resolved, by path prefix, before its body is read
- * (the request gate calls it from the adapter's earliest hook): `/v1/` needs an API key,
+ * (the request gate calls it from the adapter's earliest hook): `/v1/` needs an API key (but `/v1/licenses/`, the apps' routes, none),
  * `/admin/` the admin token, anything else none. A `/v1/` request without an Authorization header
  * but with a dashboard session cookie acts as that session (DESIGN §11: a key with every scope in
  * the mode its `Eh-Mode` header names, which is required); `/dashboard/api/` reads the session
@@ -55,6 +57,7 @@ export class RequestAuthenticator {
   }
 
   async authenticate(request: CredentialRequest): Promise<RequestCredential> {
+    if (request.path.startsWith(LICENSE_APP_PREFIX)) return NONE;
     if (request.path.startsWith(API_PREFIX)) {
       const sessionToken = request.headers.authorization === undefined ? this.sessions?.tokenFrom(request.headers, request.secure) : null;
       return sessionToken ? this.session(request, sessionToken) : this.apiKey(request);

@@ -18,6 +18,8 @@ export const SCOPES = [
   'files:read',
   'files:write',
   'audit:read',
+  'licenses:read',
+  'licenses:write',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

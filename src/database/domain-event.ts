@@ -19,6 +19,10 @@ export const EVENT_TYPES = [
   'subscription.created',
   'subscription.updated',
   'import.completed',
+  'license_key.created',
+  'license.activated',
+  'license.deactivated',
+  'license.activation_expired',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

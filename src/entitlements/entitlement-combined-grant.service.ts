@@ -28,7 +28,7 @@ const PRODUCT_CHANGED = 'product_changed';
  * the idempotency key with its response, all or nothing, while holding the product grantable
  * (share-locked, as the transaction's read holds it). Anything else returns null and the caller's
  * transaction (EntitlementGrantResolutionService.grant) decides, with its errors: a bundle, a
- * rule, a test clock, a missing or archived product, an unknown customer, a past expiry, and every
+ * rule, a product that issues license keys (DESIGN §18), a test clock, a missing or archived product, an unknown customer, a past expiry, and every
  * race the write lost (the store id or the key taken meanwhile, the product archived).
  *
  * What it writes, publishes and answers comes from the transaction path's own builders
@@ -61,7 +61,7 @@ export class EntitlementCombinedGrantService {
       // A customer on real time: its now is the real time, which also records the row.
       const now = this.clock.now();
       const { customer: existing, found } = read;
-      if (!found || !isGrantable(found.product) || found.included.length > 0 || read.rules.length > 0) return null;
+      if (!found || !isGrantable(found.product) || found.included.length > 0 || read.rules.length > 0 || found.product.license) return null;
       if (existing?.test_clock_id) return null;
       if (input.expiresAt && !isFutureExpiry(input.expiresAt, now)) return null;
       const combined = new CombinedWrite();

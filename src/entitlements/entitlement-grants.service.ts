@@ -5,6 +5,7 @@ import { Clock } from '../clock/clock';
 import { storedJsonb } from '../database/jsonb';
 import { isGrantable } from '../products/product-lookup.sql';
 import { GrantRulesService } from '../grant-rules/grant-rules.service';
+import { LicenseRecordsService } from '../license-records/license-records.service';
 import { generateId } from '../ids/id';
 import type { ProductEntity } from '../products/product.entity';
 import { ProductsService } from '../products/products.service';
@@ -54,6 +55,7 @@ export class EntitlementGrantsService {
     private readonly products: ProductsService,
     private readonly grantRules: GrantRulesService,
     private readonly clock: Clock,
+    private readonly licenses: LicenseRecordsService,
   ) {}
 
   /**
@@ -69,6 +71,7 @@ export class EntitlementGrantsService {
       storeCustomerIds,
       now,
       grants.map((grant) => grantedFieldsOf(grant, now)),
+      new Map(grants.map(({ product }) => [product.id, product])),
     );
     const children = await this.grantBundleChildren(tx, tenant, parents, storeCustomerIds, now, lookups);
     await this.fireGrantRules(tx, tenant, grantsThatFireRules(parents, children), storeCustomerIds, now, lookups);
@@ -86,7 +89,8 @@ export class EntitlementGrantsService {
   ): Promise<EntitlementEntity[]> {
     const productIds = [...new Set(parents.map((parent) => parent.product_id))];
     const included = lookups.includedOf(productIds) ?? (await this.products.includedProductsForGrant(tx, tenant, productIds));
-    return this.insertAndPublish(tx, tenant, storeCustomerIds, now, bundleChildrenOf(parents, included, () => generateId('ent')));
+    const products = new Map([...included.values()].flat().map((product) => [product.id, product]));
+    return this.insertAndPublish(tx, tenant, storeCustomerIds, now, bundleChildrenOf(parents, included, () => generateId('ent')), products);
   }
 
   /**
@@ -138,6 +142,7 @@ export class EntitlementGrantsService {
     storeCustomerIds: Map<string, string>,
     now: Date,
     rows: GrantedFields[],
+    products: ReadonlyMap<string, ProductEntity>,
   ): Promise<EntitlementEntity[]> {
     if (rows.length === 0) return [];
     const recordedAt = this.clock.now();
@@ -147,6 +152,8 @@ export class EntitlementGrantsService {
       rows.map((fields) => newEntitlementOf(fields, now, recordedAt)),
     );
     await publishGranted(tx, tenant, inserted, storeCustomerIds, now);
+    // DESIGN §18: a product that issues license keys gives each of its entitlements one, in this transaction.
+    await this.licenses.issue(tx, tenant, inserted, (productId) => products.get(productId)?.license);
     return inserted;
   }
 }

@@ -3,6 +3,7 @@ import { ClockModule } from '../clock/clock.module';
 import { AppConfig } from '../config/app-config';
 import { CustomerRecordsModule } from '../customer-records/customer-records.module';
 import { GrantRulesModule } from '../grant-rules/grant-rules.module';
+import { LicenseRecordsModule } from '../license-records/license-records.module';
 import { ProductsModule } from '../products/products.module';
 import { TestClockRecordsModule } from '../test-clock-records/test-clock-records.module';
 import { EntitlementExpirySweeper } from './entitlement-expiry.sweeper';
@@ -25,7 +26,7 @@ import { JwksController } from './tokens/jwks.controller';
  * entitlement tokens (tokens/) and their JWKS.
  */
 @Module({
-  imports: [ClockModule, CustomerRecordsModule, ProductsModule, GrantRulesModule, TestClockRecordsModule],
+  imports: [ClockModule, CustomerRecordsModule, ProductsModule, GrantRulesModule, TestClockRecordsModule, LicenseRecordsModule],
   controllers: [EntitlementsController, EntitlementTokensController, JwksController],
   providers: [
     EntitlementsRepository,
@@ -47,6 +48,6 @@ import { JwksController } from './tokens/jwks.controller';
         }),
     },
   ],
-  exports: [EntitlementsService, EntitlementGrantResolutionService, EntitlementTransitionsService, EntitlementExpirySweeper],
+  exports: [EntitlementsService, EntitlementGrantResolutionService, EntitlementTransitionsService, EntitlementExpirySweeper, EntitlementSigningKeys],
 })
 export class EntitlementsModule {}

@@ -76,6 +76,21 @@ export class EntitlementsService {
   }
 
   /**
+   * What a license key shows of each of these entitlements (DESIGN §18): its effective status and
+   * expiry at its customer's now, and that now (activations are timed by it).
+   */
+  async licenseViewsOf(db: Reader, tenant: Tenant, entitlementIds: string[]): Promise<Map<string, { status: EntitlementStatus; expiresAt: Date | null; now: Date }>> {
+    const entitlements = await this.entitlements.findByIds(db, tenant, [...new Set(entitlementIds)]);
+    const nowOf = await this.time.nowsFor(db, tenant, entitlements.map((entitlement) => entitlement.test_clock_id));
+    return new Map(
+      entitlements.map((entitlement) => {
+        const now = nowOf(entitlement.test_clock_id);
+        return [entitlement.id, { status: effectiveStatus(entitlement, now), expiresAt: entitlement.expires_at, now }];
+      }),
+    );
+  }
+
+  /**
    * Which of these customers already hold an active entitlement for which of these products
    * (imports skip them), as `customer_id/product_id` keys; read in the caller's transaction.
    */

@@ -47,6 +47,9 @@ export enum ErrorCode {
   DASHBOARD_USER_NOT_FOUND = 'DASHBOARD_USER_NOT_FOUND',
   LAST_DASHBOARD_USER = 'LAST_DASHBOARD_USER',
   LAST_OWNER = 'LAST_OWNER',
+  LICENSE_KEY_NOT_FOUND = 'LICENSE_KEY_NOT_FOUND',
+  ACTIVATION_NOT_FOUND = 'ACTIVATION_NOT_FOUND',
+  ACTIVATION_LIMIT_REACHED = 'ACTIVATION_LIMIT_REACHED',
   INTERNAL_ERROR = 'INTERNAL_ERROR',
   SERVICE_UNAVAILABLE = 'SERVICE_UNAVAILABLE',
 }
@@ -118,6 +121,9 @@ const CATALOGUE_SOURCE: Record<ErrorCode, { status: number; description: string;
   [ErrorCode.DASHBOARD_USER_NOT_FOUND]: entry(404, "No such user in the merchant's dashboard team"),
   [ErrorCode.LAST_DASHBOARD_USER]: entry(409, "The merchant's last dashboard user can't be removed"),
   [ErrorCode.LAST_OWNER]: entry(409, 'A merchant always keeps one owner: make another user owner first'),
+  [ErrorCode.LICENSE_KEY_NOT_FOUND]: entry(404, 'No such license key (merchant routes: by id; app routes: the key as typed)'),
+  [ErrorCode.ACTIVATION_NOT_FOUND]: entry(404, 'No such activation of this license key'),
+  [ErrorCode.ACTIVATION_LIMIT_REACHED]: entry(409, "The license key's activation limit is reached: deactivate a device first"),
   [ErrorCode.INTERNAL_ERROR]: entry(500, 'Unexpected error; logged with the request id'),
   [ErrorCode.SERVICE_UNAVAILABLE]: entry(503, 'The database is unreachable or busy; retry after Retry-After seconds'),
 };

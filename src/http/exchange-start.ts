@@ -6,6 +6,7 @@ import { ApiError } from '../errors/api-error';
 import { renderError } from '../errors/error-response';
 import { logWhenSent, RequestLogDetails } from './request-log';
 import type { SecurityHeaders } from './security-headers';
+import { LICENSE_APP_PREFIX } from '../auth/request-authenticator';
 
 /** What watches every request: the request log's logger and the metrics. */
 export interface ExchangeObservers {
@@ -28,6 +29,8 @@ export function startExchange(
 ): void {
   const requestId = requestIdOf(request);
   response.setHeader('X-Request-Id', requestId);
+  // The customer's app's license routes answer any origin, errors included (DESIGN §18); no other route does.
+  if (request.url?.startsWith(LICENSE_APP_PREFIX)) response.setHeader('Access-Control-Allow-Origin', '*');
   const trace = observers.requests.observe(request, response, requestId, details.route);
   logWhenSent(observers.logger, request, response, details, trace?.ids ?? null);
   if (trace === null) securityHeaders(request, response, () => next());

@@ -19,6 +19,8 @@ export const ID_PREFIXES = {
   testClock: 'clock',
   dashboardUser: 'user',
   dashboardSession: 'sess',
+  licenseKey: 'lic',
+  licenseActivation: 'act',
 } as const;
 
 export type IdPrefix = (typeof ID_PREFIXES)[keyof typeof ID_PREFIXES];

@@ -2,7 +2,7 @@ import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { isValidId } from '../ids/id';
 import type { FulfillmentConfigRequestDto } from './dto/product-request.dto';
-import type { EntitlementType, FulfillmentWithFiles } from './product.entity';
+import type { EntitlementType, FulfillmentWithFiles, LicenseConfig } from './product.entity';
 
 /** The product a grant is made from, before defaults are applied. */
 export interface TypeFieldsInput {
@@ -113,4 +113,10 @@ export function normalizeFulfillmentConfig(input: FulfillmentConfigRequestDto): 
     throw new ApiError(ErrorCode.INVALID_PARAMETER, "Invalid 'fulfillment_config.access_instructions': it must not be empty", 'fulfillment_config.access_instructions');
   }
   return { delivery_method: method, file_ids: [], access_url: null, access_instructions: instructions };
+}
+
+/** The stored license config of a request's `license` (absent or null: no keys; an absent field is null). */
+export function licenseConfigOf(input: { activation_limit?: number | null; activation_ttl_seconds?: number | null } | null | undefined): LicenseConfig | null {
+  if (!input) return null;
+  return { activation_limit: input.activation_limit ?? null, activation_ttl_seconds: input.activation_ttl_seconds ?? null };
 }

@@ -21,6 +21,16 @@ export interface FulfillmentConfig {
   access_instructions: string | null;
 }
 
+/**
+ * License keys (DESIGN §18): a product with this config gives each entitlement granted for it a
+ * key; `activation_limit` null is unlimited, `activation_ttl_seconds` null keeps activations until
+ * deactivated (set: floating seats, released when not seen for that long).
+ */
+export interface LicenseConfig {
+  activation_limit: number | null;
+  activation_ttl_seconds: number | null;
+}
+
 /** A fulfillment config with the product's file links, in order: the API's shape. */
 export interface FulfillmentWithFiles extends FulfillmentConfig {
   file_ids: string[];
@@ -62,6 +72,10 @@ export class ProductEntity extends TenantOwnedEntity {
 
   @Column({ type: 'text', default: 'active' })
   status: ProductStatus;
+
+  /** null: the product issues no license keys. */
+  @Column({ type: 'jsonb', nullable: true })
+  license: LicenseConfig | null;
 
   @CreateDateColumn(TIMESTAMP)
   created_at: Date;

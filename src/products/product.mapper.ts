@@ -22,6 +22,7 @@ export function toProductResponse(product: ProductEntity, fileIds: string[], inc
     store_variant_ids: product.store_variant_ids,
     included_product_ids: includedProductIds,
     metadata: product.metadata,
+    license: product.license ?? null,
     fulfillment_config: {
       delivery_method: product.fulfillment_config.delivery_method,
       file_ids: fileIds,

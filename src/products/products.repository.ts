@@ -32,6 +32,7 @@ export type ProductChanges = Partial<
     | 'metadata'
     | 'fulfillment_config'
     | 'status'
+    | 'license'
   >
 >;
 

@@ -18,7 +18,7 @@ import { FulfillmentConfig, FulfillmentWithFiles, ProductEntity } from './produc
 import { ProductBundleItemsRepository } from './product-bundle-items.repository';
 import { ProductFilesRepository } from './product-files.repository';
 import { toProductListItem, toProductResponse } from './product.mapper';
-import { DEFAULT_FULFILLMENT_CONFIG, normalizeFulfillmentConfig, resolveTypeFields } from './product-rules';
+import { DEFAULT_FULFILLMENT_CONFIG, licenseConfigOf, normalizeFulfillmentConfig, resolveTypeFields } from './product-rules';
 import { ProductChanges, ProductReference, ProductsRepository } from './products.repository';
 import { FileCatalog } from './file-catalog';
 import { sameJsonContent } from '../database/jsonb';
@@ -83,6 +83,7 @@ export class ProductsService {
           metadata: input.metadata ?? {},
           fulfillment_config: storedConfig(fulfillment),
           status: 'active',
+          license: licenseConfigOf(input.license),
         });
         await this.links.replace(tx, tenant, product.id, fulfillment.file_ids);
         await this.bundleItems.replace(tx, tenant, product.id, includedProductIds);
@@ -113,6 +114,7 @@ export class ProductsService {
           entitlement_type: entitlementType,
           ...typeFields,
         };
+        if (input.license !== undefined) changes.license = licenseConfigOf(input.license);
         let fileIds: string[] | undefined;
         if (input.fulfillment_config) {
           const fulfillment = normalizeFulfillmentConfig(input.fulfillment_config);

@@ -50,7 +50,7 @@ function conflictExample() {
 }
 
 /**
- * Documents idempotency on every POST under /v1, the routes IdempotencyInterceptor covers: the
+ * Documents idempotency on every POST under /v1 but the license routes of apps, the routes IdempotencyInterceptor covers: the
  * optional Idempotency-Key header, the Idempotent-Replayed header on success responses, and
  * 409 IDEMPOTENCY_KEY_CONFLICT. Done on the built document so no route can be left out.
  */
@@ -58,7 +58,8 @@ export function documentIdempotency(document: OpenAPIObject): void {
   const code = ERROR_CATALOGUE[ErrorCode.IDEMPOTENCY_KEY_CONFLICT].renderedCode;
   for (const [path, pathItem] of Object.entries(document.paths)) {
     const operation = (pathItem as { post?: PostOperation }).post;
-    if (!path.startsWith('/v1/') || !operation) continue;
+    // The customer's app's license routes carry no API key, so no idempotency (activate is idempotent per fingerprint).
+    if (!path.startsWith('/v1/') || path.startsWith('/v1/licenses/') || !operation) continue;
     const parameters = operation.parameters ?? [];
     if (!parameters.some((parameter) => parameter.in === 'header' && parameter.name === IDEMPOTENCY_KEY_HEADER)) {
       operation.parameters = [...parameters, HEADER_PARAMETER];

@@ -2,7 +2,7 @@ import { INestApplication, Type } from '@nestjs/common';
 import { ModulesContainer } from '@nestjs/core';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { MODE_HEADER } from '../exchange/mode-header';
-import { ADMIN_TOKEN_SECURITY, API_KEY_SECURITY, DASHBOARD_SESSION_SECURITY, DASHBOARD_TAG } from './security-schemes';
+import { ADMIN_TOKEN_SECURITY, API_KEY_SECURITY, DASHBOARD_SESSION_SECURITY, DASHBOARD_TAG, LICENSE_KEY_CREDENTIAL } from './security-schemes';
 import { ERROR_CATALOGUE, ErrorCode, errorTypeForStatus } from '../errors/error-code.enum';
 import { documentIdempotency } from './idempotency-openapi';
 import { makeDocumentPrecise } from './document-precision';
@@ -39,6 +39,8 @@ type Operation = {
   description?: string;
   security?: Array<Record<string, string[]>>;
   'x-required-scopes'?: string[];
+  /** `license-key`: the customer's app's license routes, authenticated by the key in the body and rate-limited per key (DESIGN §18). */
+  'x-credential'?: string;
   parameters?: Array<{ in: string; name: string }>;
   requestBody?: unknown;
   responses?: Record<string, ResponseObject>;
@@ -120,7 +122,8 @@ function decorateOperations(document: OpenAPIObject): void {
       if (!operation.security) operation.security = [];
       // An operation without its own description repeats its summary, so every one has one.
       operation.description ??= operation.summary;
-      const authenticated = Boolean(scopes) || operation.security.length > 0;
+      const byLicenseKey = operation['x-credential'] === LICENSE_KEY_CREDENTIAL;
+      const authenticated = Boolean(scopes) || operation.security.length > 0 || byLicenseKey;
       if (operation.responses && authenticated) {
         // Every API route can fail in the catalogue's shape beyond the errors it lists.
         operation.responses.default ??= UNEXPECTED_ERROR_RESPONSE();
@@ -142,7 +145,7 @@ function decorateOperations(document: OpenAPIObject): void {
       }
       // A session is rate-limited like a key: its answers carry the same headers.
       const bySession = operation.security.some((requirement) => DASHBOARD_SESSION_SECURITY in requirement);
-      if (!scopes && !bySession) continue;
+      if (!scopes && !bySession && !byLicenseKey) continue;
       if (scopes) {
         const scopeLine = `**Scope:** ${scopes.map((scope) => `\`${scope}\``).join(', ')}`;
         operation.description = operation.description ? `${scopeLine}\n\n${operation.description}` : scopeLine;

@@ -6,3 +6,6 @@ export const ADMIN_TOKEN_SECURITY = 'admin_token';
 export const DASHBOARD_SESSION_SECURITY = 'dashboard_session';
 /** The tag of the dashboard app's own routes: they make the dashboard's document, and stay out of the public one. */
 export const DASHBOARD_TAG = 'dashboard';
+
+/** The value of `x-credential` on the routes a license key in the body authenticates (src/licenses/, DESIGN §18). */
+export const LICENSE_KEY_CREDENTIAL = 'license-key';

@@ -4,6 +4,7 @@ import type { Tenant } from '../database/tenant';
 import { UnitOfWork } from '../database/unit-of-work';
 import { PageResult } from '../envelope/page-result';
 import { EntitlementExpirySweeper } from '../entitlements/entitlement-expiry.sweeper';
+import { LicenseActivationSweeper } from '../license-records/license-activation.sweeper';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { toPageRequest, toPageResult } from '../pagination/page';
@@ -35,6 +36,7 @@ export class TestClocksService {
     private readonly clocks: TestClockRecordsService,
     private readonly time: TestClockTime,
     private readonly sweeper: EntitlementExpirySweeper,
+    private readonly licenseSweeper: LicenseActivationSweeper,
     private readonly unitOfWork: UnitOfWork,
   ) {}
 
@@ -87,6 +89,8 @@ export class TestClocksService {
       }
       const moved = await this.clocks.moveTo(tx, tenant, clock.id, target);
       await this.sweeper.sweepTestClock(tx, tenant, clock.id, target);
+      // Floating seats of its customers not seen for their TTL by the new time (DESIGN §18).
+      await this.licenseSweeper.sweepTestClock(tx, tenant, clock.id, target);
       return toTestClockResponse(moved);
     });
   }

@@ -71,6 +71,7 @@ describe('products (write side)', () => {
           store_product_id: null,
           store_variant_ids: [],
           included_product_ids: [],
+          license: null,
           name: `A ${fields.entitlement_type}`,
           description: '',
           ...fields,

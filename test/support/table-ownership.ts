@@ -21,6 +21,7 @@ export const TABLE_OWNERS: Readonly<Record<string, readonly string[]>> = {
   orders: ['orders', 'order_line_items'],
   subscriptions: ['subscriptions'],
   'test-clock-records': ['test_clocks'],
+  'license-records': ['license_keys', 'license_activations'],
   imports: ['entitlement_imports', 'import_rows'],
   dashboard: ['dashboard_users', 'dashboard_setup_links', 'dashboard_sessions'],
 };

@@ -50,6 +50,11 @@ export function validBodies(ids: Record<string, string>): Record<string, Record<
     },
     'POST /v1/orders/{order_id}/refund': { store_line_item_ids: ['li_1'], reason: 'fuzz' },
     'POST /v1/test-clocks': { frozen_time: '2027-01-01T00:00:00Z', name: 'fuzz' },
+    'PATCH /v1/license-keys/{license_key_id}': { activation_limit: 50 },
+    'POST /v1/licenses/validate': { key: ids.license_key, fingerprint: 'fuzz-machine' },
+    'POST /v1/licenses/activate': { key: ids.license_key, fingerprint: 'fuzz-machine', name: 'Fuzz machine', metadata: { a: 1 } },
+    'POST /v1/licenses/deactivate': { key: ids.license_key, fingerprint: 'fuzz-machine' },
+    'POST /v1/licenses/heartbeat': { key: ids.license_key, fingerprint: 'fuzz-machine' },
     'POST /v1/test-clocks/{test_clock_id}/advance': { frozen_time: '2027-02-01T00:00:00Z' },
     'PUT /v1/subscriptions/store/{store_subscription_id}': {
       store_customer_id: 'fuzz_customer',
@@ -70,6 +75,7 @@ export function validQueries(ids: Record<string, string>): Record<string, Record
     'GET /v1/files/{file_id}/download': { entitlement_id: ids.entitlement_id, customer_id: ids.customer_id },
     'GET /v1/orders': { store_customer_id: ids.store_customer_id },
     'GET /v1/subscriptions': { store_customer_id: ids.store_customer_id },
+    'GET /v1/license-keys': { customer_id: ids.license_customer_id, limit: '10' },
   };
   // Without the ids (a route missing when the suite ran) the seed would not be valid.
   return Object.fromEntries(Object.entries(queries).filter(([, query]) => Object.values(query).every((value) => value !== undefined)));
@@ -136,6 +142,20 @@ export async function createRealResources(testApp: TestApp, operations: ApiOpera
     );
     ids.subscription_product_id = String(product.id);
     ids.store_subscription_id = 'fuzz_subscription';
+  }
+  if (has('POST /v1/licenses/activate') && has('POST /v1/products')) {
+    // A key with no limit (activations with hostile fingerprints never meet a 409) and one device.
+    const product = created(
+      await testApp.http.post('/v1/products').set(key).send({ name: 'Fuzz licensed', entitlement_type: 'permanent', license: { activation_limit: null } }),
+      'a licensed product',
+    );
+    const entitlement = created(await testApp.http.post('/v1/entitlements').set(key).send({ store_customer_id: 'fuzz_licensee', product_id: product.id }), 'a licensed entitlement');
+    const license = (await testApp.http.get(`/v1/license-keys?entitlement_id=${String(entitlement.id)}`).set(key).expect(200)).body.data[0] as Record<string, unknown>;
+    ids.license_key_id = String(license.id);
+    ids.license_key = String(license.key);
+    ids.license_customer_id = String(entitlement.customer_id);
+    const activation = created(await testApp.http.post('/v1/licenses/activate').send({ key: license.key, fingerprint: 'fuzz-machine' }), 'an activation');
+    ids.activation_id = String((activation.activation as Record<string, unknown>).id);
   }
   if (has('POST /v1/test-clocks')) {
     const clock = created(await testApp.http.post('/v1/test-clocks').set(key).send({ frozen_time: '2027-01-01T00:00:00Z' }), 'a test clock');

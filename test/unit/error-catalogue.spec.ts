@@ -50,6 +50,9 @@ const EXPECTED_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.DASHBOARD_USER_NOT_FOUND]: 404,
   [ErrorCode.LAST_DASHBOARD_USER]: 409,
   [ErrorCode.LAST_OWNER]: 409,
+  [ErrorCode.LICENSE_KEY_NOT_FOUND]: 404,
+  [ErrorCode.ACTIVATION_NOT_FOUND]: 404,
+  [ErrorCode.ACTIVATION_LIMIT_REACHED]: 409,
   [ErrorCode.INTERNAL_ERROR]: 500,
   [ErrorCode.SERVICE_UNAVAILABLE]: 503,
 };

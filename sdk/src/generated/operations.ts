@@ -78,6 +78,15 @@ export const OPERATIONS = {
   'imports.list': { group: 'imports', name: 'list', method: 'GET', path: '/v1/entitlement-imports', pathParameters: [], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
   'imports.create': { group: 'imports', name: 'create', method: 'POST', path: '/v1/entitlement-imports', pathParameters: [], input: 'body', contentTypes: ['application/json', 'text/csv'], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'imports.get': { group: 'imports', name: 'get', method: 'GET', path: '/v1/entitlement-imports/{import_id}', pathParameters: ['import_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
+  'licenseKeys.list': { group: 'licenseKeys', name: 'list', method: 'GET', path: '/v1/license-keys', pathParameters: [], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
+  'licenseKeys.get': { group: 'licenseKeys', name: 'get', method: 'GET', path: '/v1/license-keys/{license_key_id}', pathParameters: ['license_key_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
+  'licenseKeys.update': { group: 'licenseKeys', name: 'update', method: 'PATCH', path: '/v1/license-keys/{license_key_id}', pathParameters: ['license_key_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'none' },
+  'licenseKeys.listActivations': { group: 'licenseKeys', name: 'listActivations', method: 'GET', path: '/v1/license-keys/{license_key_id}/activations', pathParameters: ['license_key_id'], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
+  'licenseKeys.deleteActivation': { group: 'licenseKeys', name: 'deleteActivation', method: 'DELETE', path: '/v1/license-keys/{license_key_id}/activations/{activation_id}', pathParameters: ['license_key_id', 'activation_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
+  'licenses.validate': { group: 'licenses', name: 'validate', method: 'POST', path: '/v1/licenses/validate', pathParameters: [], input: 'body', contentTypes: ['application/json'], paginated: false, credential: null, idempotency: 'none' },
+  'licenses.activate': { group: 'licenses', name: 'activate', method: 'POST', path: '/v1/licenses/activate', pathParameters: [], input: 'body', contentTypes: ['application/json'], paginated: false, credential: null, idempotency: 'none' },
+  'licenses.deactivate': { group: 'licenses', name: 'deactivate', method: 'POST', path: '/v1/licenses/deactivate', pathParameters: [], input: 'body', contentTypes: ['application/json'], paginated: false, credential: null, idempotency: 'none' },
+  'licenses.heartbeat': { group: 'licenses', name: 'heartbeat', method: 'POST', path: '/v1/licenses/heartbeat', pathParameters: [], input: 'body', contentTypes: ['application/json'], paginated: false, credential: null, idempotency: 'none' },
   'admin.createDashboardUser': { group: 'admin', name: 'createDashboardUser', method: 'POST', path: '/admin/v1/merchants/{merchant_id}/users', pathParameters: ['merchant_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'adminToken', idempotency: 'none' },
 } as const satisfies Record<string, OperationDescription>;
 
@@ -595,6 +604,69 @@ export interface OperationTypes {
     response: operations['imports.get']['responses'][200]['content']['application/json'];
     item: never;
     errorCode: 'IMPORT_NOT_FOUND' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
+  };
+  'licenseKeys.list': {
+    query: NonNullable<operations['licenseKeys.list']['parameters']['query']>;
+    body: never;
+    response: operations['licenseKeys.list']['responses'][200]['content']['application/json'];
+    item: (operations['licenseKeys.list']['responses'][200]['content']['application/json'])['data'][number];
+    errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_PARAMETER' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
+  };
+  'licenseKeys.get': {
+    query: never;
+    body: never;
+    response: operations['licenseKeys.get']['responses'][200]['content']['application/json'];
+    item: never;
+    errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'LICENSE_KEY_NOT_FOUND' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
+  };
+  'licenseKeys.update': {
+    query: never;
+    body: operations['licenseKeys.update']['requestBody']['content']['application/json'];
+    response: operations['licenseKeys.update']['responses'][200]['content']['application/json'];
+    item: never;
+    errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'LICENSE_KEY_NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
+  };
+  'licenseKeys.listActivations': {
+    query: NonNullable<operations['licenseKeys.listActivations']['parameters']['query']>;
+    body: never;
+    response: operations['licenseKeys.listActivations']['responses'][200]['content']['application/json'];
+    item: (operations['licenseKeys.listActivations']['responses'][200]['content']['application/json'])['data'][number];
+    errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_PARAMETER' | 'LICENSE_KEY_NOT_FOUND' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
+  };
+  'licenseKeys.deleteActivation': {
+    query: never;
+    body: never;
+    response: operations['licenseKeys.deleteActivation']['responses'][200]['content']['application/json'];
+    item: never;
+    errorCode: 'ACTIVATION_NOT_FOUND' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'LICENSE_KEY_NOT_FOUND' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
+  };
+  'licenses.validate': {
+    query: never;
+    body: operations['licenses.validate']['requestBody']['content']['application/json'];
+    response: operations['licenses.validate']['responses'][200]['content']['application/json'];
+    item: never;
+    errorCode: 'INTERNAL_ERROR' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'LICENSE_KEY_NOT_FOUND' | 'MISSING_REQUIRED_FIELD' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
+  };
+  'licenses.activate': {
+    query: never;
+    body: operations['licenses.activate']['requestBody']['content']['application/json'];
+    response: operations['licenses.activate']['responses'][200]['content']['application/json'] | operations['licenses.activate']['responses'][201]['content']['application/json'];
+    item: never;
+    errorCode: 'ACTIVATION_LIMIT_REACHED' | 'ENTITLEMENT_NOT_ACTIVE' | 'INTERNAL_ERROR' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'LICENSE_KEY_NOT_FOUND' | 'MISSING_REQUIRED_FIELD' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
+  };
+  'licenses.deactivate': {
+    query: never;
+    body: operations['licenses.deactivate']['requestBody']['content']['application/json'];
+    response: operations['licenses.deactivate']['responses'][200]['content']['application/json'];
+    item: never;
+    errorCode: 'ACTIVATION_NOT_FOUND' | 'INTERNAL_ERROR' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'LICENSE_KEY_NOT_FOUND' | 'MISSING_REQUIRED_FIELD' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
+  };
+  'licenses.heartbeat': {
+    query: never;
+    body: operations['licenses.heartbeat']['requestBody']['content']['application/json'];
+    response: operations['licenses.heartbeat']['responses'][200]['content']['application/json'];
+    item: never;
+    errorCode: 'ACTIVATION_NOT_FOUND' | 'ENTITLEMENT_NOT_ACTIVE' | 'INTERNAL_ERROR' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'LICENSE_KEY_NOT_FOUND' | 'MISSING_REQUIRED_FIELD' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
   };
   'admin.createDashboardUser': {
     query: never;
@@ -1524,6 +1596,119 @@ export interface ImportsOperations {
   get(importId: string, options?: RequestOptions): Promise<ApiResult<'imports.get'>>;
 }
 
+/**
+ * `client.licenseKeys`: License keys issued with grants, the devices they are active on, and the customer's app's routes (validate, activate, deactivate, heartbeat) authenticated by the key alone.
+ */
+export interface LicenseKeysOperations {
+  /**
+   * List license keys
+   *
+   * Newest first, cursor-paginated with total; filter by entitlement_id, customer_id or product_id. Each key shows its entitlement's status and its devices count.
+   *
+   * `GET /v1/license-keys` · API key with scope `licenses:read` · operationId `licenseKeys.list`
+   *
+   * Await it for one page, or `for await` over it (or `.toArray({ limit })`) for every item across pages.
+   *
+   * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_PARAMETER, RATE_LIMITED, SERVICE_UNAVAILABLE
+   */
+  list(query?: Query<'licenseKeys.list'>, options?: RequestOptions): PagePromise<'licenseKeys.list'>;
+
+  /**
+   * Get a license key
+   *
+   * The key as the customer types it, its status (the entitlement's) and its activation limit.
+   *
+   * `GET /v1/license-keys/{license_key_id}` · API key with scope `licenses:read` · operationId `licenseKeys.get`
+   *
+   * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, LICENSE_KEY_NOT_FOUND, RATE_LIMITED, SERVICE_UNAVAILABLE
+   */
+  get(licenseKeyId: string, options?: RequestOptions): Promise<ApiResult<'licenseKeys.get'>>;
+
+  /**
+   * Set a license key's activation limit
+   *
+   * One customer's own limit of devices, instead of the product's (null: unlimited).
+   *
+   * `PATCH /v1/license-keys/{license_key_id}` · API key with scope `licenses:write` · operationId `licenseKeys.update`
+   *
+   * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_JSON, INVALID_PARAMETER, LICENSE_KEY_NOT_FOUND, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE
+   */
+  update(licenseKeyId: string, body: Body<'licenseKeys.update'>, options?: RequestOptions): Promise<ApiResult<'licenseKeys.update'>>;
+
+  /**
+   * List a license key's activations
+   *
+   * The devices it is active on, newest first, cursor-paginated with total.
+   *
+   * `GET /v1/license-keys/{license_key_id}/activations` · API key with scope `licenses:read` · operationId `licenseKeys.listActivations`
+   *
+   * Await it for one page, or `for await` over it (or `.toArray({ limit })`) for every item across pages.
+   *
+   * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_PARAMETER, LICENSE_KEY_NOT_FOUND, RATE_LIMITED, SERVICE_UNAVAILABLE
+   */
+  listActivations(licenseKeyId: string, query?: Query<'licenseKeys.listActivations'>, options?: RequestOptions): PagePromise<'licenseKeys.listActivations'>;
+
+  /**
+   * Deactivate a device
+   *
+   * Frees its seat and publishes license.deactivated; the app finds out at its next validate or heartbeat.
+   *
+   * `DELETE /v1/license-keys/{license_key_id}/activations/{activation_id}` · API key with scope `licenses:write` · operationId `licenseKeys.deleteActivation`
+   *
+   * @throws {ApiError} ACTIVATION_NOT_FOUND, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, LICENSE_KEY_NOT_FOUND, RATE_LIMITED, SERVICE_UNAVAILABLE
+   */
+  deleteActivation(licenseKeyId: string, activationId: string, options?: RequestOptions): Promise<ApiResult<'licenseKeys.deleteActivation'>>;
+}
+
+/**
+ * `client.licenses`: License keys issued with grants, the devices they are active on, and the customer's app's routes (validate, activate, deactivate, heartbeat) authenticated by the key alone.
+ */
+export interface LicensesOperations {
+  /**
+   * Validate a license key (from the app)
+   *
+   * Whether the key is valid now and, with a fingerprint, activated on this device. No API key: the license key in the body is the credential, so the customer's app calls it directly (CORS open). Rate-limited per key; unknown keys are counted per client address (AUTH_FAILURE_LIMIT_PER_MINUTE), and past it every unknown key is 429 without a database lookup.
+   *
+   * `POST /v1/licenses/validate` · no credential · operationId `licenses.validate`
+   *
+   * @throws {ApiError} INTERNAL_ERROR, INVALID_JSON, INVALID_PARAMETER, LICENSE_KEY_NOT_FOUND, MISSING_REQUIRED_FIELD, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE
+   */
+  validate(body: Body<'licenses.validate'>, options?: RequestOptions): Promise<ApiResult<'licenses.validate'>>;
+
+  /**
+   * Activate a device (from the app)
+   *
+   * Takes a seat for this fingerprint: 201 with the activation, or 200 with the same one when the fingerprint is already active; both with a license_file for running offline. Past the activation limit 409 ACTIVATION_LIMIT_REACHED (exact however many devices race); an entitlement that is not active 403 ENTITLEMENT_NOT_ACTIVE. No API key: the license key in the body is the credential, so the customer's app calls it directly (CORS open). Rate-limited per key; unknown keys are counted per client address (AUTH_FAILURE_LIMIT_PER_MINUTE), and past it every unknown key is 429 without a database lookup.
+   *
+   * `POST /v1/licenses/activate` · no credential · operationId `licenses.activate`
+   *
+   * @throws {ApiError} ACTIVATION_LIMIT_REACHED, ENTITLEMENT_NOT_ACTIVE, INTERNAL_ERROR, INVALID_JSON, INVALID_PARAMETER, LICENSE_KEY_NOT_FOUND, MISSING_REQUIRED_FIELD, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE
+   */
+  activate(body: Body<'licenses.activate'>, options?: RequestOptions): Promise<ApiResult<'licenses.activate'>>;
+
+  /**
+   * Deactivate a device (from the app)
+   *
+   * Frees this fingerprint's seat (license.deactivated). No API key: the license key in the body is the credential, so the customer's app calls it directly (CORS open). Rate-limited per key; unknown keys are counted per client address (AUTH_FAILURE_LIMIT_PER_MINUTE), and past it every unknown key is 429 without a database lookup.
+   *
+   * `POST /v1/licenses/deactivate` · no credential · operationId `licenses.deactivate`
+   *
+   * @throws {ApiError} ACTIVATION_NOT_FOUND, INTERNAL_ERROR, INVALID_JSON, INVALID_PARAMETER, LICENSE_KEY_NOT_FOUND, MISSING_REQUIRED_FIELD, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE
+   */
+  deactivate(body: Body<'licenses.deactivate'>, options?: RequestOptions): Promise<ApiResult<'licenses.deactivate'>>;
+
+  /**
+   * Keep a device active (from the app)
+   *
+   * Moves last_seen_at to now. With the product's activation_ttl_seconds set, a device that stops sending heartbeats loses its seat to the sweep (license.activation_expired). No API key: the license key in the body is the credential, so the customer's app calls it directly (CORS open). Rate-limited per key; unknown keys are counted per client address (AUTH_FAILURE_LIMIT_PER_MINUTE), and past it every unknown key is 429 without a database lookup.
+   *
+   * `POST /v1/licenses/heartbeat` · no credential · operationId `licenses.heartbeat`
+   *
+   * @throws {ApiError} ACTIVATION_NOT_FOUND, ENTITLEMENT_NOT_ACTIVE, INTERNAL_ERROR, INVALID_JSON, INVALID_PARAMETER, LICENSE_KEY_NOT_FOUND, MISSING_REQUIRED_FIELD, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE
+   */
+  heartbeat(body: Body<'licenses.heartbeat'>, options?: RequestOptions): Promise<ApiResult<'licenses.heartbeat'>>;
+}
+
 /** Every resource group of the document, as `client.<group>`. */
 export interface OperationGroups {
   health: HealthOperations;
@@ -1539,4 +1724,6 @@ export interface OperationGroups {
   webhookEndpoints: WebhookEndpointsOperations;
   subscriptions: SubscriptionsOperations;
   imports: ImportsOperations;
+  licenseKeys: LicenseKeysOperations;
+  licenses: LicensesOperations;
 }

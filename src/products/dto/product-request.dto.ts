@@ -114,6 +114,34 @@ export class InstructionsFulfillmentConfigDto {
   access_url?: null;
 }
 
+export const MAX_ACTIVATION_LIMIT = 100_000;
+export const MIN_ACTIVATION_TTL_SECONDS = 60;
+export const MAX_ACTIVATION_TTL_SECONDS = 2_592_000;
+
+/** `license` of a product (DESIGN §18): each entitlement granted for it gets a license key. */
+export class LicenseConfigRequestDto {
+  @ApiPropertyOptional({ description: `Devices one key may be active on at once, 1..${MAX_ACTIVATION_LIMIT}; null or absent = unlimited. PATCH /v1/license-keys/{id} changes one customer's own limit`, type: Number, nullable: true, minimum: 1, maximum: MAX_ACTIVATION_LIMIT, example: 3 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_ACTIVATION_LIMIT)
+  activation_limit?: number | null;
+
+  @ApiPropertyOptional({
+    description: `Floating seats: an activation not seen (activate or heartbeat) for this many seconds (${MIN_ACTIVATION_TTL_SECONDS}..${MAX_ACTIVATION_TTL_SECONDS}) is released; null or absent = activations last until deactivated`,
+    type: Number,
+    nullable: true,
+    minimum: MIN_ACTIVATION_TTL_SECONDS,
+    maximum: MAX_ACTIVATION_TTL_SECONDS,
+    example: null,
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(MIN_ACTIVATION_TTL_SECONDS)
+  @Max(MAX_ACTIVATION_TTL_SECONDS)
+  activation_ttl_seconds?: number | null;
+}
+
 const FULFILLMENT_CONFIG_UNION = {
   oneOf: [
     { $ref: getSchemaPath(FileFulfillmentConfigDto) },
@@ -229,6 +257,38 @@ export class CreateProductDto {
   @ValidateNested()
   @Type(() => FulfillmentConfigRequestDto)
   fulfillment_config?: FulfillmentConfigRequestDto;
+
+  // OpenAPI 3.0 ignores `nullable` beside a $ref, so the shape is spelled inline (LicenseConfigRequestDto validates).
+  @ApiPropertyOptional({
+    description:
+      'License keys (DESIGN §18): when set, every entitlement granted for this product, from any source, gets a license key in the same transaction. null or absent = no keys; PATCH affects later grants only',
+    type: 'object',
+    nullable: true,
+    properties: {
+      activation_limit: {
+        type: 'integer',
+        nullable: true,
+        minimum: 1,
+        maximum: MAX_ACTIVATION_LIMIT,
+        description: `Devices one key may be active on at once, 1..${MAX_ACTIVATION_LIMIT}; null or absent = unlimited. PATCH /v1/license-keys/{id} changes one customer's own limit`,
+        example: 3,
+      },
+      activation_ttl_seconds: {
+        type: 'integer',
+        nullable: true,
+        minimum: MIN_ACTIVATION_TTL_SECONDS,
+        maximum: MAX_ACTIVATION_TTL_SECONDS,
+        description: `Floating seats: an activation not seen (activate or heartbeat) for this many seconds is released; null or absent = activations last until deactivated`,
+        example: null,
+      },
+    },
+    example: { activation_limit: 3, activation_ttl_seconds: null },
+  })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => LicenseConfigRequestDto)
+  license?: LicenseConfigRequestDto | null;
 }
 
 /**

@@ -16,6 +16,14 @@ export class FulfillmentConfigResponseDto {
   access_instructions: string | null;
 }
 
+export class LicenseConfigResponseDto {
+  @ApiProperty({ description: 'Devices one key may be active on at once (a key may have its own); null = unlimited', type: Number, nullable: true, example: 3 })
+  activation_limit: number | null;
+
+  @ApiProperty({ description: 'Seconds without a heartbeat after which an activation is released; null = never', type: Number, nullable: true, example: null })
+  activation_ttl_seconds: number | null;
+}
+
 /** The list shape of the reference. */
 export class ProductListItemDto {
   @ApiProperty({ description: 'Product id', example: 'prod_01jd8x3k2m4n5p6q7r8s9t0v1w' })
@@ -56,6 +64,19 @@ export class ProductResponseDto extends ProductListItemDto {
 
   @ApiProperty({ description: 'Arbitrary JSON object', type: 'object', additionalProperties: true, example: {} })
   metadata: Record<string, unknown>;
+
+  // OpenAPI 3.0 ignores `nullable` beside a $ref, so the shape is spelled inline; LicenseConfigResponseDto stays the TypeScript type.
+  @ApiProperty({
+    description: 'License keys its grants get (DESIGN §18); null = none',
+    type: 'object',
+    nullable: true,
+    required: ['activation_limit', 'activation_ttl_seconds'],
+    properties: {
+      activation_limit: { type: 'integer', nullable: true, description: 'Devices one key may be active on at once (a key may have its own); null = unlimited', example: 3 },
+      activation_ttl_seconds: { type: 'integer', nullable: true, description: 'Seconds without a heartbeat after which an activation is released; null = never', example: null },
+    },
+  })
+  license: LicenseConfigResponseDto | null;
 
   @ApiProperty({ description: 'How access is delivered', type: FulfillmentConfigResponseDto })
   fulfillment_config: FulfillmentConfigResponseDto;

@@ -13,6 +13,7 @@ import { Time } from '../../ui/time';
 import { EntitlementsTable } from '../entitlements/entitlements-table';
 import { OrdersTable } from '../orders/orders-table';
 import { SubscriptionsTable } from '../subscriptions/subscriptions-table';
+import { LicenseKeys } from '../licenses/license-keys';
 
 const SHOWN = 10;
 
@@ -91,6 +92,9 @@ export function CustomerPage() {
         <ErrorMessage error={subscriptions.error} />
         {subscriptions.data?.data.length === 0 && <Empty title="No subscriptions." />}
         {subscriptions.data && subscriptions.data.data.length > 0 && <SubscriptionsTable rows={subscriptions.data.data} caption={`Subscriptions of ${data.store_customer_id}`} withCustomer={false} />}
+      </Section>
+      <Section title="License keys">
+        <LicenseKeys filter={{ customer_id: data.id }} />
       </Section>
       <Section title="Downloads available">
         {downloads.isPending && <Loading what="downloads" />}

@@ -15,6 +15,7 @@ import { useCan } from '../../lib/permissions';
 import { useWrite } from '../../lib/write';
 import { EntitlementActions } from './entitlement-actions';
 import { EntitlementForm, type EntitlementChanges } from './entitlement-form';
+import { LicenseKeys } from '../licenses/license-keys';
 
 /** One entitlement: what it gives, the actions its status allows, and its history (its events). */
 export function EntitlementPage() {
@@ -99,6 +100,9 @@ export function EntitlementPage() {
           ]}
         />
         {Object.keys(data.metadata ?? {}).length > 0 && <JsonView label="Metadata" value={data.metadata} />}
+      </Section>
+      <Section title="License key">
+        <LicenseKeys filter={{ entitlement_id: data.id }} />
       </Section>
       <Section title="History">
         {history.isPending && <Loading what="the history" />}
