@@ -17,6 +17,8 @@ export default {
   concurrency: 2,
   reporters: ['clear-text', 'progress', 'html'],
   htmlReporter: { fileName: 'reports/mutation/index.html' },
+  // Generous: on a loaded machine a slow run must not count as a mutant killed by a time-out.
+  timeoutMS: 30_000,
   thresholds: { high: 90, low: 80, break: 80 },
   // The sandbox needs the sources, the unit tests and the build configuration, not the rest.
   ignorePatterns: ['dashboard', 'sdk', 'bench', 'docs', 'deploy', 'scripts', 'test/e2e', 'test/scale', 'test/artifacts', 'reports', 'data', 'dist'],
