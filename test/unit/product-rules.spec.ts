@@ -1,4 +1,5 @@
 import { ApiError } from '../../src/errors/api-error';
+import type { FulfillmentConfigRequestDto } from '../../src/products/dto/product-request.dto';
 import { DEFAULT_FULFILLMENT_CONFIG, normalizeFulfillmentConfig, resolveTypeFields } from '../../src/products/product-rules';
 
 function errorOf(action: () => unknown): { code: string; param?: string; message: string } {
@@ -144,7 +145,7 @@ describe('product rules', () => {
       ['INSTRUCTIONS', { access_url: 'https://a.example', access_instructions: 'x' }, 'access_url'],
       ['FILE', { access_instructions: 'x' }, 'access_instructions'],
       ['URL', { access_url: 'https://a.example', access_instructions: 'x' }, 'access_instructions'],
-    ] as const)('%s: refuses %j, another method’s field', (method, fields, field) => {
+    ] as [FulfillmentConfigRequestDto['delivery_method'], Omit<FulfillmentConfigRequestDto, 'delivery_method'>, string][])('%s: refuses %j, another method’s field', (method, fields, field) => {
       expect(errorOf(() => normalizeFulfillmentConfig({ delivery_method: method, ...fields }))).toEqual({
         code: 'INVALID_PARAMETER',
         param: `fulfillment_config.${field}`,
