@@ -149,6 +149,14 @@ export class AppConfig {
   get expirySweepIntervalMilliseconds(): number {
     return this.environment.EXPIRY_SWEEP_INTERVAL;
   }
+  /** How often an idle import worker looks for rows left pending by another instance or a crash. */
+  get importPollIntervalMilliseconds(): number {
+    return this.environment.IMPORT_POLL_INTERVAL;
+  }
+  /** How often the pruner deletes what has outlived its retention (DESIGN §15). */
+  get pruneIntervalMilliseconds(): number {
+    return this.environment.PRUNE_INTERVAL;
+  }
   /** Longest lifetime of a signed entitlement token (DESIGN §12). */
   get entitlementTokenTtlMilliseconds(): number {
     return this.environment.ENTITLEMENT_TOKEN_TTL;

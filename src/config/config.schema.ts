@@ -111,6 +111,8 @@ export const configSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_URLS: booleanString.default(false),
   WEBHOOK_ENDPOINT_CONCURRENCY: positiveInteger.max(1_000).default(10),
   EXPIRY_SWEEP_INTERVAL: duration.default(30_000),
+  IMPORT_POLL_INTERVAL: duration.default(1_000),
+  PRUNE_INTERVAL: duration.default(600_000),
   ENTITLEMENT_TOKEN_TTL: duration.default(3_600_000),
   ENTITLEMENT_SIGNING_KEY: optionalString.superRefine((value, context) => {
     if (value === undefined) return;

@@ -17,8 +17,6 @@ export interface TrustProxy {
   header: ForwardingHeader;
 }
 
-/** proxy-addr's named ranges; any other entry must be an address or a CIDR. */
-const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 const MAX_HOPS = 32;
 
 /**
@@ -36,8 +34,8 @@ export function parseTrustProxy(value: string, header: ForwardingHeader): TrustP
   }
   const entries = text.split(',').map((entry) => entry.trim());
   if (entries.some((entry) => entry === '')) throw new Error('has an empty entry');
+  // proxy-addr knows the three names and refuses any other entry that is not an address or a CIDR.
   for (const entry of entries) {
-    if (NAMED_RANGES.has(entry)) continue;
     try {
       proxyaddr.compile(entry);
     } catch {

@@ -1,6 +1,7 @@
 import { DynamicModule, Global, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { ClockModule } from '../clock/clock.module';
 import { AppConfig } from '../config/app-config';
 import { StatementObserver } from '../observability/statement-observer';
 import { buildDataSourceOptions, EntityList } from './data-source-options';
@@ -58,6 +59,7 @@ export class DatabaseModule {
     return {
       module: DatabaseModule,
       imports: [
+        ClockModule,
         DatabaseConnectionModule,
         TypeOrmModule.forRootAsync({
           imports: [DatabaseConnectionModule],

@@ -1,5 +1,8 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Clock } from '../clock/clock';
+import { AppConfig } from '../config/app-config';
+import { BackgroundLoop } from './background-loop';
 import type { Transaction } from './transaction';
 import { UnitOfWork } from './unit-of-work';
 
@@ -30,29 +33,42 @@ export const PRUNE_BATCH_SIZE = 500;
  * takes at most half of one connection's time and of the disk's, however slow the database is.
  */
 const MINIMUM_PAUSE_MILLISECONDS = 10;
-const PRUNE_INTERVAL_MILLISECONDS = 10 * 60 * 1000;
 /** The first run waits a little, so short-lived processes (CLI, tests) never start one. */
 const FIRST_PRUNE_DELAY_MILLISECONDS = 60 * 1000;
+/** Failing runs (the database away) are retried at most this far apart. */
+const MAXIMUM_BACKOFF_MILLISECONDS = 60 * 60 * 1000;
 /** pg_try_advisory_xact_lock key of pruning ("prune" in ASCII); the migrations' lock is another. */
 export const PRUNE_LOCK_ID = 0x7072756e65;
 
 /**
  * Deletes what has outlived its retention (events, deliveries and attempts past EVENT_RETENTION,
  * idempotency keys past 24 h, ended dashboard sessions, used or expired setup links), a minute
- * after start and then every ten minutes, in batches of PRUNE_BATCH_SIZE rows, each its own
- * transaction, resting between batches as long as each took. One instance at a time: every batch first takes a transaction-level advisory lock,
- * and an instance that finds it taken leaves this round to the one holding it.
+ * after start and then every PRUNE_INTERVAL (10 minutes), in batches of PRUNE_BATCH_SIZE rows, each
+ * its own transaction, resting between batches as long as each took. One instance at a time: every
+ * batch first takes a transaction-level advisory lock, and an instance that finds it taken leaves
+ * this round to the one holding it. "Due" is measured at the Clock's now. The schedule (single
+ * flight, stop, back-off) is BackgroundLoop.
  */
 @Injectable()
 export class Pruner implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(Pruner.name);
   private readonly tasks: PruneTask[] = [];
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<PruneReport> | null = null;
-  private stopping = false;
-  private stopped = false;
+  private readonly loop: BackgroundLoop<PruneReport>;
 
-  constructor(private readonly unitOfWork: UnitOfWork) {}
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly clock: Clock,
+    config: AppConfig,
+  ) {
+    this.loop = new BackgroundLoop({
+      name: 'Pruning',
+      intervalMilliseconds: config.pruneIntervalMilliseconds,
+      firstDelayMilliseconds: FIRST_PRUNE_DELAY_MILLISECONDS,
+      maximumBackoffMilliseconds: MAXIMUM_BACKOFF_MILLISECONDS,
+      pass: async (signal) => this.logged(await this.runTasks(PRUNE_BATCH_SIZE, () => this.clock.now(), signal)),
+      logger: this.logger,
+    });
+  }
 
   /** Owners register their tasks at module init; a run goes through them in this order. */
   register(task: PruneTask): void {
@@ -60,50 +76,37 @@ export class Pruner implements OnApplicationBootstrap, BeforeApplicationShutdown
   }
 
   onApplicationBootstrap(): void {
-    this.schedule(FIRST_PRUNE_DELAY_MILLISECONDS);
+    this.loop.start();
   }
 
   /** Stops the schedule; a running batch finishes (its transaction commits) before the database closes. */
   async beforeApplicationShutdown(): Promise<void> {
-    this.stopping = true;
-    this.stopSchedule();
-    await this.running?.catch(() => undefined);
+    await this.loop.stop();
   }
 
-  /** No more scheduled runs (shutdown; tests that call `run` themselves); `run` still works. */
+  /** No more scheduled runs (tests that call `run` themselves; a running one ends after its batch); `run` still works. */
   stopSchedule(): void {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    void this.loop.stop();
   }
 
   /** One run of every task until nothing is due (also what tests and operators call). A run already going is joined. */
   run(options: { batchSize?: number; now?: () => Date } = {}): Promise<PruneReport> {
-    this.running ??= this.runTasks(options.batchSize ?? PRUNE_BATCH_SIZE, options.now ?? (() => new Date())).finally(() => (this.running = null));
-    return this.running;
+    const now = options.now ?? (() => this.clock.now());
+    return this.loop.run((signal) => this.runTasks(options.batchSize ?? PRUNE_BATCH_SIZE, now, signal));
   }
 
-  private schedule(delay: number): void {
-    this.timer = setTimeout(() => {
-      this.run()
-        .then((report) => {
-          const total = Object.values(report.deleted).reduce((sum, count) => sum + count, 0);
-          if (total > 0) this.logger.log({ deleted: report.deleted }, `Pruned ${total} rows past their retention`);
-        })
-        .catch((error: unknown) => this.logger.error({ err: error }, 'Pruning failed; trying again next round'))
-        .finally(() => {
-          if (!this.stopped) this.schedule(PRUNE_INTERVAL_MILLISECONDS);
-        });
-    }, delay);
-    this.timer.unref();
+  private logged(report: PruneReport): PruneReport {
+    const total = Object.values(report.deleted).reduce((sum, count) => sum + count, 0);
+    if (total > 0) this.logger.log({ deleted: report.deleted }, `Pruned ${total} rows past their retention`);
+    return report;
   }
 
-  private async runTasks(batchSize: number, now: () => Date): Promise<PruneReport> {
+  private async runTasks(batchSize: number, now: () => Date, signal: AbortSignal): Promise<PruneReport> {
     const deleted: Record<string, number> = {};
     for (const task of this.tasks) {
       deleted[task.name] = 0;
       for (;;) {
-        if (this.stopping) return { ran: true, deleted };
+        if (signal.aborted) return { ran: true, deleted };
         const startedAt = performance.now();
         const count = await this.unitOfWork.run(async (tx) => {
           const [{ locked }] = (await tx.manager.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [PRUNE_LOCK_ID])) as [{ locked: boolean }];

@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
+import { BackgroundLoop } from '../database/background-loop';
 import type { Tenant } from '../database/tenant';
 import type { Transaction } from '../database/transaction';
 import { UnitOfWork } from '../database/unit-of-work';
@@ -8,6 +9,8 @@ import { EntitlementTransitionsService } from './entitlement-transitions.service
 import { DueEntitlement, EntitlementsRepository } from './entitlements.repository';
 
 const BATCH_SIZE = 200;
+/** Failing sweeps (the database away) are retried at most this far apart. */
+const MAXIMUM_BACKOFF_MILLISECONDS = 5 * 60_000;
 
 /**
  * Persists time/usage expiry every EXPIRY_SWEEP_INTERVAL and publishes entitlement.expired once
@@ -15,52 +18,51 @@ const BATCH_SIZE = 200;
  * webhooks. `FOR UPDATE SKIP LOCKED` lets several instances sweep side by side without taking the
  * same row, and skips rows a lifecycle operation holds (that operation records the expiry itself).
  * Entitlements of a test clock's customers are left to the clock's advance (sweepTestClock).
+ * The schedule (single flight, stop, back-off) is BackgroundLoop; `sweep()` called directly (tests)
+ * may run beside the loop's pass, as another instance's would.
  */
 @Injectable()
 export class EntitlementExpirySweeper implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(EntitlementExpirySweeper.name);
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<number> | null = null;
+  private readonly loop: BackgroundLoop<number>;
 
   constructor(
     private readonly unitOfWork: UnitOfWork,
     private readonly entitlements: EntitlementsRepository,
     private readonly transitions: EntitlementTransitionsService,
     private readonly clock: Clock,
-    private readonly config: AppConfig,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      if (this.running) return;
-      this.sweep().catch((error: unknown) => this.logger.error(`Expiry sweep failed: ${String(error)}`));
-    }, this.config.expirySweepIntervalMilliseconds);
-    this.timer.unref();
+    config: AppConfig,
+  ) {
+    this.loop = new BackgroundLoop({
+      name: 'Expiry sweep',
+      intervalMilliseconds: config.expirySweepIntervalMilliseconds,
+      firstDelayMilliseconds: config.expirySweepIntervalMilliseconds,
+      maximumBackoffMilliseconds: MAXIMUM_BACKOFF_MILLISECONDS,
+      pass: (signal) => this.sweepAll(signal),
+      logger: new Logger(EntitlementExpirySweeper.name),
+    });
   }
 
+  onApplicationBootstrap(): void {
+    this.loop.start();
+  }
+
+  /** Stops the schedule; resolves once the running sweep's batch has committed. */
   async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running?.catch(() => undefined);
+    await this.loop.stop();
   }
 
   /** Persists every expiry due at the clock's now; returns how many entitlements it expired. */
-  async sweep(): Promise<number> {
-    const run = this.sweepAll();
-    this.running = run;
-    try {
-      return await run;
-    } finally {
-      if (this.running === run) this.running = null;
-    }
+  sweep(): Promise<number> {
+    return this.sweepAll();
   }
 
-  private async sweepAll(): Promise<number> {
+  /** Batch after batch while batches come back full (and the loop is not stopping). */
+  private async sweepAll(signal?: AbortSignal): Promise<number> {
     let total = 0;
     for (;;) {
       const claimed = await this.sweepBatch();
       total += claimed;
-      if (claimed < BATCH_SIZE) return total;
+      if (claimed < BATCH_SIZE || signal?.aborted) return total;
     }
   }
 

@@ -12,10 +12,12 @@ export function stateOf(entitlement: EntitlementEntity): EntitlementState {
 
 /** Reactivate/activate must not produce an entitlement that is expired the moment it is active. */
 export function refuseIfExpiredAtOnce(state: EntitlementState, now: Date, doing: string, extendTime: string, extendUsage: string): void {
-  if (boundReached('time', state, now) && state.expires_at !== null) {
+  if (boundReached('time', state, now)) {
+    // The time bound is reached only when expires_at is set.
+    const expiresAt = state.expires_at as Date;
     throw new ApiError(
       ErrorCode.INVALID_STATUS_TRANSITION,
-      `${doing} would leave the entitlement expired at once: expires_at (${state.expires_at.toISOString()}) has passed; ${extendTime}`,
+      `${doing} would leave the entitlement expired at once: expires_at (${expiresAt.toISOString()}) has passed; ${extendTime}`,
       'expires_at',
     );
   }

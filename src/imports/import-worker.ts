@@ -1,29 +1,38 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
+import { BackgroundLoop } from '../database/background-loop';
 import { ImportBatchProcessor } from './import-batch.processor';
 
-/** How often an idle worker looks for rows another instance (or a crashed one) left pending. */
-const POLL_INTERVAL_MILLISECONDS = 1_000;
+/** Failing batches (the database away) are retried at most this far apart. */
+const MAXIMUM_BACKOFF_MILLISECONDS = 60_000;
 
 /**
  * Processes imports in the background, in this process: started with the app, woken when an
- * import is created here, and polling for imports created elsewhere or left by a crash. It works
- * batch after batch until no row is pending; several instances share the rows (SKIP LOCKED).
- * Shutdown lets the running batch commit, then stops.
+ * import is created here, and polling every IMPORT_POLL_INTERVAL for imports created elsewhere or
+ * left by a crash. A pass works batch after batch until no row is pending; several instances share
+ * the rows (SKIP LOCKED). Shutdown lets the running batch commit, then stops. The loop itself
+ * (single flight, wake-up, stop, back-off) is BackgroundLoop.
  */
 @Injectable()
 export class ImportWorker implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(ImportWorker.name);
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private wokenWhileRunning = false;
-  private stopped = false;
+  private readonly loop: BackgroundLoop<void>;
 
-  constructor(private readonly batches: ImportBatchProcessor) {}
+  constructor(
+    private readonly batches: ImportBatchProcessor,
+    config: AppConfig,
+  ) {
+    this.loop = new BackgroundLoop({
+      name: 'Import batches',
+      intervalMilliseconds: config.importPollIntervalMilliseconds,
+      maximumBackoffMilliseconds: MAXIMUM_BACKOFF_MILLISECONDS,
+      // A failed batch rolled back: its rows stay pending for the next pass.
+      pass: (signal) => this.drain(signal),
+      logger: new Logger(ImportWorker.name),
+    });
+  }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => this.wake(), POLL_INTERVAL_MILLISECONDS);
-    this.timer.unref();
-    this.wake();
+    this.loop.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -31,45 +40,18 @@ export class ImportWorker implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   /** Stops taking batches; resolves once the running one has committed (or rolled back). */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Starts working unless it is already (then it looks again once done). */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.wokenWhileRunning = true;
-      return;
-    }
-    this.running = this.drain().finally(() => {
-      this.running = null;
-      if (this.wokenWhileRunning) {
-        this.wokenWhileRunning = false;
-        this.wake();
-      }
-    });
+    this.loop.wake();
   }
 
-  /** Resolves once no row is pending (tests, the CLI). */
-  async idle(): Promise<void> {
-    while (this.running) await this.running;
-  }
-
-  private async drain(): Promise<void> {
-    while (!this.stopped) {
-      let processed: boolean;
-      try {
-        processed = await this.batches.processNextBatch();
-      } catch (error) {
-        // The batch rolled back; its rows stay pending for the next poll.
-        this.logger.error(`Import batch failed: ${error instanceof Error ? error.message : String(error)}`);
-        return;
-      }
-      if (!processed) return;
+  private async drain(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      if (!(await this.batches.processNextBatch())) return;
     }
   }
 }

@@ -64,10 +64,10 @@ function refuseField(field: string, method: string): never {
   );
 }
 
+/** An absolute https URL (the WHATWG parser refuses an https URL without a host). */
 function isHttpsUrl(value: string): boolean {
   try {
-    const url = new URL(value);
-    return url.protocol === 'https:' && url.hostname !== '';
+    return new URL(value).protocol === 'https:';
   } catch {
     return false;
   }

@@ -51,9 +51,10 @@ export class MemoryFailureCounter implements FailureCounter {
   /** Drops ended windows, or else the oldest one (Map keeps insertion order). */
   private evict(now: number): void {
     for (const [key, window] of this.windows) if (window.resetsAt <= now) this.windows.delete(key);
-    if (this.windows.size >= MAX_MEMORY_WINDOWS) {
-      const oldest = this.windows.keys().next().value;
-      if (oldest !== undefined) this.windows.delete(oldest);
+    if (this.windows.size < MAX_MEMORY_WINDOWS) return;
+    for (const oldest of this.windows.keys()) {
+      this.windows.delete(oldest);
+      return;
     }
   }
 }

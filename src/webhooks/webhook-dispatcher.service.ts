@@ -34,6 +34,13 @@ const JITTER = 0.2;
  * second for retries and for work left by other or crashed instances. Up to
  * WEBHOOK_ENDPOINT_CONCURRENCY deliveries are in flight to one endpoint, the events of one object
  * one after the other (the claim decides: webhook-deliveries.repository.ts).
+ *
+ * Its loop is its own, not BackgroundLoop (which the import worker, the sweeper and the pruner
+ * share): a pass here (a claim) only starts sends, which go on after it and are what `stop()` must
+ * wait for; wake-ups come from every commit and finished send and are coalesced over a few
+ * milliseconds rather than run at once; the poll stays every second whatever failed, because
+ * retries due sooner than that are timed by the delivery schedule, not by the loop; and a failed
+ * claim costs one query, so backing off would only delay deliveries the next claim can take.
  */
 @Injectable()
 export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown {
