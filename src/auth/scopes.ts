@@ -9,6 +9,7 @@ export const SCOPES = [
   'events:read',
   'files:read',
   'files:write',
+  'usage:read',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

@@ -112,6 +112,15 @@ export class UsageRepository {
     return this.bandwidth.findOne(db.manager, tenant, { month });
   }
 
+  /** The month's meters of these merchants, both modes (the month's close: an operator job across tenants). */
+  findBandwidthOfMerchants(db: Reader, merchantIds: readonly string[], month: string): Promise<BandwidthUsageEntity[]> {
+    if (merchantIds.length === 0) return Promise.resolve([]);
+    return db.manager
+      .createQueryBuilder(BandwidthUsageEntity, 'usage')
+      .where('usage.merchant_id IN (:...merchantIds) AND usage.month = :month', { merchantIds, month })
+      .getMany();
+  }
+
   private chargeParameters(tenant: Tenant, charge: BandwidthCharge): unknown[] {
     return [tenant.merchantId, tenant.mode, charge.month, charge.bytes, charge.includedBytes, charge.hardCapBytes];
   }

@@ -19,6 +19,8 @@ export const EVENT_TYPES = [
   'subscription.created',
   'subscription.updated',
   'import.completed',
+  'statement.created',
+  'usage.bandwidth_threshold',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

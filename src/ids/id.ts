@@ -19,6 +19,7 @@ export const ID_PREFIXES = {
   testClock: 'clock',
   dashboardUser: 'user',
   dashboardSession: 'sess',
+  usageStatement: 'stmt',
 } as const;
 
 export type IdPrefix = (typeof ID_PREFIXES)[keyof typeof ID_PREFIXES];

@@ -17,6 +17,7 @@ export const SCOPES: ReadonlyArray<{ scope: Scope; label: string }> = [
   { scope: 'files:write', label: 'Upload and delete files' },
   { scope: 'events:read', label: 'Read events' },
   { scope: 'webhooks:manage', label: 'Manage webhook endpoints' },
+  { scope: 'usage:read', label: 'Read usage, charges and statements' },
 ];
 
 export const KEY_FIELDS = ['name', 'mode', 'scopes'] as const;
