@@ -75,7 +75,15 @@ describe('CLI', () => {
     const merchant = json<{ id: string; name: string; plan: string; created_at: string }>(
       await cli('merchants:create', '--name', 'CLI merchant', '--plan', 'growth'),
     );
-    expect(merchant).toEqual({ id: expect.stringMatching(/^mer_/), name: 'CLI merchant', plan: 'growth', created_at: expect.stringMatching(/Z$/) });
+    expect(merchant).toEqual({
+      id: expect.stringMatching(/^mer_/),
+      name: 'CLI merchant',
+      plan: 'growth',
+      limits: { max_file_size_bytes: null, storage_bytes: null, bandwidth_bytes: null },
+      overage_price_per_gib: null,
+      stripe_customer_id: null,
+      created_at: expect.stringMatching(/Z$/),
+    });
     merchantId = merchant.id;
 
     const readKey = json<{ id: string; key: string; prefix: string; mode: string; scopes: string[] }>(
@@ -99,6 +107,19 @@ describe('CLI', () => {
 
     const replanned = json<{ plan: string }>(await cli('merchants:set-plan', '--merchant', merchant.id, '--plan', 'pro'));
     expect(replanned.plan).toBe('pro');
+    // Own terms (DESIGN §17): a number sets one, 'plan' restores the plan's, an absent option stays.
+    const termed = json<Record<string, unknown>>(
+      await cli('merchants:set-terms', '--merchant', merchant.id, '--bandwidth-bytes', '2147483648', '--overage-price-per-gib', '4', '--stripe-customer', 'cus_Cli1'),
+    );
+    expect(termed).toMatchObject({ limits: { bandwidth_bytes: 2 ** 31, storage_bytes: null }, overage_price_per_gib: 4, stripe_customer_id: 'cus_Cli1' });
+    const restored = json<Record<string, unknown>>(await cli('merchants:set-terms', '--merchant', merchant.id, '--bandwidth-bytes', 'plan'));
+    expect(restored).toMatchObject({ limits: { bandwidth_bytes: null }, overage_price_per_gib: 4, stripe_customer_id: 'cus_Cli1' });
+    const badTerm = await cli('merchants:set-terms', '--merchant', merchant.id, '--storage-bytes', '-5');
+    expect(badTerm.code).toBe(2);
+    // The operator's CSV of a month's live statements: a header row at least (RFC 4180 line ends).
+    const exported = await cli('statements:export', '--month', '2020-01');
+    expect(exported.code).toBe(0);
+    expect(exported.stdout).toBe('id,merchant_id,month,mode,plan,included_bandwidth_bytes,bandwidth_bytes,overage_bytes,price_per_gib,currency,amount,created_at,reported_at,report_error\r\n');
     const usage = json<{ plan: string; limits: { storage_bytes: number; max_file_size_bytes: number } }>(
       await cli('usage', '--merchant', merchant.id),
     );
