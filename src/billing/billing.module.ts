@@ -5,6 +5,7 @@ import { BandwidthThresholds } from './bandwidth-thresholds';
 import { BandwidthThresholdsRepository } from './bandwidth-thresholds.repository';
 import { BillingService } from './billing.service';
 import { MonthCloseJob } from './month-close.job';
+import { StatementReporter } from './statement-reporter';
 import { TenantUsageService } from './tenant-usage.service';
 import { UsageController } from './usage.controller';
 import { UsageRepository } from './usage.repository';
@@ -27,7 +28,8 @@ import { UsageStatementsService } from './usage-statements.service';
     UsageStatementsRepository,
     UsageStatementsService,
     MonthCloseJob,
+    StatementReporter,
   ],
-  exports: [BillingService, UsageStatementsService],
+  exports: [BillingService, UsageStatementsService, StatementReporter],
 })
 export class BillingModule {}

@@ -61,9 +61,14 @@ export class UsageStatementsRepository {
     return db.manager.find(UsageStatementEntity, { where: { month, mode }, order: { merchant_id: 'ASC' } });
   }
 
-  /** Statements whose Stripe report is due, locked for this reporter and skipped by another. */
-  claimDueReports(tx: Transaction, now: Date, limit: number): Promise<UsageStatementEntity[]> {
-    return tx.manager
+  /**
+   * Statements whose Stripe report is due, at most `limit`, leased to this reporter until
+   * `leaseUntil`: chosen FOR UPDATE SKIP LOCKED (another reporter takes others) and moved past
+   * the lease in the same transaction, so the report itself runs outside any transaction; a
+   * reporter that dies mid-report leaves them due again when the lease ends.
+   */
+  async leaseDueReports(tx: Transaction, now: Date, leaseUntil: Date, limit: number): Promise<UsageStatementEntity[]> {
+    const due = await tx.manager
       .createQueryBuilder(UsageStatementEntity, 'statement')
       .where('statement.next_report_at IS NOT NULL AND statement.next_report_at <= :now', { now })
       .orderBy('statement.next_report_at', 'ASC')
@@ -71,6 +76,10 @@ export class UsageStatementsRepository {
       .setLock('pessimistic_write')
       .setOnLocked('skip_locked')
       .getMany();
+    if (due.length > 0) {
+      await tx.manager.update(UsageStatementEntity, due.map((statement) => statement.id), { next_report_at: leaseUntil });
+    }
+    return due;
   }
 
   /** The outcome of a report attempt: reported (`reportedAt`), or failed with when to try next (null: given up). */

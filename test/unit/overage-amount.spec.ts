@@ -13,7 +13,8 @@ describe('overage amount (DESIGN §17: bytes × price ÷ 2^30, half up, in integ
     [GIB - 1, 10, 10n], // 9.99999999 rounds to 10
     [GIB / 2, 1, 1n], // half a GiB at 1: exactly 0.5 rounds up
     [GIB / 2 - 1, 1, 0n],
-    [GIB / 20, 10, 1n], // 0.1 GiB (rounded down to whole bytes) at 10: 0.99999999… rounds to 1
+    [Math.floor(GIB / 20), 10, 0n], // a twentieth of a GiB, rounded down to whole bytes, at 10: 0.4999999991 rounds down
+    [Math.ceil(GIB / 20), 10, 1n], // rounded up to whole bytes: 0.5000000075 rounds up
     [3 * GIB + GIB / 4, 8, 26n], // 3.25 GiB at 8
     [10 * GIB, 5, 50n],
     [Number.MAX_SAFE_INTEGER, 10, 83886080n], // 2^53 − 1 bytes: 83 886 079.99999999 → exact, no float drift
