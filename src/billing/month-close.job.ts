@@ -3,8 +3,11 @@ import { Clock } from '../clock/clock';
 import { previousMonth } from './plans';
 import { UsageStatementsService } from './usage-statements.service';
 
-/** The first check waits a little, so short-lived processes (CLI, tests) never run one. */
-const FIRST_CHECK_DELAY_MILLISECONDS = 60 * 1000;
+/**
+ * The first check waits, so short-lived processes (CLI, test apps, whose clocks may be moved
+ * months ahead) never run one; the month is still closed within the hour after it ends.
+ */
+const FIRST_CHECK_DELAY_MILLISECONDS = 10 * 60 * 1000;
 /** Months end at midnight UTC; checking hourly writes the statements within the hour. */
 const CHECK_INTERVAL_MILLISECONDS = 60 * 60 * 1000;
 
