@@ -78,9 +78,10 @@ export class UpdateMerchantTermsDto extends UpdateMerchantDto {
   @Max(1_000_000_000)
   overage_price_per_gib?: number | null;
 
-  @ApiPropertyOptional({ description: 'Stripe customer that live statements are reported to (STRIPE_SECRET_KEY set); null: not reported', type: String, nullable: true, example: 'cus_Q2x7Jm1bT0aZyK' })
+  @ApiPropertyOptional({ description: 'Stripe customer that live statements are reported to (STRIPE_SECRET_KEY set); null: not reported', type: String, nullable: true, example: 'cus_Q2x7Jm1bT0aZyK', maxLength: 254 })
   @IsOptional()
   @IsString()
+  @MaxLength(254)
   @Matches(/^cus_[A-Za-z0-9]{1,250}$/, { message: 'stripe_customer_id must be a Stripe customer id (cus_…)' })
   stripe_customer_id?: string | null;
 }
