@@ -1790,8 +1790,9 @@ export interface components {
             /**
              * @description Always "usage_statement"
              * @example usage_statement
+             * @enum {string}
              */
-            object: string;
+            object: "usage_statement";
             /**
              * @description The calendar month (UTC) it covers, YYYY-MM
              * @example 2026-10
@@ -3393,8 +3394,9 @@ export interface components {
             /**
              * @description Always "usage_statement"
              * @example usage_statement
+             * @enum {string}
              */
-            object: string;
+            object: "usage_statement";
             /**
              * @description The calendar month (UTC) it covers, YYYY-MM
              * @example 2026-10

@@ -7,7 +7,7 @@ export class UsageStatementResponseDto {
   @ApiProperty({ description: 'Statement id', example: 'stmt_01jd8x3k2m4n5p6q7r8s9t0v1w' })
   id: string;
 
-  @ApiProperty({ description: 'Always "usage_statement"', example: 'usage_statement' })
+  @ApiProperty({ description: 'Always "usage_statement"', enum: ['usage_statement'], example: 'usage_statement' })
   object: 'usage_statement';
 
   @ApiProperty({ description: 'The calendar month (UTC) it covers, YYYY-MM', example: '2026-10' })
