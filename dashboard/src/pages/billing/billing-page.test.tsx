@@ -2,6 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { http, ok, page, server } from '../../../test/api-mock';
 import { renderAt } from '../../../test/render';
+import type { Schemas } from '../../api/client';
 import { formatMoney, overageAmount, projectedCharge, statementsCsv } from './billing-math';
 import { BillingPage } from './billing-page';
 
@@ -17,7 +18,7 @@ const USAGE = {
   overage_bytes: 3.25 * GIB,
   overage: { price_per_gib: 10, currency: 'usd', amount_to_date: 33 },
 };
-const STATEMENT = {
+const STATEMENT: Schemas['UsageStatementResponseDto'] = {
   id: 'stmt_01aaaaaaaaaaaaaaaaaaaaaaaa',
   object: 'usage_statement',
   month: '2026-10',
