@@ -1,7 +1,9 @@
 import { ApiKeyEntity } from './auth/api-key.entity';
 import { MerchantEntity } from './auth/merchant.entity';
 import { ServerSecretEntity } from './auth/server-secret.entity';
+import { BandwidthThresholdEntity } from './billing/bandwidth-threshold.entity';
 import { BandwidthUsageEntity } from './billing/bandwidth-usage.entity';
+import { UsageStatementEntity } from './billing/usage-statement.entity';
 import { StorageReservationEntity } from './billing/storage-reservation.entity';
 import { StorageUsageEntity } from './billing/storage-usage.entity';
 import { DashboardSessionEntity } from './dashboard/dashboard-session.entity';
@@ -30,4 +32,4 @@ import { WebhookDeliveryEntity } from './webhooks/webhook-delivery.entity';
 import { WebhookEndpointEntity } from './webhooks/webhook-endpoint.entity';
 
 /** Every entity, listed explicitly so ts-node, jest and the compiled build load the same set. */
-export const ENTITIES = [MerchantEntity, ApiKeyEntity, ProductEntity, EventEntity, CustomerEntity, EntitlementEntity, FileEntity, DownloadEntity, StorageUsageEntity, StorageReservationEntity, BandwidthUsageEntity, ProductFileEntity, ProductBundleItemEntity, WebhookEndpointEntity, WebhookDeliveryEntity, WebhookDeliveryAttemptEntity, IdempotencyKeyEntity, GrantRuleEntity, OrderEntity, OrderLineItemEntity, SubscriptionEntity, EntitlementImportEntity, ImportRowEntity, DashboardUserEntity, DashboardSetupLinkEntity, DashboardSessionEntity, ServerSecretEntity, TestClockEntity, LicenseKeyEntity, LicenseActivationEntity];
+export const ENTITIES = [MerchantEntity, ApiKeyEntity, ProductEntity, EventEntity, CustomerEntity, EntitlementEntity, FileEntity, DownloadEntity, StorageUsageEntity, StorageReservationEntity, BandwidthUsageEntity, ProductFileEntity, ProductBundleItemEntity, WebhookEndpointEntity, WebhookDeliveryEntity, WebhookDeliveryAttemptEntity, IdempotencyKeyEntity, GrantRuleEntity, OrderEntity, OrderLineItemEntity, SubscriptionEntity, EntitlementImportEntity, ImportRowEntity, DashboardUserEntity, DashboardSetupLinkEntity, DashboardSessionEntity, ServerSecretEntity, TestClockEntity, LicenseKeyEntity, LicenseActivationEntity, UsageStatementEntity, BandwidthThresholdEntity];

@@ -8,7 +8,7 @@ import { ErrorCode } from '../errors/error-code.enum';
 import { ApiEnvelopeResponse } from '../swagger/api-envelope-response.decorator';
 import { ApiErrorResponses } from '../swagger/api-error-responses.decorator';
 import { CreateApiKeyDto } from '../auth/dto/api-key-request.dto';
-import { CreateMerchantDto, UpdateMerchantDto } from './dto/admin-request.dto';
+import { CreateMerchantDto, UpdateMerchantTermsDto } from './dto/admin-request.dto';
 import { ApiIdParam } from '../swagger/api-path-parameters';
 
 const MERCHANT_ID = ApiIdParam('merchant_id', 'mer', 'Merchant', ['POST /admin/v1/merchants']);
@@ -40,11 +40,16 @@ export class AdminController {
   }
 
   @Patch('merchants/:merchant_id')
-  @ApiOperation({ summary: 'Rename a merchant or change its plan' })
+  @ApiOperation({
+    summary: "Rename a merchant, change its plan or set its own terms",
+    description:
+      'Any of name, plan, own limits (`limits`), own overage price per GiB (`overage_price_per_gib`) and Stripe customer (`stripe_customer_id`). ' +
+      "A field left out stays as it is; a limit or price set to null restores the plan's. Every instance applies the change within 5 seconds.",
+  })
   @MERCHANT_ID
   @ApiEnvelopeResponse(MerchantResponseDto, { description: 'The merchant after the change' })
   @ApiErrorResponses(ErrorCode.INVALID_PARAMETER, ErrorCode.MERCHANT_NOT_FOUND)
-  updateMerchant(@Param('merchant_id') merchantId: string, @Body() body: UpdateMerchantDto): Promise<MerchantResponseDto> {
+  updateMerchant(@Param('merchant_id') merchantId: string, @Body() body: UpdateMerchantTermsDto): Promise<MerchantResponseDto> {
     return this.merchants.update(merchantId, body);
   }
 

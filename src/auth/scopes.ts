@@ -20,6 +20,7 @@ export const SCOPES = [
   'audit:read',
   'licenses:read',
   'licenses:write',
+  'usage:read',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

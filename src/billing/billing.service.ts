@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { MerchantsService } from '../auth/merchants.service';
+import { MerchantsService, termsOf } from '../auth/merchants.service';
 import type { WritePart } from '../database/combined-statement';
 import type { Tenant } from '../database/tenant';
 import type { Reader, Transaction } from '../database/transaction';
@@ -8,7 +8,10 @@ import { ErrorCode } from '../errors/error-code.enum';
 import { Clock } from '../clock/clock';
 import { UnitOfWork } from '../database/unit-of-work';
 import { MerchantUsageResponseDto, ModeUsageResponseDto } from './dto/merchant-usage-response.dto';
-import { billingMonth, PLAN_LIMITS, PlanLimits } from './plans';
+import { AppConfig } from '../config/app-config';
+import { BandwidthThresholds } from './bandwidth-thresholds';
+import { BillingTerms, billingTermsOf } from './billing-terms';
+import { billingMonth, PlanLimits } from './plans';
 import { BandwidthCharge, UsageRepository } from './usage.repository';
 
 /** A pending upload's claim on storage: its declared size, until its upload URL expires. */
@@ -30,10 +33,17 @@ export class BillingService {
     private readonly merchants: MerchantsService,
     private readonly clock: Clock,
     private readonly unitOfWork: UnitOfWork,
+    private readonly config: AppConfig,
+    private readonly thresholds: BandwidthThresholds,
   ) {}
 
   async limitsFor(db: Reader, merchantId: string): Promise<PlanLimits> {
-    return PLAN_LIMITS[await this.merchants.planOf(db, merchantId)];
+    return (await this.termsFor(db, merchantId)).limits;
+  }
+
+  /** The merchant's plan, limits and overage price as they stand (its own terms over the plan's). */
+  async termsFor(db: Reader, merchantId: string): Promise<BillingTerms> {
+    return billingTermsOf(await this.merchants.termsFor(db, merchantId), this.config.overagePrices);
   }
 
   /** FILE_TOO_LARGE when the declared size is over the plan's max file size. */
@@ -100,17 +110,35 @@ export class BillingService {
    */
   async recordDownload(tx: Transaction, tenant: Tenant, bytes: number, now: Date): Promise<void> {
     const limits = await this.limitsFor(tx, tenant.merchantId);
-    const charged = await this.usageRepository.chargeBandwidth(tx, tenant, this.downloadCharge(limits, bytes, now));
+    const charge = this.downloadCharge(limits, bytes, now);
+    const charged = await this.usageRepository.chargeBandwidth(tx, tenant, charge);
     if (!charged.accepted) throw this.bandwidthRefusal(limits, bytes, charged.bandwidthBytes);
+    await this.thresholds.publishReached(tx, tenant, { month: charge.month, bandwidthBytes: charged.bandwidthBytes, includedBytes: limits.bandwidthBytes, at: now });
   }
 
   /**
-   * recordDownload as a part of a combined write: refused (`refusal`) where recordDownload throws.
-   * The row lock is held only for the rest of that one statement.
+   * recordDownload as parts of a combined write: refused (`refusal`) where recordDownload throws,
+   * and refused (another refusal: the caller's locked path then runs recordDownload) where the
+   * charge reaches a bandwidth threshold not yet published. The row lock is held only for the
+   * rest of that one statement.
    */
-  async downloadChargePart(db: Reader, tenant: Tenant, bytes: number, now: Date, refusal: string): Promise<WritePart> {
+  async downloadChargeParts(db: Reader, tenant: Tenant, bytes: number, now: Date, refusal: string): Promise<WritePart[]> {
     const limits = await this.limitsFor(db, tenant.merchantId);
-    return this.usageRepository.chargeBandwidthPart(tenant, this.downloadCharge(limits, bytes, now), refusal);
+    const charge = this.downloadCharge(limits, bytes, now);
+    return [this.usageRepository.chargeBandwidthPart(tenant, charge, refusal), this.thresholds.checkPart(tenant, charge.month, limits.bandwidthBytes)];
+  }
+
+  /**
+   * A download that failed: when the bandwidth cap refused it, the 100 % threshold is published
+   * (once per month, DESIGN §17) in a transaction of its own, since the download's rolled back.
+   * Rethrows the failure.
+   */
+  async downloadFailed(tenant: Tenant, error: unknown, now: Date): Promise<never> {
+    if (error instanceof ApiError && error.code === ErrorCode.BANDWIDTH_LIMIT_REACHED) {
+      const [limits, current] = await Promise.all([this.limitsFor(this.unitOfWork.pool, tenant.merchantId), this.usageRepository.findBandwidth(this.unitOfWork.pool, tenant, billingMonth(now))]);
+      await this.thresholds.publishCapReached(tenant, { month: billingMonth(now), bandwidthBytes: current?.bandwidth_bytes ?? 0, includedBytes: limits.bandwidthBytes, at: now });
+    }
+    throw error;
   }
 
   /** BANDWIDTH_LIMIT_REACHED for a combined write whose charge was refused, with the month's usage as it is now. */
@@ -135,7 +163,7 @@ export class BillingService {
     const merchant = await this.merchants.require(merchantId);
     const now = this.clock.now();
     const month = billingMonth(now);
-    const limits = PLAN_LIMITS[merchant.plan];
+    const { limits } = billingTermsOf(termsOf(merchant), this.config.overagePrices);
     // May lag the primary (DESIGN §15): refusals at the limit read the primary, in the download's own statement.
     const db = this.unitOfWork.replica;
     const modeUsage = async (tenant: Tenant): Promise<ModeUsageResponseDto> => {

@@ -25,3 +25,17 @@ export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
 export function billingMonth(at: Date): string {
   return at.toISOString().slice(0, 7);
 }
+
+/** A calendar month as the API takes it: 'YYYY-MM'. */
+export const MONTH_PATTERN = /^\d{4}-(0[1-9]|1[0-2])$/;
+
+/** The instant a month ('YYYY-MM') ends (UTC): the first millisecond of the next month. */
+export function monthEnd(month: string): Date {
+  const [year, monthNumber] = month.split('-').map(Number);
+  return new Date(Date.UTC(year, monthNumber, 1));
+}
+
+/** The month before the one `at` is in. */
+export function previousMonth(at: Date): string {
+  return billingMonth(new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() - 1, 1)));
+}

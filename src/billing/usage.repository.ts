@@ -124,6 +124,15 @@ export class UsageRepository {
     return this.bandwidth.findOne(db.manager, tenant, { month });
   }
 
+  /** The month's meters of these merchants, both modes (the month's close: an operator job across tenants). */
+  findBandwidthOfMerchants(db: Reader, merchantIds: readonly string[], month: string): Promise<BandwidthUsageEntity[]> {
+    if (merchantIds.length === 0) return Promise.resolve([]);
+    return db.manager
+      .createQueryBuilder(BandwidthUsageEntity, 'usage')
+      .where('usage.merchant_id IN (:...merchantIds) AND usage.month = :month', { merchantIds, month })
+      .getMany();
+  }
+
   private async sumReservations(manager: EntityManager, tenant: Tenant, now: Date, excludeFileId?: string): Promise<number> {
     const query = this.reservations
       .select(manager, tenant)

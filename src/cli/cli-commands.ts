@@ -4,12 +4,15 @@ import type { Plan } from '../auth/plan';
 import type { Role } from '../auth/roles';
 import { MerchantsService } from '../auth/merchants.service';
 import type { ApiMode } from '../database/tenant';
+import { writeFile } from 'node:fs/promises';
 import { BillingService } from '../billing/billing.service';
+import { statementsCsv } from '../billing/usage-statement.mapper';
+import { UsageStatementsService } from '../billing/usage-statements.service';
 import { AppConfig } from '../config/app-config';
 import { DashboardUsersService } from '../dashboard/dashboard-users.service';
 import { EntitlementSigningKeys } from '../entitlements/tokens/entitlement-signing-keys';
 
-import type { CliOptions } from './cli-usage';
+import { CliText, CliUsageError, type CliOptions } from './cli-usage';
 
 /**
  * An option's value. main.ts has already checked the command line against CLI_USAGE (required
@@ -19,6 +22,17 @@ function value(options: CliOptions, name: string): string {
   const given = options[name];
   if (given === undefined) throw new Error(`--${name} is missing: the command line was not checked against CLI_USAGE`);
   return given;
+}
+
+/** A limit or price option: absent (unchanged), 'plan' (null: the plan's again) or a whole number. */
+function termOption(options: CliOptions, name: string, minimum: number): number | null | undefined {
+  const given = options[name];
+  if (given === undefined || given === '') return undefined;
+  if (given === 'plan') return null;
+  if (!/^\d{1,16}$/.test(given) || Number(given) < minimum || !Number.isSafeInteger(Number(given))) {
+    throw new CliUsageError(`--${name} must be a whole number of at least ${minimum}, or 'plan'`);
+  }
+  return Number(given);
 }
 
 /** A command that drives the services (and so opens the database); its usage is in cli-usage.ts. */
@@ -49,6 +63,37 @@ export const CLI_COMMANDS: Record<string, CliCommand> = {
   'merchants:set-plan': {
     run: (context, options) =>
       context.get(MerchantsService).update(value(options, 'merchant'), { plan: value(options, 'plan') as Plan }),
+  },
+  'merchants:set-terms': {
+    run: (context, options) => {
+      const stripeCustomer = options['stripe-customer'];
+      if (stripeCustomer && stripeCustomer !== 'none' && !/^cus_[A-Za-z0-9]{1,250}$/.test(stripeCustomer)) {
+        throw new CliUsageError("--stripe-customer must be a Stripe customer id (cus_…), or 'none'");
+      }
+      return context.get(MerchantsService).update(value(options, 'merchant'), {
+        limits: {
+          max_file_size_bytes: termOption(options, 'max-file-size-bytes', 1),
+          storage_bytes: termOption(options, 'storage-bytes', 1),
+          bandwidth_bytes: termOption(options, 'bandwidth-bytes', 1),
+        },
+        overage_price_per_gib: termOption(options, 'overage-price-per-gib', 0),
+        stripe_customer_id: stripeCustomer === undefined || stripeCustomer === '' ? undefined : stripeCustomer === 'none' ? null : stripeCustomer,
+      });
+    },
+  },
+  'statements:close': {
+    // The statements' events go through the outbox, which the webhooks module writes.
+    modules: async () => [(await import('../webhooks/webhooks.module')).WebhooksModule],
+    run: (context, options) => context.get(UsageStatementsService).closeMonth(value(options, 'month')),
+  },
+  'statements:export': {
+    run: async (context, options) => {
+      const csv = statementsCsv(await context.get(UsageStatementsService).listMonth(value(options, 'month')));
+      const output = options.output;
+      if (output === undefined || output === '') return new CliText(csv);
+      await writeFile(output, csv);
+      return { month: value(options, 'month'), file: output, bytes: Buffer.byteLength(csv) };
+    },
   },
   'api-keys:create': {
     run: (context, options) =>

@@ -11,6 +11,11 @@ import { API_MODES } from '../database/tenant';
  */
 export type CliOptions = Record<string, string | undefined>;
 
+/** A command's output printed as it is (the CSV export), instead of as JSON. */
+export class CliText {
+  constructor(readonly text: string) {}
+}
+
 /** A mistake in the command line (exit code 2). */
 export class CliUsageError extends Error {}
 
@@ -52,6 +57,32 @@ export const CLI_USAGE: Record<string, CliCommandUsage> = {
     usage: '--merchant <mer_…> --plan free|growth|pro|enterprise',
     opensDatabase: true,
     options: { merchant: MERCHANT, plan: { required: true, choices: PLANS } },
+  },
+  'merchants:set-terms': {
+    summary: "Set a merchant's own limits, overage price or Stripe customer; 'plan' restores the plan's (none: the customer)",
+    usage:
+      '--merchant <mer_…> [--max-file-size-bytes <n>|plan] [--storage-bytes <n>|plan] [--bandwidth-bytes <n>|plan] [--overage-price-per-gib <minor units>|plan] [--stripe-customer <cus_…>|none]',
+    opensDatabase: true,
+    options: {
+      merchant: MERCHANT,
+      'max-file-size-bytes': {},
+      'storage-bytes': {},
+      'bandwidth-bytes': {},
+      'overage-price-per-gib': {},
+      'stripe-customer': {},
+    },
+  },
+  'statements:close': {
+    summary: 'Write the usage statements of an ended month (idempotent; the service does it within the hour by itself)',
+    usage: '--month <YYYY-MM>',
+    opensDatabase: true,
+    options: { month: { required: true } },
+  },
+  'statements:export': {
+    summary: "Every merchant's live statements of a month as CSV, to --output or stdout (what GET /admin/v1/statements answers as text/csv)",
+    usage: '--month <YYYY-MM> [--output <file.csv>]',
+    opensDatabase: true,
+    options: { month: { required: true }, output: {} },
   },
   'api-keys:create': {
     summary: 'Create an API key (the secret is printed once)',

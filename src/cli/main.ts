@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { checkOptions, CLI_USAGE, CliCommandUsage, CliOptions, CliUsageError } from './cli-usage';
+import { checkOptions, CLI_USAGE, CliCommandUsage, CliOptions, CliText, CliUsageError } from './cli-usage';
 
 // Only node:util, node:fs and the usage table load up front: `help`, unknown commands and every
 // usage error answer in milliseconds, and a command requires Nest, TypeORM and the database only
@@ -84,7 +84,7 @@ async function main(argv: string[]): Promise<number> {
     const options = parseOptions(command, rest);
     checkOptions(command, options);
     const result = await run(commandName, options);
-    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    process.stdout.write(result instanceof CliText ? result.text : `${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } catch (error: unknown) {
     if (error instanceof CliUsageError) {

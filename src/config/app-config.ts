@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import * as path from 'node:path';
-import { Environment } from './config.schema';
+import { Environment, PricedPlan } from './config.schema';
 import { parseTrustProxy, TrustProxy } from './trust-proxy';
 
 export interface DatabaseSettings {
@@ -109,6 +109,19 @@ export class AppConfig {
       accessKeyId: this.environment.S3_ACCESS_KEY_ID,
       secretAccessKey: this.environment.S3_SECRET_ACCESS_KEY,
     };
+  }
+  /** Overage prices per paid plan in minor units of `overageCurrency` per GiB (DESIGN §17). */
+  get overagePrices(): Readonly<Record<PricedPlan, number>> {
+    return this.environment.OVERAGE_PRICES;
+  }
+  get overageCurrency(): string {
+    return this.environment.OVERAGE_CURRENCY;
+  }
+  /** Stripe Billing reporting (DESIGN §17); null: off. */
+  get stripe(): { secretKey: string; meterEventName: string; apiUrl: string | null } | null {
+    const secretKey = this.environment.STRIPE_SECRET_KEY;
+    if (secretKey === undefined) return null;
+    return { secretKey, meterEventName: this.environment.STRIPE_METER_EVENT_NAME, apiUrl: this.environment.STRIPE_API_URL ?? null };
   }
   get redisUrl(): string | undefined {
     return this.environment.REDIS_URL;

@@ -60,6 +60,29 @@ const url = (protocols: string[]) =>
     { message: `must be a URL with protocol ${protocols.join(' or ')}` },
   );
 
+/** The paid plans an overage price is set for (DESIGN §17); free is a hard cap and has none. */
+export const PRICED_PLANS = ['growth', 'pro', 'enterprise'] as const;
+export type PricedPlan = (typeof PRICED_PLANS)[number];
+
+/** `growth:10,pro:8,enterprise:5`: minor units of OVERAGE_CURRENCY per GiB, an integer for every paid plan. */
+const overagePrices = z.string().transform((value, context) => {
+  const prices: Partial<Record<PricedPlan, number>> = {};
+  for (const pair of value.split(',').map((part) => part.trim())) {
+    const match = /^([a-z]+):(\d{1,12})$/.exec(pair);
+    if (!match || !(PRICED_PLANS as readonly string[]).includes(match[1]) || match[1] in prices) {
+      context.addIssue({ code: 'custom', message: `"${pair}" is not plan:price (a paid plan once, an integer of minor units per GiB)` });
+      return z.NEVER;
+    }
+    prices[match[1] as PricedPlan] = Number(match[2]);
+  }
+  const missing = PRICED_PLANS.filter((plan) => prices[plan] === undefined);
+  if (missing.length > 0) {
+    context.addIssue({ code: 'custom', message: `no price for ${missing.join(', ')} (every paid plan needs one, e.g. growth:10,pro:8,enterprise:5)` });
+    return z.NEVER;
+  }
+  return prices as Record<PricedPlan, number>;
+});
+
 /** Every environment variable of DESIGN §2, validated once at start. */
 export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -133,6 +156,18 @@ export const configSchema = z.object({
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   OTEL_EXPORTER_OTLP_ENDPOINT: url(['http:', 'https:']).optional().or(z.literal('').transform(() => undefined)),
+  OVERAGE_PRICES: overagePrices.default({ growth: 10, pro: 8, enterprise: 5 }),
+  OVERAGE_CURRENCY: z
+    .string()
+    .regex(/^[a-z]{3}$/, 'must be a three-letter ISO 4217 code in lower case, e.g. usd')
+    .default('usd'),
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_METER_EVENT_NAME: z
+    .string()
+    .regex(/^[a-z0-9_]{1,100}$/, "must be a Stripe meter's event name (lower-case letters, digits, _)")
+    .default('bandwidth_overage'),
+  // Unset: Stripe's own API. A local stand-in for tests and development (the library's host, port and protocol).
+  STRIPE_API_URL: url(['http:', 'https:']).optional().or(z.literal('').transform(() => undefined)),
 });
 
 export type EnvironmentInput = z.input<typeof configSchema>;

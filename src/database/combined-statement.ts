@@ -12,7 +12,7 @@ import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
  */
 
 /** The types a placeholder may be cast to. */
-export type ParameterType = 'text' | 'text[]' | 'integer' | 'bigint' | 'boolean' | 'timestamptz' | 'jsonb' | 'jsonb[]' | 'json' | 'xid';
+export type ParameterType = 'text' | 'text[]' | 'integer' | 'integer[]' | 'bigint' | 'boolean' | 'timestamptz' | 'jsonb' | 'jsonb[]' | 'json' | 'xid';
 
 /** The placeholders of one statement, numbered in the order its pieces render them. */
 export class StatementParameters {
@@ -33,6 +33,10 @@ export class StatementParameters {
 
   integer(value: number | null): string {
     return this.typed(value, 'integer');
+  }
+
+  integerArray(value: readonly number[]): string {
+    return this.typed(value, 'integer[]');
   }
 
   /** A bigint column's value; numbers beyond 2^53 − 1 go as decimal strings. */
@@ -91,6 +95,11 @@ function serialized(value: unknown, type: ParameterType): unknown {
       return type === 'bigint' ? value.toString() : value;
     case 'text[]':
       return [...(value as string[])];
+    case 'integer[]':
+      return (value as number[]).map((element) => {
+        if (!Number.isSafeInteger(element)) throw new Error(`Not an integer parameter: ${String(element)}`);
+        return element;
+      });
     default:
       return value;
   }

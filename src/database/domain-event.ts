@@ -23,6 +23,8 @@ export const EVENT_TYPES = [
   'license.activated',
   'license.deactivated',
   'license.activation_expired',
+  'statement.created',
+  'usage.bandwidth_threshold',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

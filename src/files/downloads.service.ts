@@ -55,8 +55,12 @@ export class DownloadsService {
   async download(operation: Operation, fileId: string, query: DownloadQueryDto, clientAddress: string): Promise<DownloadResponseDto> {
     const now = this.clock.now();
     // The combined attempt's turn in the merchant's share ends before the locked path takes its own.
-    const combined = operation.idempotency || !this.fastPaths.enabled ? null : await this.unitOfWork.runShared(operation, () => this.downloadCombined(operation, fileId, query, clientAddress, now));
-    const issued = combined ?? (await this.downloadLocked(operation, fileId, query, clientAddress, now));
+    const issue = async () => {
+      const combined = operation.idempotency || !this.fastPaths.enabled ? null : await this.unitOfWork.runShared(operation, () => this.downloadCombined(operation, fileId, query, clientAddress, now));
+      return combined ?? (await this.downloadLocked(operation, fileId, query, clientAddress, now));
+    };
+    // A download the bandwidth cap refused may publish the 100 % threshold (DESIGN §17).
+    const issued = await issue().catch((error: unknown) => this.billing.downloadFailed(operation.tenant, error, now));
     const { file, download } = issued;
     const expiresAt = new Date(now.getTime() + DOWNLOAD_URL_VALIDITY_MILLISECONDS);
     const downloadUrl = await this.storage.createDownloadUrl({
@@ -124,12 +128,13 @@ export class DownloadsService {
     const download = this.newDownload(file, entitlement, now, clientAddress);
     for (const part of this.downloads.recordCountedParts(tenant, download, FILE_GONE)) combined.add(part);
     combined.publish('download.completed', tenant, { ...toDownloadRecord(download), file_size: file.file_size });
-    combined.add(await this.billing.downloadChargePart(pool, tenant, file.file_size, now, BANDWIDTH_REFUSED));
+    for (const part of await this.billing.downloadChargeParts(pool, tenant, file.file_size, now, BANDWIDTH_REFUSED)) combined.add(part);
     try {
       await this.unitOfWork.runCombined(operation, combined);
     } catch (error) {
       if (!(error instanceof StatementRefused)) throw error;
       if (error.refusal === BANDWIDTH_REFUSED) throw await this.billing.bandwidthRefused(pool, tenant, file.file_size, now);
+      // Raced, or reached a bandwidth threshold first: the locked path decides (and publishes it).
       return null;
     }
     return { file, download };

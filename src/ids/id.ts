@@ -21,6 +21,7 @@ export const ID_PREFIXES = {
   dashboardSession: 'sess',
   licenseKey: 'lic',
   licenseActivation: 'act',
+  usageStatement: 'stmt',
 } as const;
 
 export type IdPrefix = (typeof ID_PREFIXES)[keyof typeof ID_PREFIXES];

@@ -22,6 +22,9 @@ describe('admin API', () => {
       id: expect.stringMatching(/^mer_[0-9a-z]{26}$/),
       name: 'Acme Digital',
       plan: 'growth',
+      limits: { max_file_size_bytes: null, storage_bytes: null, bandwidth_bytes: null },
+      overage_price_per_gib: null,
+      stripe_customer_id: null,
       created_at: expect.stringMatching(ISO_MILLISECONDS),
     });
     expect(created.body.meta.request_id).toBe(created.headers['x-request-id']);

@@ -75,7 +75,15 @@ describe('CLI', () => {
     const merchant = json<{ id: string; name: string; plan: string; created_at: string }>(
       await cli('merchants:create', '--name', 'CLI merchant', '--plan', 'growth'),
     );
-    expect(merchant).toEqual({ id: expect.stringMatching(/^mer_/), name: 'CLI merchant', plan: 'growth', created_at: expect.stringMatching(/Z$/) });
+    expect(merchant).toEqual({
+      id: expect.stringMatching(/^mer_/),
+      name: 'CLI merchant',
+      plan: 'growth',
+      limits: { max_file_size_bytes: null, storage_bytes: null, bandwidth_bytes: null },
+      overage_price_per_gib: null,
+      stripe_customer_id: null,
+      created_at: expect.stringMatching(/Z$/),
+    });
     merchantId = merchant.id;
 
     const readKey = json<{ id: string; key: string; prefix: string; mode: string; scopes: string[] }>(
@@ -110,6 +118,21 @@ describe('CLI', () => {
     await app.http.get('/v1/entitlements/check?customer_id=cus_x&product_id=prod_x').set(bearer(readKey.key)).expect(403);
     const refused = await app.http.get('/v1/products').set(bearer(revokedKey.key)).expect(401);
     expect(refused.body.error.code).toBe('INVALID_API_KEY');
+  }, CLI_SUITE_TIMEOUT);
+
+  it("sets a merchant's own billing terms and exports a month's statements as CSV (DESIGN §17)", async () => {
+    // The CLI opens the database itself (the embedded one takes one process at a time).
+    await testApp?.close();
+    testApp = null;
+    // Own terms (DESIGN §17): a number sets one, 'plan' restores the plan's, an absent option stays.
+    const termed = json<Record<string, unknown>>(
+      await cli('merchants:set-terms', '--merchant', merchantId, '--bandwidth-bytes', '2147483648', '--overage-price-per-gib', '4', '--stripe-customer', 'cus_Cli1'),
+    );
+    expect(termed).toMatchObject({ limits: { bandwidth_bytes: 2 ** 31, storage_bytes: null }, overage_price_per_gib: 4, stripe_customer_id: 'cus_Cli1' });
+    // The operator's CSV of a month's live statements: a header row at least (RFC 4180 line ends).
+    const exported = await cli('statements:export', '--month', '2020-01');
+    expect(exported.code).toBe(0);
+    expect(exported.stdout).toBe('id,merchant_id,month,mode,plan,included_bandwidth_bytes,bandwidth_bytes,overage_bytes,price_per_gib,currency,amount,created_at,reported_at,report_error\r\n');
   }, CLI_SUITE_TIMEOUT);
 
   it('answers refusals on stderr as JSON with exit code 1, and usage errors with exit code 2', async () => {

@@ -1,6 +1,9 @@
 import * as path from 'node:path';
 import type { Page, Request } from 'playwright-core';
 import { DataSource } from 'typeorm';
+import { UsageRepository } from '../../src/billing/usage.repository';
+import { UsageStatementsRepository } from '../../src/billing/usage-statements.repository';
+import { UnitOfWork } from '../../src/database/unit-of-work';
 import { DownloadEntity } from '../../src/files/download.entity';
 import { generateId } from '../../src/ids/id';
 import { ARTIFACTS, DashboardHarness, DashboardMerchant, describeWithBrowser, horizontalOverflow, openPage, PASSWORD, PHONE, signIn, startDashboard } from '../support/dashboard-browser';
@@ -242,6 +245,40 @@ describeWithBrowser('dashboard flows in a browser', () => {
     // The counts behind the steps are asked again as the Overview opens; once they answer, the checklist goes.
     await page.getByRole('heading', { name: 'Get started' }).waitFor({ state: 'detached' });
     await page.screenshot({ path: path.join(ARTIFACTS, 'dashboard-overview-after-onboarding.png') });
+  });
+
+  it('shows Billing: the month so far against the plan, the charge to date, past statements and their CSV', async () => {
+    // This month's test-mode bandwidth and a closed month's statement, through billing's own repositories.
+    const gib = 2 ** 30;
+    const tenant = { merchantId: merchant.merchantId, mode: 'test' as const };
+    const unitOfWork = harness.testApp.app.get(UnitOfWork);
+    const usage = harness.testApp.app.get(UsageRepository);
+    await unitOfWork.run((tx) => usage.chargeBandwidth(tx, tenant, { month: new Date().toISOString().slice(0, 7), bytes: 13.25 * gib, includedBytes: 10 * gib, hardCapBytes: null }));
+    const statements = harness.testApp.app.get(UsageStatementsRepository);
+    const statementId = generateId('stmt');
+    await unitOfWork.run((tx) =>
+      statements.insertNew(tx, [
+        { id: statementId, merchant_id: tenant.merchantId, mode: 'test', month: '2026-01', plan: 'growth', included_bandwidth_bytes: 10 * gib, bandwidth_bytes: 12 * gib, overage_bytes: 2 * gib, price_per_gib: 10, currency: 'usd', amount: 20, created_at: new Date(), next_report_at: null },
+      ]),
+    );
+    await openPage(page, 'Billing');
+    await page.getByRole('progressbar', { name: /Bandwidth: 100% of the included bandwidth used/ }).waitFor();
+    expect(await page.getByTestId('overage-bytes').textContent()).toBe('3.3 GB');
+    expect(await page.getByTestId('charge-to-date').textContent()).toBe('$0.33');
+    await page.getByTestId('projected-charge').waitFor();
+    await page.getByRole('row', { name: /2026-01.*\$0\.20/ }).waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+    expect(download.suggestedFilename()).toBe('statements-test.csv');
+    const csv = await new Promise<string>((resolve, reject) => {
+      void download.createReadStream().then((stream) => {
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        stream.on('error', reject);
+      }, reject);
+    });
+    expect(csv.split('\r\n')[1]).toBe(`${statementId},2026-01,test,growth,${10 * gib},${12 * gib},${2 * gib},10,usd,20,${csv.split('\r\n')[1].split(',').at(-1)}`);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'dashboard-billing.png') });
   });
 
   it('keeps two tabs in two modes apart: each acts in the mode of its address', async () => {

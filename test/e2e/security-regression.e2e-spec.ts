@@ -1,6 +1,9 @@
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { GRANTED_BY, SCOPES } from '../../src/auth/scopes';
+import { UsageStatementsRepository } from '../../src/billing/usage-statements.repository';
+import { UnitOfWork } from '../../src/database/unit-of-work';
+import { generateId } from '../../src/ids/id';
 import { describeResponse, errorEnvelopeProblem } from '../support/error-envelope';
 import { ApiOperation, documentOperations, fillPath } from '../support/openapi-operations';
 import { changedTables, StoredDataDigest } from '../support/stored-data-digest';
@@ -36,6 +39,7 @@ const PATH_PARAMETER_RESOURCES: Record<string, keyof VictimIds> = {
   store_subscription_id: 'storeSubscriptionId',
   import_id: 'importId',
   test_clock_id: 'testClockId',
+  statement_id: 'statementId',
 };
 
 /** Required query parameters that carry ids (the download route names its entitlement and customer). */
@@ -44,6 +48,8 @@ const QUERY_PARAMETER_RESOURCES: Record<string, keyof VictimIds> = {
   customer_id: 'customerId',
   product_id: 'productId',
   store_customer_id: 'storeCustomerId',
+  // The operator's statements listing (admin): a month, not an id.
+  month: 'statementMonth',
 };
 
 /**
@@ -73,6 +79,8 @@ const VALID_BODIES: Record<string, (ids: VictimIds) => Record<string, unknown>> 
   'POST /v1/entitlement-imports': (ids) => ({ rows: [{ store_customer_id: 'security_imported', product_id: ids.productId }] }),
   'POST /v1/test-clocks': () => ({ frozen_time: '2030-01-01T00:00:00.000Z', name: 'security suite' }),
   'POST /v1/test-clocks/{test_clock_id}/advance': () => ({ frozen_time: '2030-02-01T00:00:00.000Z' }),
+  // Closing a month before any merchant existed writes nothing.
+  'POST /admin/v1/statements/close': (ids) => ({ month: ids.statementMonth }),
 };
 
 interface VictimIds {
@@ -94,6 +102,20 @@ interface VictimIds {
   storeSubscriptionId: string;
   importId: string;
   testClockId: string;
+  statementId: string;
+  statementMonth: string;
+}
+
+/** A closed month's statement for the tenant, written as the month's close writes one. */
+async function insertStatement(testApp: TestApp, merchantId: string, mode: 'live' | 'test'): Promise<string> {
+  const id = generateId('stmt');
+  const statements = testApp.app.get(UsageStatementsRepository);
+  await testApp.app.get(UnitOfWork).run((tx) =>
+    statements.insertNew(tx, [
+      { id, merchant_id: merchantId, mode, month: '2020-01', plan: 'free', included_bandwidth_bytes: 2 ** 30, bandwidth_bytes: 0, overage_bytes: 0, price_per_gib: null, currency: 'usd', amount: 0, created_at: new Date(), next_report_at: null },
+    ]),
+  );
+  return id;
 }
 
 /** Patterns that must never appear in a response body. */
@@ -208,6 +230,9 @@ describe('security regression (every route of the OpenAPI document)', () => {
     if (imported.status !== 202) throw new Error(`Creating an import for merchant B failed: ${describeResponse(imported)}`);
     ids.importId = String(imported.body.data.id);
     ids.testClockId = String(created(await testApp.http.post('/v1/test-clocks').set(key).send({ frozen_time: '2030-01-01T00:00:00.000Z', name: 'victim clock' }), 'a test clock').id);
+    // A usage statement is written only when a month ends: one of B's, through billing's own repository.
+    ids.statementMonth = '2020-01';
+    ids.statementId = await insertStatement(testApp, victim.merchantId, 'test');
     return ids as VictimIds;
   }
 

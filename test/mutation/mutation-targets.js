@@ -6,6 +6,7 @@
 const MUTATED_MODULES = [
   'src/auth/guessing-rules.ts',
   'src/config/trust-proxy.ts',
+  'src/database/combined-statement.ts',
   'src/entitlements/effective-status.ts',
   'src/entitlements/entitlement-state.ts',
   'src/products/product-rules.ts',
@@ -15,6 +16,7 @@ const MUTATED_MODULES = [
 const MUTATION_SPECS = [
   'test/unit/auth-failure-counter.spec.ts',
   'test/unit/client-address.spec.ts',
+  'test/unit/combined-statement.spec.ts',
   'test/unit/effective-status.spec.ts',
   'test/unit/entitlement-state.spec.ts',
   'test/unit/guessing-rules.spec.ts',

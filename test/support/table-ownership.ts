@@ -14,7 +14,7 @@ export const TABLE_OWNERS: Readonly<Record<string, readonly string[]>> = {
   'customer-records': ['customers'],
   entitlements: ['entitlements'],
   files: ['files', 'downloads'],
-  billing: ['storage_usage', 'storage_reservations', 'bandwidth_usage'],
+  billing: ['storage_usage', 'storage_reservations', 'bandwidth_usage', 'usage_statements', 'bandwidth_thresholds'],
   webhooks: ['events', 'webhook_endpoints', 'webhook_deliveries', 'webhook_delivery_attempts'],
   idempotency: ['idempotency_keys'],
   'grant-rules': ['grant_rules'],

@@ -20,6 +20,7 @@ const EXPECTED_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.FILE_NOT_FOUND]: 404,
   [ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND]: 404,
   [ErrorCode.EVENT_NOT_FOUND]: 404,
+  [ErrorCode.STATEMENT_NOT_FOUND]: 404,
   [ErrorCode.MERCHANT_NOT_FOUND]: 404,
   [ErrorCode.API_KEY_NOT_FOUND]: 404,
   [ErrorCode.NOT_FOUND]: 404,

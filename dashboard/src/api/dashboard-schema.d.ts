@@ -295,7 +295,7 @@ export interface components {
              *       "events:redeliver"
              *     ]
              */
-            scopes: ("entitlements:read" | "entitlements:write" | "entitlements:grant" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "webhooks:read" | "events:read" | "events:redeliver" | "files:read" | "files:write" | "audit:read" | "licenses:read" | "licenses:write" | "api_keys:manage" | "team:manage" | "team:owners")[];
+            scopes: ("entitlements:read" | "entitlements:write" | "entitlements:grant" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "webhooks:read" | "events:read" | "events:redeliver" | "files:read" | "files:write" | "audit:read" | "licenses:read" | "licenses:write" | "usage:read" | "api_keys:manage" | "team:manage" | "team:owners")[];
         };
         MetaDto: {
             /**
@@ -326,7 +326,7 @@ export interface components {
          * @description Machine-readable error code from the catalogue
          * @enum {string}
          */
-        ErrorCode: "INVALID_API_KEY" | "INSUFFICIENT_SCOPE" | "RATE_LIMITED" | "MISSING_REQUIRED_FIELD" | "INVALID_PARAMETER" | "INVALID_JSON" | "FILTER_REQUIRED" | "PAYLOAD_TOO_LARGE" | "FILE_TOO_LARGE" | "STORAGE_LIMIT_REACHED" | "BANDWIDTH_LIMIT_REACHED" | "ENTITLEMENT_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "CUSTOMER_NOT_FOUND" | "FILE_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "EVENT_NOT_FOUND" | "MERCHANT_NOT_FOUND" | "API_KEY_NOT_FOUND" | "NOT_FOUND" | "ENTITLEMENT_NOT_ACTIVE" | "UPLOAD_NOT_CONFIRMED" | "FILE_ALREADY_CONFIRMED" | "INVALID_STATUS_TRANSITION" | "IDEMPOTENCY_KEY_CONFLICT" | "PRODUCT_ARCHIVED" | "DUPLICATE_STORE_ID" | "ORDER_NOT_FOUND" | "GRANT_RULE_NOT_FOUND" | "ORDER_CUSTOMER_MISMATCH" | "MANAGED_BY_PARENT" | "SUBSCRIPTION_NOT_FOUND" | "SUBSCRIPTION_CONFLICT" | "IMPORT_NOT_FOUND" | "TEST_MODE_ONLY" | "TEST_CLOCK_NOT_FOUND" | "TEST_CLOCK_MISMATCH" | "INVALID_CREDENTIALS" | "INVALID_SESSION" | "CSRF_TOKEN_INVALID" | "SETUP_LINK_INVALID" | "DASHBOARD_USER_EXISTS" | "FILE_IN_USE" | "DASHBOARD_USER_NOT_FOUND" | "LAST_DASHBOARD_USER" | "LAST_OWNER" | "LICENSE_KEY_NOT_FOUND" | "ACTIVATION_NOT_FOUND" | "ACTIVATION_LIMIT_REACHED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "INVALID_API_KEY" | "INSUFFICIENT_SCOPE" | "RATE_LIMITED" | "MISSING_REQUIRED_FIELD" | "INVALID_PARAMETER" | "INVALID_JSON" | "FILTER_REQUIRED" | "PAYLOAD_TOO_LARGE" | "FILE_TOO_LARGE" | "STORAGE_LIMIT_REACHED" | "BANDWIDTH_LIMIT_REACHED" | "ENTITLEMENT_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "CUSTOMER_NOT_FOUND" | "FILE_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "EVENT_NOT_FOUND" | "STATEMENT_NOT_FOUND" | "MERCHANT_NOT_FOUND" | "API_KEY_NOT_FOUND" | "NOT_FOUND" | "ENTITLEMENT_NOT_ACTIVE" | "UPLOAD_NOT_CONFIRMED" | "FILE_ALREADY_CONFIRMED" | "INVALID_STATUS_TRANSITION" | "IDEMPOTENCY_KEY_CONFLICT" | "PRODUCT_ARCHIVED" | "DUPLICATE_STORE_ID" | "ORDER_NOT_FOUND" | "GRANT_RULE_NOT_FOUND" | "ORDER_CUSTOMER_MISMATCH" | "MANAGED_BY_PARENT" | "SUBSCRIPTION_NOT_FOUND" | "SUBSCRIPTION_CONFLICT" | "IMPORT_NOT_FOUND" | "TEST_MODE_ONLY" | "TEST_CLOCK_NOT_FOUND" | "TEST_CLOCK_MISMATCH" | "INVALID_CREDENTIALS" | "INVALID_SESSION" | "CSRF_TOKEN_INVALID" | "SETUP_LINK_INVALID" | "DASHBOARD_USER_EXISTS" | "FILE_IN_USE" | "DASHBOARD_USER_NOT_FOUND" | "LAST_DASHBOARD_USER" | "LAST_OWNER" | "LICENSE_KEY_NOT_FOUND" | "ACTIVATION_NOT_FOUND" | "ACTIVATION_LIMIT_REACHED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         ErrorDetailDto: {
             /**
              * @description Error category
@@ -512,7 +512,7 @@ export interface components {
              *       "entitlements:read"
              *     ]
              */
-            scopes: ("*" | "entitlements:read" | "entitlements:write" | "entitlements:grant" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "webhooks:read" | "events:read" | "events:redeliver" | "files:read" | "files:write" | "audit:read" | "licenses:read" | "licenses:write")[];
+            scopes: ("*" | "entitlements:read" | "entitlements:write" | "entitlements:grant" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "webhooks:read" | "events:read" | "events:redeliver" | "files:read" | "files:write" | "audit:read" | "licenses:read" | "licenses:write" | "usage:read")[];
             /**
              * @description Label
              * @example checkout backend
@@ -560,7 +560,7 @@ export interface components {
              *       "entitlements:read"
              *     ]
              */
-            scopes: ("*" | "entitlements:read" | "entitlements:write" | "entitlements:grant" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "webhooks:read" | "events:read" | "events:redeliver" | "files:read" | "files:write" | "audit:read" | "licenses:read" | "licenses:write")[];
+            scopes: ("*" | "entitlements:read" | "entitlements:write" | "entitlements:grant" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "webhooks:read" | "events:read" | "events:redeliver" | "files:read" | "files:write" | "audit:read" | "licenses:read" | "licenses:write" | "usage:read")[];
             /**
              * @description Label
              * @example checkout backend
@@ -604,7 +604,7 @@ export interface components {
              *       "entitlements:write"
              *     ]
              */
-            scopes: ("*" | "entitlements:read" | "entitlements:write" | "entitlements:grant" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "webhooks:read" | "events:read" | "events:redeliver" | "files:read" | "files:write" | "audit:read" | "licenses:read" | "licenses:write")[];
+            scopes: ("*" | "entitlements:read" | "entitlements:write" | "entitlements:grant" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "webhooks:read" | "events:read" | "events:redeliver" | "files:read" | "files:write" | "audit:read" | "licenses:read" | "licenses:write" | "usage:read")[];
             /**
              * @description A label for people
              * @example checkout backend

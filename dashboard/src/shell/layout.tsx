@@ -14,6 +14,7 @@ const PAGES: Array<{ path: string; label: string }> = [
   { path: 'files', label: 'Files' },
   { path: 'webhooks', label: 'Webhooks' },
   { path: 'events', label: 'Events' },
+  { path: 'billing', label: 'Billing' },
   { path: 'settings/api-keys', label: 'API keys' },
   { path: 'settings/team', label: 'Team' },
 ];

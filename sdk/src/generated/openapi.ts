@@ -86,10 +86,10 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Rename a merchant or change its plan
+         * Rename a merchant, change its plan or set its own terms
          * @description **Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.
          *
-         *     Rename a merchant or change its plan
+         *     Any of name, plan, own limits (`limits`), own overage price per GiB (`overage_price_per_gib`) and Stripe customer (`stripe_customer_id`). A field left out stays as it is; a limit or price set to null restores the plan's. Every instance applies the change within 5 seconds.
          */
         patch: operations["admin.updateMerchant"];
         trace?: never;
@@ -158,6 +158,50 @@ export interface paths {
          *     Storage used (CONFIRMED files), storage reserved (PENDING uploads with a valid URL), and this calendar month (UTC) of bandwidth and overage, in bytes, per mode. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
          */
         get: operations["admin.getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/statements/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close an ended month
+         * @description **Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.
+         *
+         *     Writes the usage statement of every merchant and mode for the month, if not written yet, and publishes statement.created for each one written. The service does this by itself within the hour after a month ends; this closes one on demand. Idempotent: a second call, or one concurrent with the scheduled close, writes nothing more. The current or a future month is refused (400).
+         */
+        post: operations["adminStatements.close"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/statements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a month's live statements (JSON or CSV)
+         * @description **Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.
+         *
+         *     Every merchant's live-mode statement of the month, by merchant id: what the operator bills. With `Accept: text/csv` the same rows as CSV (RFC 4180, a header row), as the CLI's `statements:export --month` writes them.
+         */
+        get: operations["adminStatements.list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -960,6 +1004,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This month's usage and charge
+         * @description **Scope:** `usage:read`
+         *
+         *     The key's mode, this calendar month (UTC): limits (the plan's or the merchant's own), storage, bandwidth, bytes past the included bandwidth, and the overage charge so far in minor units (overage bytes × price per GiB ÷ 2^30, rounded half up). The free plan refuses downloads past its bandwidth instead, so it has no overage.
+         */
+        get: operations["usage.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/usage/statements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List usage statements
+         * @description **Scope:** `usage:read`
+         *
+         *     Closed months of the key's mode, newest first, cursor-paginated: each written once after its month ended (UTC) and never changed.
+         */
+        get: operations["usage.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/usage/statements/{statement_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a usage statement
+         * @description **Scope:** `usage:read`
+         *
+         *     Get a usage statement
+         */
+        get: operations["usage.getStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/events": {
         parameters: {
             query?: never;
@@ -1502,7 +1612,7 @@ export interface components {
          * @description Machine-readable error code from the catalogue
          * @enum {string}
          */
-        ErrorCode: "INVALID_API_KEY" | "INSUFFICIENT_SCOPE" | "RATE_LIMITED" | "MISSING_REQUIRED_FIELD" | "INVALID_PARAMETER" | "INVALID_JSON" | "FILTER_REQUIRED" | "PAYLOAD_TOO_LARGE" | "FILE_TOO_LARGE" | "STORAGE_LIMIT_REACHED" | "BANDWIDTH_LIMIT_REACHED" | "ENTITLEMENT_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "CUSTOMER_NOT_FOUND" | "FILE_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "EVENT_NOT_FOUND" | "MERCHANT_NOT_FOUND" | "API_KEY_NOT_FOUND" | "NOT_FOUND" | "ENTITLEMENT_NOT_ACTIVE" | "UPLOAD_NOT_CONFIRMED" | "FILE_ALREADY_CONFIRMED" | "INVALID_STATUS_TRANSITION" | "IDEMPOTENCY_KEY_CONFLICT" | "PRODUCT_ARCHIVED" | "DUPLICATE_STORE_ID" | "ORDER_NOT_FOUND" | "GRANT_RULE_NOT_FOUND" | "ORDER_CUSTOMER_MISMATCH" | "MANAGED_BY_PARENT" | "SUBSCRIPTION_NOT_FOUND" | "SUBSCRIPTION_CONFLICT" | "IMPORT_NOT_FOUND" | "TEST_MODE_ONLY" | "TEST_CLOCK_NOT_FOUND" | "TEST_CLOCK_MISMATCH" | "INVALID_CREDENTIALS" | "INVALID_SESSION" | "CSRF_TOKEN_INVALID" | "SETUP_LINK_INVALID" | "DASHBOARD_USER_EXISTS" | "FILE_IN_USE" | "DASHBOARD_USER_NOT_FOUND" | "LAST_DASHBOARD_USER" | "LAST_OWNER" | "LICENSE_KEY_NOT_FOUND" | "ACTIVATION_NOT_FOUND" | "ACTIVATION_LIMIT_REACHED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "INVALID_API_KEY" | "INSUFFICIENT_SCOPE" | "RATE_LIMITED" | "MISSING_REQUIRED_FIELD" | "INVALID_PARAMETER" | "INVALID_JSON" | "FILTER_REQUIRED" | "PAYLOAD_TOO_LARGE" | "FILE_TOO_LARGE" | "STORAGE_LIMIT_REACHED" | "BANDWIDTH_LIMIT_REACHED" | "ENTITLEMENT_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "CUSTOMER_NOT_FOUND" | "FILE_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "EVENT_NOT_FOUND" | "STATEMENT_NOT_FOUND" | "MERCHANT_NOT_FOUND" | "API_KEY_NOT_FOUND" | "NOT_FOUND" | "ENTITLEMENT_NOT_ACTIVE" | "UPLOAD_NOT_CONFIRMED" | "FILE_ALREADY_CONFIRMED" | "INVALID_STATUS_TRANSITION" | "IDEMPOTENCY_KEY_CONFLICT" | "PRODUCT_ARCHIVED" | "DUPLICATE_STORE_ID" | "ORDER_NOT_FOUND" | "GRANT_RULE_NOT_FOUND" | "ORDER_CUSTOMER_MISMATCH" | "MANAGED_BY_PARENT" | "SUBSCRIPTION_NOT_FOUND" | "SUBSCRIPTION_CONFLICT" | "IMPORT_NOT_FOUND" | "TEST_MODE_ONLY" | "TEST_CLOCK_NOT_FOUND" | "TEST_CLOCK_MISMATCH" | "INVALID_CREDENTIALS" | "INVALID_SESSION" | "CSRF_TOKEN_INVALID" | "SETUP_LINK_INVALID" | "DASHBOARD_USER_EXISTS" | "FILE_IN_USE" | "DASHBOARD_USER_NOT_FOUND" | "LAST_DASHBOARD_USER" | "LAST_OWNER" | "LICENSE_KEY_NOT_FOUND" | "ACTIVATION_NOT_FOUND" | "ACTIVATION_LIMIT_REACHED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         ErrorDetailDto: {
             /**
              * @description Error category
@@ -1535,6 +1645,26 @@ export interface components {
             /** @description The error */
             error: components["schemas"]["ErrorDetailDto"];
         };
+        MerchantOwnLimitsResponseDto: {
+            /**
+             * Format: int64
+             * @description Largest file, in bytes; null: the plan's
+             * @example null
+             */
+            max_file_size_bytes: number | null;
+            /**
+             * Format: int64
+             * @description Storage quota, in bytes; null: the plan's
+             * @example null
+             */
+            storage_bytes: number | null;
+            /**
+             * Format: int64
+             * @description Monthly included bandwidth, in bytes; null: the plan's
+             * @example null
+             */
+            bandwidth_bytes: number | null;
+        };
         MerchantResponseDto: {
             /**
              * @description Merchant id
@@ -1552,6 +1682,19 @@ export interface components {
              * @enum {string}
              */
             plan: "free" | "growth" | "pro" | "enterprise";
+            /** @description The merchant's own limits; each null means the plan's */
+            limits: components["schemas"]["MerchantOwnLimitsResponseDto"];
+            /**
+             * Format: int64
+             * @description The merchant's own overage price per GiB in minor units; null: the plan's (OVERAGE_PRICES)
+             * @example null
+             */
+            overage_price_per_gib: number | null;
+            /**
+             * @description Stripe customer that live statements are reported to; null: none
+             * @example null
+             */
+            stripe_customer_id: string | null;
             /**
              * Format: date-time
              * @description Creation time
@@ -1585,7 +1728,27 @@ export interface components {
              */
             plan: "free" | "growth" | "pro" | "enterprise";
         };
-        UpdateMerchantDto: {
+        MerchantLimitsDto: {
+            /**
+             * Format: int64
+             * @description Largest file that may be declared, in bytes; null: the plan's
+             * @example 10737418240
+             */
+            max_file_size_bytes?: number | null;
+            /**
+             * Format: int64
+             * @description Storage quota, in bytes; null: the plan's
+             * @example 1099511627776
+             */
+            storage_bytes?: number | null;
+            /**
+             * Format: int64
+             * @description Bandwidth included per calendar month (UTC), in bytes; null: the plan's
+             * @example 5497558138880
+             */
+            bandwidth_bytes?: number | null;
+        };
+        UpdateMerchantTermsDto: {
             /**
              * @description Merchant name
              * @example Acme Digital Ltd
@@ -1597,6 +1760,19 @@ export interface components {
              * @enum {string}
              */
             plan?: "free" | "growth" | "pro" | "enterprise";
+            /** @description The merchant's own limits (an enterprise contract); a field set to null restores the plan's */
+            limits?: components["schemas"]["MerchantLimitsDto"];
+            /**
+             * Format: int32
+             * @description Overage price in minor units of OVERAGE_CURRENCY per GiB beyond the included bandwidth; null: the plan's (OVERAGE_PRICES)
+             * @example 4
+             */
+            overage_price_per_gib?: number | null;
+            /**
+             * @description Stripe customer that live statements are reported to (STRIPE_SECRET_KEY set); null: not reported
+             * @example cus_Q2x7Jm1bT0aZyK
+             */
+            stripe_customer_id?: string | null;
         };
         CreatedApiKeyResponseDto: {
             /**
@@ -1621,7 +1797,7 @@ export interface components {
              *       "entitlements:read"
              *     ]
              */
-            scopes: ("*" | "entitlements:read" | "entitlements:write" | "entitlements:grant" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "webhooks:read" | "events:read" | "events:redeliver" | "files:read" | "files:write" | "audit:read" | "licenses:read" | "licenses:write")[];
+            scopes: ("*" | "entitlements:read" | "entitlements:write" | "entitlements:grant" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "webhooks:read" | "events:read" | "events:redeliver" | "files:read" | "files:write" | "audit:read" | "licenses:read" | "licenses:write" | "usage:read")[];
             /**
              * @description Label
              * @example checkout backend
@@ -1665,7 +1841,7 @@ export interface components {
              *       "entitlements:write"
              *     ]
              */
-            scopes: ("*" | "entitlements:read" | "entitlements:write" | "entitlements:grant" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "webhooks:read" | "events:read" | "events:redeliver" | "files:read" | "files:write" | "audit:read" | "licenses:read" | "licenses:write")[];
+            scopes: ("*" | "entitlements:read" | "entitlements:write" | "entitlements:grant" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "webhooks:read" | "events:read" | "events:redeliver" | "files:read" | "files:write" | "audit:read" | "licenses:read" | "licenses:write" | "usage:read")[];
             /**
              * @description A label for people
              * @example checkout backend
@@ -1695,7 +1871,7 @@ export interface components {
              *       "entitlements:read"
              *     ]
              */
-            scopes: ("*" | "entitlements:read" | "entitlements:write" | "entitlements:grant" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "webhooks:read" | "events:read" | "events:redeliver" | "files:read" | "files:write" | "audit:read" | "licenses:read" | "licenses:write")[];
+            scopes: ("*" | "entitlements:read" | "entitlements:write" | "entitlements:grant" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "webhooks:read" | "events:read" | "events:redeliver" | "files:read" | "files:write" | "audit:read" | "licenses:read" | "licenses:write" | "usage:read")[];
             /**
              * @description Label
              * @example checkout backend
@@ -1798,6 +1974,113 @@ export interface components {
             limits: components["schemas"]["PlanLimitsResponseDto"];
             /** @description Usage per mode; each mode is metered on its own against the plan */
             usage: components["schemas"]["ModeUsagesResponseDto"];
+        };
+        StatementsClosedResponseDto: {
+            /**
+             * @description The month closed
+             * @example 2026-10
+             */
+            month: string;
+            /**
+             * Format: int64
+             * @description Statements written by this call (0 when the month was already closed)
+             * @example 2
+             */
+            created: number;
+        };
+        CloseStatementsDto: {
+            /**
+             * @description A calendar month (UTC) as YYYY-MM that has ended; the current or a future month is refused
+             * @example 2026-10
+             */
+            month: string;
+        };
+        AdminUsageStatementResponseDto: {
+            /**
+             * @description Statement id
+             * @example stmt_01jd8x3k2m4n5p6q7r8s9t0v1w
+             */
+            id: string;
+            /**
+             * @description Always "usage_statement"
+             * @example usage_statement
+             * @enum {string}
+             */
+            object: "usage_statement";
+            /**
+             * @description The calendar month (UTC) it covers, YYYY-MM
+             * @example 2026-10
+             */
+            month: string;
+            /**
+             * @description Mode whose usage it covers
+             * @example live
+             * @enum {string}
+             */
+            mode: "live" | "test";
+            /**
+             * @description Plan when the month was closed
+             * @example growth
+             * @enum {string}
+             */
+            plan: "free" | "growth" | "pro" | "enterprise";
+            /**
+             * Format: int64
+             * @description Bandwidth included in the month, in bytes (the plan’s or the merchant’s own)
+             * @example 10737418240
+             */
+            included_bandwidth_bytes: number;
+            /**
+             * Format: int64
+             * @description Download bandwidth of the month, in bytes
+             * @example 13421772800
+             */
+            bandwidth_bytes: number;
+            /**
+             * Format: int64
+             * @description Bytes beyond the included bandwidth
+             * @example 2684354560
+             */
+            overage_bytes: number;
+            /**
+             * Format: int64
+             * @description Price per GiB of overage in minor units of `currency`; null on the free plan (a hard cap)
+             * @example 10
+             */
+            price_per_gib: number | null;
+            /**
+             * @description ISO 4217 currency code, lower case
+             * @example usd
+             */
+            currency: string;
+            /**
+             * Format: int64
+             * @description Charge in minor units: overage_bytes × price_per_gib ÷ 2^30, rounded half up
+             * @example 25
+             */
+            amount: number;
+            /**
+             * Format: date-time
+             * @description When the statement was written (after the month ended)
+             * @example 2026-11-01T00:05:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When Stripe Billing accepted its meter event; null when not reported (test mode, no amount, Stripe off)
+             * @example null
+             */
+            reported_at: string | null;
+            /**
+             * @description Why the last report to Stripe failed; null when none failed
+             * @example null
+             */
+            report_error: string | null;
+            /**
+             * @description Merchant id
+             * @example mer_01jd8x3k2m4n5p6q7r8s9t0v1w
+             */
+            merchant_id: string;
         };
         ProductListItemDto: {
             /**
@@ -3336,6 +3619,154 @@ export interface components {
              */
             deleted: boolean;
         };
+        OverageResponseDto: {
+            /**
+             * Format: int64
+             * @description Price per GiB beyond the included bandwidth, in minor units of `currency`; null on the free plan (a hard cap)
+             * @example 10
+             */
+            price_per_gib: number | null;
+            /**
+             * @description ISO 4217 currency code, lower case
+             * @example usd
+             */
+            currency: string;
+            /**
+             * Format: int64
+             * @description The month's charge so far in minor units: overage_bytes × price_per_gib ÷ 2^30, rounded half up
+             * @example 25
+             */
+            amount_to_date: number;
+        };
+        TenantUsageResponseDto: {
+            /**
+             * @description Calendar month (UTC) of the bandwidth figures, YYYY-MM
+             * @example 2026-11
+             */
+            month: string;
+            /**
+             * @description Mode (the API key's)
+             * @example live
+             * @enum {string}
+             */
+            mode: "live" | "test";
+            /**
+             * @description Plan
+             * @example growth
+             * @enum {string}
+             */
+            plan: "free" | "growth" | "pro" | "enterprise";
+            /** @description Limits in bytes: the plan's, or the merchant's own where set */
+            limits: components["schemas"]["PlanLimitsResponseDto"];
+            /**
+             * Format: int64
+             * @description Bytes of CONFIRMED files
+             * @example 1048576
+             */
+            storage_used_bytes: number;
+            /**
+             * Format: int64
+             * @description Declared bytes of PENDING uploads whose URL is still valid
+             * @example 0
+             */
+            storage_reserved_bytes: number;
+            /**
+             * Format: int64
+             * @description This month's download bandwidth, in bytes
+             * @example 13421772800
+             */
+            bandwidth_bytes: number;
+            /**
+             * Format: int64
+             * @description This month's bytes beyond the included bandwidth (0 on the free plan, which refuses instead)
+             * @example 2684354560
+             */
+            overage_bytes: number;
+            /** @description Overage price and the charge so far */
+            overage: components["schemas"]["OverageResponseDto"];
+        };
+        UsageStatementResponseDto: {
+            /**
+             * @description Statement id
+             * @example stmt_01jd8x3k2m4n5p6q7r8s9t0v1w
+             */
+            id: string;
+            /**
+             * @description Always "usage_statement"
+             * @example usage_statement
+             * @enum {string}
+             */
+            object: "usage_statement";
+            /**
+             * @description The calendar month (UTC) it covers, YYYY-MM
+             * @example 2026-10
+             */
+            month: string;
+            /**
+             * @description Mode whose usage it covers
+             * @example live
+             * @enum {string}
+             */
+            mode: "live" | "test";
+            /**
+             * @description Plan when the month was closed
+             * @example growth
+             * @enum {string}
+             */
+            plan: "free" | "growth" | "pro" | "enterprise";
+            /**
+             * Format: int64
+             * @description Bandwidth included in the month, in bytes (the plan’s or the merchant’s own)
+             * @example 10737418240
+             */
+            included_bandwidth_bytes: number;
+            /**
+             * Format: int64
+             * @description Download bandwidth of the month, in bytes
+             * @example 13421772800
+             */
+            bandwidth_bytes: number;
+            /**
+             * Format: int64
+             * @description Bytes beyond the included bandwidth
+             * @example 2684354560
+             */
+            overage_bytes: number;
+            /**
+             * Format: int64
+             * @description Price per GiB of overage in minor units of `currency`; null on the free plan (a hard cap)
+             * @example 10
+             */
+            price_per_gib: number | null;
+            /**
+             * @description ISO 4217 currency code, lower case
+             * @example usd
+             */
+            currency: string;
+            /**
+             * Format: int64
+             * @description Charge in minor units: overage_bytes × price_per_gib ÷ 2^30, rounded half up
+             * @example 25
+             */
+            amount: number;
+            /**
+             * Format: date-time
+             * @description When the statement was written (after the month ended)
+             * @example 2026-11-01T00:05:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When Stripe Billing accepted its meter event; null when not reported (test mode, no amount, Stripe off)
+             * @example null
+             */
+            reported_at: string | null;
+            /**
+             * @description Why the last report to Stripe failed; null when none failed
+             * @example null
+             */
+            report_error: string | null;
+        };
         EventDataDto: {
             /**
              * @description The resource after the change, in its API shape (an entitlement, product, file or download)
@@ -3364,7 +3795,7 @@ export interface components {
              * @example entitlement.revoked
              * @enum {string}
              */
-            type: "entitlement.created" | "entitlement.updated" | "entitlement.revoked" | "entitlement.suspended" | "entitlement.reactivated" | "entitlement.activated" | "entitlement.expired" | "file.uploaded" | "download.completed" | "product.created" | "product.updated" | "order.created" | "order.updated" | "order.refunded" | "subscription.created" | "subscription.updated" | "import.completed" | "license_key.created" | "license.activated" | "license.deactivated" | "license.activation_expired";
+            type: "entitlement.created" | "entitlement.updated" | "entitlement.revoked" | "entitlement.suspended" | "entitlement.reactivated" | "entitlement.activated" | "entitlement.expired" | "file.uploaded" | "download.completed" | "product.created" | "product.updated" | "order.created" | "order.updated" | "order.refunded" | "subscription.created" | "subscription.updated" | "import.completed" | "license_key.created" | "license.activated" | "license.deactivated" | "license.activation_expired" | "statement.created" | "usage.bandwidth_threshold";
             /**
              * Format: date-time
              * @description When the change committed
@@ -3400,7 +3831,7 @@ export interface components {
              * @example entitlement.revoked
              * @enum {string}
              */
-            event_type: "entitlement.created" | "entitlement.updated" | "entitlement.revoked" | "entitlement.suspended" | "entitlement.reactivated" | "entitlement.activated" | "entitlement.expired" | "file.uploaded" | "download.completed" | "product.created" | "product.updated" | "order.created" | "order.updated" | "order.refunded" | "subscription.created" | "subscription.updated" | "import.completed" | "license_key.created" | "license.activated" | "license.deactivated" | "license.activation_expired" | "webhook_endpoint.test";
+            event_type: "entitlement.created" | "entitlement.updated" | "entitlement.revoked" | "entitlement.suspended" | "entitlement.reactivated" | "entitlement.activated" | "entitlement.expired" | "file.uploaded" | "download.completed" | "product.created" | "product.updated" | "order.created" | "order.updated" | "order.refunded" | "subscription.created" | "subscription.updated" | "import.completed" | "license_key.created" | "license.activated" | "license.deactivated" | "license.activation_expired" | "statement.created" | "usage.bandwidth_threshold" | "webhook_endpoint.test";
             /**
              * Format: int64
              * @description 1 for the first attempt of this delivery
@@ -3485,7 +3916,7 @@ export interface components {
              *       "entitlement.revoked"
              *     ]
              */
-            enabled_events: ("*" | "entitlement.created" | "entitlement.updated" | "entitlement.revoked" | "entitlement.suspended" | "entitlement.reactivated" | "entitlement.activated" | "entitlement.expired" | "file.uploaded" | "download.completed" | "product.created" | "product.updated" | "order.created" | "order.updated" | "order.refunded" | "subscription.created" | "subscription.updated" | "import.completed" | "license_key.created" | "license.activated" | "license.deactivated" | "license.activation_expired")[];
+            enabled_events: ("*" | "entitlement.created" | "entitlement.updated" | "entitlement.revoked" | "entitlement.suspended" | "entitlement.reactivated" | "entitlement.activated" | "entitlement.expired" | "file.uploaded" | "download.completed" | "product.created" | "product.updated" | "order.created" | "order.updated" | "order.refunded" | "subscription.created" | "subscription.updated" | "import.completed" | "license_key.created" | "license.activated" | "license.deactivated" | "license.activation_expired" | "statement.created" | "usage.bandwidth_threshold")[];
             /**
              * @description A note for people
              * @example Production fulfilment server
@@ -3544,7 +3975,7 @@ export interface components {
              *       "entitlement.created"
              *     ]
              */
-            enabled_events: ("*" | "entitlement.created" | "entitlement.updated" | "entitlement.revoked" | "entitlement.suspended" | "entitlement.reactivated" | "entitlement.activated" | "entitlement.expired" | "file.uploaded" | "download.completed" | "product.created" | "product.updated" | "order.created" | "order.updated" | "order.refunded" | "subscription.created" | "subscription.updated" | "import.completed" | "license_key.created" | "license.activated" | "license.deactivated" | "license.activation_expired")[];
+            enabled_events: ("*" | "entitlement.created" | "entitlement.updated" | "entitlement.revoked" | "entitlement.suspended" | "entitlement.reactivated" | "entitlement.activated" | "entitlement.expired" | "file.uploaded" | "download.completed" | "product.created" | "product.updated" | "order.created" | "order.updated" | "order.refunded" | "subscription.created" | "subscription.updated" | "import.completed" | "license_key.created" | "license.activated" | "license.deactivated" | "license.activation_expired" | "statement.created" | "usage.bandwidth_threshold")[];
             /**
              * @description A note for people
              * @example Production fulfilment server
@@ -3568,7 +3999,7 @@ export interface components {
              *       "entitlement.revoked"
              *     ]
              */
-            enabled_events: ("*" | "entitlement.created" | "entitlement.updated" | "entitlement.revoked" | "entitlement.suspended" | "entitlement.reactivated" | "entitlement.activated" | "entitlement.expired" | "file.uploaded" | "download.completed" | "product.created" | "product.updated" | "order.created" | "order.updated" | "order.refunded" | "subscription.created" | "subscription.updated" | "import.completed" | "license_key.created" | "license.activated" | "license.deactivated" | "license.activation_expired")[];
+            enabled_events: ("*" | "entitlement.created" | "entitlement.updated" | "entitlement.revoked" | "entitlement.suspended" | "entitlement.reactivated" | "entitlement.activated" | "entitlement.expired" | "file.uploaded" | "download.completed" | "product.created" | "product.updated" | "order.created" | "order.updated" | "order.refunded" | "subscription.created" | "subscription.updated" | "import.completed" | "license_key.created" | "license.activated" | "license.deactivated" | "license.activation_expired" | "statement.created" | "usage.bandwidth_threshold")[];
             /**
              * @description A note for people
              * @example Production fulfilment server
@@ -3621,7 +4052,7 @@ export interface components {
              *       "*"
              *     ]
              */
-            enabled_events?: ("*" | "entitlement.created" | "entitlement.updated" | "entitlement.revoked" | "entitlement.suspended" | "entitlement.reactivated" | "entitlement.activated" | "entitlement.expired" | "file.uploaded" | "download.completed" | "product.created" | "product.updated" | "order.created" | "order.updated" | "order.refunded" | "subscription.created" | "subscription.updated" | "import.completed" | "license_key.created" | "license.activated" | "license.deactivated" | "license.activation_expired")[];
+            enabled_events?: ("*" | "entitlement.created" | "entitlement.updated" | "entitlement.revoked" | "entitlement.suspended" | "entitlement.reactivated" | "entitlement.activated" | "entitlement.expired" | "file.uploaded" | "download.completed" | "product.created" | "product.updated" | "order.created" | "order.updated" | "order.refunded" | "subscription.created" | "subscription.updated" | "import.completed" | "license_key.created" | "license.activated" | "license.deactivated" | "license.activation_expired" | "statement.created" | "usage.bandwidth_threshold")[];
             /**
              * @description A note for people; null clears it
              * @example Staging
@@ -4803,7 +5234,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["UpdateMerchantDto"];
+                "application/json": components["schemas"]["UpdateMerchantTermsDto"];
             };
         };
         responses: {
@@ -5221,6 +5652,214 @@ export interface operations {
                 };
             };
             /** @description `MERCHANT_NOT_FOUND`: No such merchant (admin API) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    "adminStatements.close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CloseStatementsDto"];
+            };
+        };
+        responses: {
+            /** @description How many statements this call wrote */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["StatementsClosedResponseDto"];
+                        meta: components["schemas"]["MetaDto"];
+                    };
+                };
+            };
+            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent, or more than one of the fields that name one thing is given (customer_id and store_customer_id); `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `NOT_FOUND`: Unknown route, or file/entitlement not found on download */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    "adminStatements.list": {
+        parameters: {
+            query: {
+                /** @description A calendar month (UTC) as YYYY-MM */
+                month: string;
+            };
+            header?: {
+                /** @description `text/csv` for CSV; anything else answers JSON */
+                Accept?: "application/json" | "text/csv";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The month's live statements */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminUsageStatementResponseDto"][];
+                        meta: components["schemas"]["MetaDto"];
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent, or more than one of the fields that name one thing is given (customer_id and store_customer_id); `INVALID_PARAMETER`: A present field is invalid or unknown */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `NOT_FOUND`: Unknown route, or file/entitlement not found on download */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12768,6 +13407,432 @@ export interface operations {
             };
         };
     };
+    "usage.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Usage and charge to date */
+            200: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Request identifier, as meta.request_id */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TenantUsageResponseDto"];
+                        meta: components["schemas"]["MetaDto"];
+                    };
+                };
+            };
+            /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
+            403: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
+            500: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
+            default: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    "usage.list": {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 */
+                limit?: number;
+                /** @description Opaque cursor from pagination.next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of statements */
+            200: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Request identifier, as meta.request_id */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["UsageStatementResponseDto"][];
+                        meta: components["schemas"]["MetaDto"];
+                        pagination: components["schemas"]["PaginationDto"];
+                    };
+                };
+            };
+            /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
+            400: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
+            403: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
+            500: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
+            default: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    "usage.getStatement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Statement id (`stmt_…`), from the answer of `GET /v1/usage/statements` */
+                statement_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statement */
+            200: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Request identifier, as meta.request_id */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["UsageStatementResponseDto"];
+                        meta: components["schemas"]["MetaDto"];
+                    };
+                };
+            };
+            /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
+            403: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `STATEMENT_NOT_FOUND`: No such usage statement */
+            404: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
+            500: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
+            default: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
     "events.list": {
         parameters: {
             query?: {
@@ -12776,7 +13841,7 @@ export interface operations {
                 /** @description Opaque cursor from pagination.next_cursor of the previous page */
                 cursor?: string;
                 /** @description Only events of this type, e.g. entitlement.revoked */
-                type?: "entitlement.created" | "entitlement.updated" | "entitlement.revoked" | "entitlement.suspended" | "entitlement.reactivated" | "entitlement.activated" | "entitlement.expired" | "file.uploaded" | "download.completed" | "product.created" | "product.updated" | "order.created" | "order.updated" | "order.refunded" | "subscription.created" | "subscription.updated" | "import.completed" | "license_key.created" | "license.activated" | "license.deactivated" | "license.activation_expired";
+                type?: "entitlement.created" | "entitlement.updated" | "entitlement.revoked" | "entitlement.suspended" | "entitlement.reactivated" | "entitlement.activated" | "entitlement.expired" | "file.uploaded" | "download.completed" | "product.created" | "product.updated" | "order.created" | "order.updated" | "order.refunded" | "subscription.created" | "subscription.updated" | "import.completed" | "license_key.created" | "license.activated" | "license.deactivated" | "license.activation_expired" | "statement.created" | "usage.bandwidth_threshold";
                 /** @description Only events about this object: those whose data.object.id is this id (an entitlement, product, order, file…), e.g. ent_01jd8x3k2m4n5p6q7r8s9t0v1w */
                 object_id?: string;
                 /** @description Only events created strictly after this time (ISO 8601), e.g. 2026-11-22T00:00:00Z */

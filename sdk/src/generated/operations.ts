@@ -14,6 +14,8 @@ export const OPERATIONS = {
   'admin.createApiKey': { group: 'admin', name: 'createApiKey', method: 'POST', path: '/admin/v1/merchants/{merchant_id}/api-keys', pathParameters: ['merchant_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'adminToken', idempotency: 'none' },
   'admin.revokeApiKey': { group: 'admin', name: 'revokeApiKey', method: 'DELETE', path: '/admin/v1/api-keys/{api_key_id}', pathParameters: ['api_key_id'], input: 'none', contentTypes: [], paginated: false, credential: 'adminToken', idempotency: 'none' },
   'admin.getUsage': { group: 'admin', name: 'getUsage', method: 'GET', path: '/admin/v1/merchants/{merchant_id}/usage', pathParameters: ['merchant_id'], input: 'none', contentTypes: [], paginated: false, credential: 'adminToken', idempotency: 'none' },
+  'adminStatements.close': { group: 'adminStatements', name: 'close', method: 'POST', path: '/admin/v1/statements/close', pathParameters: [], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'adminToken', idempotency: 'none' },
+  'adminStatements.list': { group: 'adminStatements', name: 'list', method: 'GET', path: '/admin/v1/statements', pathParameters: [], input: 'query', contentTypes: [], paginated: false, credential: 'adminToken', idempotency: 'none' },
   'products.list': { group: 'products', name: 'list', method: 'GET', path: '/v1/products', pathParameters: [], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
   'products.create': { group: 'products', name: 'create', method: 'POST', path: '/v1/products', pathParameters: [], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'products.get': { group: 'products', name: 'get', method: 'GET', path: '/v1/products/{product_id}', pathParameters: ['product_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
@@ -59,6 +61,9 @@ export const OPERATIONS = {
   'files.get': { group: 'files', name: 'get', method: 'GET', path: '/v1/files/{file_id}', pathParameters: ['file_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'files.delete': { group: 'files', name: 'delete', method: 'DELETE', path: '/v1/files/{file_id}', pathParameters: ['file_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'files.list': { group: 'files', name: 'list', method: 'GET', path: '/v1/files', pathParameters: [], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
+  'usage.get': { group: 'usage', name: 'get', method: 'GET', path: '/v1/usage', pathParameters: [], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
+  'usage.list': { group: 'usage', name: 'list', method: 'GET', path: '/v1/usage/statements', pathParameters: [], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
+  'usage.getStatement': { group: 'usage', name: 'getStatement', method: 'GET', path: '/v1/usage/statements/{statement_id}', pathParameters: ['statement_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'events.list': { group: 'events', name: 'list', method: 'GET', path: '/v1/events', pathParameters: [], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
   'events.get': { group: 'events', name: 'get', method: 'GET', path: '/v1/events/{event_id}', pathParameters: ['event_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'events.listDeliveries': { group: 'events', name: 'listDeliveries', method: 'GET', path: '/v1/events/{event_id}/deliveries', pathParameters: ['event_id'], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
@@ -156,6 +161,20 @@ export interface OperationTypes {
     response: operations['admin.getUsage']['responses'][200]['content']['application/json'];
     item: never;
     errorCode: 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'MERCHANT_NOT_FOUND' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
+  };
+  'adminStatements.close': {
+    query: never;
+    body: operations['adminStatements.close']['requestBody']['content']['application/json'];
+    response: operations['adminStatements.close']['responses'][200]['content']['application/json'];
+    item: never;
+    errorCode: 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'MISSING_REQUIRED_FIELD' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
+  };
+  'adminStatements.list': {
+    query: NonNullable<operations['adminStatements.list']['parameters']['query']>;
+    body: never;
+    response: operations['adminStatements.list']['responses'][200]['content']['application/json'];
+    item: never;
+    errorCode: 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_PARAMETER' | 'MISSING_REQUIRED_FIELD' | 'NOT_FOUND' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
   };
   'products.list': {
     query: NonNullable<operations['products.list']['parameters']['query']>;
@@ -472,6 +491,27 @@ export interface OperationTypes {
     item: (operations['files.list']['responses'][200]['content']['application/json'])['data'][number];
     errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_PARAMETER' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
   };
+  'usage.get': {
+    query: never;
+    body: never;
+    response: operations['usage.get']['responses'][200]['content']['application/json'];
+    item: never;
+    errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
+  };
+  'usage.list': {
+    query: NonNullable<operations['usage.list']['parameters']['query']>;
+    body: never;
+    response: operations['usage.list']['responses'][200]['content']['application/json'];
+    item: (operations['usage.list']['responses'][200]['content']['application/json'])['data'][number];
+    errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_PARAMETER' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
+  };
+  'usage.getStatement': {
+    query: never;
+    body: never;
+    response: operations['usage.getStatement']['responses'][200]['content']['application/json'];
+    item: never;
+    errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'STATEMENT_NOT_FOUND';
+  };
   'events.list': {
     query: NonNullable<operations['events.list']['parameters']['query']>;
     body: never;
@@ -701,7 +741,7 @@ export interface HealthOperations {
 }
 
 /**
- * `client.admin`: Operator API (enabled by ADMIN_TOKEN): merchants, API keys and usage.
+ * `client.admin`: Operator API (enabled by ADMIN_TOKEN): merchants, API keys, usage and monthly statements.
  */
 export interface AdminOperations {
   /**
@@ -731,11 +771,11 @@ export interface AdminOperations {
   getMerchant(merchantId: string, options?: RequestOptions): Promise<ApiResult<'admin.getMerchant'>>;
 
   /**
-   * Rename a merchant or change its plan
+   * Rename a merchant, change its plan or set its own terms
    *
    * **Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.
    *
-   * Rename a merchant or change its plan
+   * Any of name, plan, own limits (`limits`), own overage price per GiB (`overage_price_per_gib`) and Stripe customer (`stripe_customer_id`). A field left out stays as it is; a limit or price set to null restores the plan's. Every instance applies the change within 5 seconds.
    *
    * `PATCH /admin/v1/merchants/{merchant_id}` · the admin token · operationId `admin.updateMerchant`
    *
@@ -807,6 +847,37 @@ export interface AdminOperations {
    * @throws {ApiError} DASHBOARD_USER_EXISTS, INTERNAL_ERROR, INVALID_API_KEY, INVALID_JSON, INVALID_PARAMETER, LAST_OWNER, MERCHANT_NOT_FOUND, MISSING_REQUIRED_FIELD, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE
    */
   createDashboardUser(merchantId: string, body: Body<'admin.createDashboardUser'>, options?: RequestOptions): Promise<ApiResult<'admin.createDashboardUser'>>;
+}
+
+/**
+ * `client.adminStatements`: Operator API (enabled by ADMIN_TOKEN): merchants, API keys, usage and monthly statements.
+ */
+export interface AdminStatementsOperations {
+  /**
+   * Close an ended month
+   *
+   * **Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.
+   *
+   * Writes the usage statement of every merchant and mode for the month, if not written yet, and publishes statement.created for each one written. The service does this by itself within the hour after a month ends; this closes one on demand. Idempotent: a second call, or one concurrent with the scheduled close, writes nothing more. The current or a future month is refused (400).
+   *
+   * `POST /admin/v1/statements/close` · the admin token · operationId `adminStatements.close`
+   *
+   * @throws {ApiError} INTERNAL_ERROR, INVALID_API_KEY, INVALID_JSON, INVALID_PARAMETER, MISSING_REQUIRED_FIELD, NOT_FOUND, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE
+   */
+  close(body: Body<'adminStatements.close'>, options?: RequestOptions): Promise<ApiResult<'adminStatements.close'>>;
+
+  /**
+   * List a month's live statements (JSON or CSV)
+   *
+   * **Needs `ADMIN_TOKEN`** (the deployment's operator token, not an API key): in Swagger UI, Authorize → `admin_token` → paste the value of `ADMIN_TOKEN`. Without it, or on a deployment that sets none, the answer is 401 `INVALID_API_KEY`.
+   *
+   * Every merchant's live-mode statement of the month, by merchant id: what the operator bills. With `Accept: text/csv` the same rows as CSV (RFC 4180, a header row), as the CLI's `statements:export --month` writes them.
+   *
+   * `GET /admin/v1/statements` · the admin token · operationId `adminStatements.list`
+   *
+   * @throws {ApiError} INTERNAL_ERROR, INVALID_API_KEY, INVALID_PARAMETER, MISSING_REQUIRED_FIELD, NOT_FOUND, RATE_LIMITED, SERVICE_UNAVAILABLE
+   */
+  list(query: Query<'adminStatements.list'>, options?: RequestOptions): Promise<ApiResult<'adminStatements.list'>>;
 }
 
 /**
@@ -1356,6 +1427,46 @@ export interface FilesOperations {
 }
 
 /**
+ * `client.usage`: This month's usage and overage charge, and the monthly statements of closed months.
+ */
+export interface UsageOperations {
+  /**
+   * This month's usage and charge
+   *
+   * The key's mode, this calendar month (UTC): limits (the plan's or the merchant's own), storage, bandwidth, bytes past the included bandwidth, and the overage charge so far in minor units (overage bytes × price per GiB ÷ 2^30, rounded half up). The free plan refuses downloads past its bandwidth instead, so it has no overage.
+   *
+   * `GET /v1/usage` · API key with scope `usage:read` · operationId `usage.get`
+   *
+   * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, RATE_LIMITED, SERVICE_UNAVAILABLE
+   */
+  get(options?: RequestOptions): Promise<ApiResult<'usage.get'>>;
+
+  /**
+   * List usage statements
+   *
+   * Closed months of the key's mode, newest first, cursor-paginated: each written once after its month ended (UTC) and never changed.
+   *
+   * `GET /v1/usage/statements` · API key with scope `usage:read` · operationId `usage.list`
+   *
+   * Await it for one page, or `for await` over it (or `.toArray({ limit })`) for every item across pages.
+   *
+   * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_PARAMETER, RATE_LIMITED, SERVICE_UNAVAILABLE
+   */
+  list(query?: Query<'usage.list'>, options?: RequestOptions): PagePromise<'usage.list'>;
+
+  /**
+   * Get a usage statement
+   *
+   * Get a usage statement
+   *
+   * `GET /v1/usage/statements/{statement_id}` · API key with scope `usage:read` · operationId `usage.getStatement`
+   *
+   * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, RATE_LIMITED, SERVICE_UNAVAILABLE, STATEMENT_NOT_FOUND
+   */
+  getStatement(statementId: string, options?: RequestOptions): Promise<ApiResult<'usage.getStatement'>>;
+}
+
+/**
  * `client.events`: The event log: every state change as an event, and redelivery to webhook endpoints.
  */
 export interface EventsOperations {
@@ -1713,6 +1824,7 @@ export interface LicensesOperations {
 export interface OperationGroups {
   health: HealthOperations;
   admin: AdminOperations;
+  adminStatements: AdminStatementsOperations;
   products: ProductsOperations;
   grantRules: GrantRulesOperations;
   testClocks: TestClocksOperations;
@@ -1720,6 +1832,7 @@ export interface OperationGroups {
   orders: OrdersOperations;
   customers: CustomersOperations;
   files: FilesOperations;
+  usage: UsageOperations;
   events: EventsOperations;
   webhookEndpoints: WebhookEndpointsOperations;
   subscriptions: SubscriptionsOperations;

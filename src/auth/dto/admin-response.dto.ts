@@ -4,6 +4,18 @@ import { PLANS } from '../merchant.entity';
 import { API_MODES } from '../../database/tenant';
 import { SCOPE_CHOICES } from '../scopes';
 
+/** A merchant's own limits as set through the admin API; null: the plan's. */
+export class MerchantOwnLimitsResponseDto {
+  @ApiProperty({ description: 'Largest file, in bytes; null: the plan\'s', type: Number, nullable: true, example: null })
+  max_file_size_bytes: number | null;
+
+  @ApiProperty({ description: 'Storage quota, in bytes; null: the plan\'s', type: Number, nullable: true, example: null })
+  storage_bytes: number | null;
+
+  @ApiProperty({ description: 'Monthly included bandwidth, in bytes; null: the plan\'s', type: Number, nullable: true, example: null })
+  bandwidth_bytes: number | null;
+}
+
 /** A merchant, as the admin API and the CLI show it. */
 export class MerchantResponseDto {
   @ApiProperty({ description: 'Merchant id', example: 'mer_01jd8x3k2m4n5p6q7r8s9t0v1w' })
@@ -15,9 +27,20 @@ export class MerchantResponseDto {
   @ApiProperty({ description: 'Plan', enum: PLANS, example: 'free' })
   plan: string;
 
+  @ApiProperty({ description: "The merchant's own limits; each null means the plan's", type: MerchantOwnLimitsResponseDto })
+  limits: MerchantOwnLimitsResponseDto;
+
+  @ApiProperty({ description: "The merchant's own overage price per GiB in minor units; null: the plan's (OVERAGE_PRICES)", type: Number, nullable: true, example: null })
+  overage_price_per_gib: number | null;
+
+  @ApiProperty({ description: 'Stripe customer that live statements are reported to; null: none', type: String, nullable: true, example: null })
+  stripe_customer_id: string | null;
+
   @ApiProperty({ description: 'Creation time', example: '2026-11-22T13:04:41.123Z' })
   created_at: string;
 }
+
+
 
 /** An API key without its secret, as the admin API and the CLI show it. */
 export class ApiKeyResponseDto {

@@ -22,6 +22,7 @@ export const SCOPES: ReadonlyArray<{ scope: Scope; label: string }> = [
   { scope: 'webhooks:read', label: 'Read webhook endpoints and deliveries' },
   { scope: 'webhooks:manage', label: 'Manage webhook endpoints' },
   { scope: 'audit:read', label: 'Read the audit log' },
+  { scope: 'usage:read', label: 'Read usage, charges and statements' },
 ];
 
 export const KEY_FIELDS = ['name', 'mode', 'scopes'] as const;
