@@ -7,7 +7,7 @@ export class OverageResponseDto {
   @ApiProperty({ description: 'Price per GiB beyond the included bandwidth, in minor units of `currency`; null on the free plan (a hard cap)', type: Number, nullable: true, example: 10 })
   price_per_gib: number | null;
 
-  @ApiProperty({ description: 'ISO 4217 currency code, lower case', example: 'usd' })
+  @ApiProperty({ description: 'ISO 4217 currency code, lower case', example: 'usd', minLength: 3, maxLength: 3 })
   currency: string;
 
   @ApiProperty({ description: "The month's charge so far in minor units: overage_bytes × price_per_gib ÷ 2^30, rounded half up", example: 25 })
