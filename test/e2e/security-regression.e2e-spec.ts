@@ -40,6 +40,8 @@ const PATH_PARAMETER_RESOURCES: Record<string, keyof VictimIds> = {
   import_id: 'importId',
   test_clock_id: 'testClockId',
   statement_id: 'statementId',
+  license_key_id: 'licenseKeyId',
+  activation_id: 'activationId',
 };
 
 /** Required query parameters that carry ids (the download route names its entitlement and customer). */
@@ -81,6 +83,7 @@ const VALID_BODIES: Record<string, (ids: VictimIds) => Record<string, unknown>> 
   'POST /v1/test-clocks/{test_clock_id}/advance': () => ({ frozen_time: '2030-02-01T00:00:00.000Z' }),
   // Closing a month before any merchant existed writes nothing.
   'POST /admin/v1/statements/close': (ids) => ({ month: ids.statementMonth }),
+  'PATCH /v1/license-keys/{license_key_id}': () => ({ activation_limit: 7 }),
 };
 
 interface VictimIds {
@@ -104,6 +107,8 @@ interface VictimIds {
   testClockId: string;
   statementId: string;
   statementMonth: string;
+  licenseKeyId: string;
+  activationId: string;
 }
 
 /** A closed month's statement for the tenant, written as the month's close writes one. */
@@ -233,6 +238,21 @@ describe('security regression (every route of the OpenAPI document)', () => {
     // A usage statement is written only when a month ends: one of B's, through billing's own repository.
     ids.statementMonth = '2020-01';
     ids.statementId = await insertStatement(testApp, victim.merchantId, 'test');
+    // A license key (DESIGN §18) comes with a grant of a product that issues keys; a device activates it.
+    const licensed = created(
+      await testApp.http
+        .post('/v1/products')
+        .set(key)
+        .send({ name: 'Victim app', entitlement_type: 'permanent', license: { activation_limit: 3 }, fulfillment_config: { delivery_method: 'URL', access_url: 'https://example.com/app' } }),
+      'a product that issues license keys',
+    );
+    const licensedGrant = created(await testApp.http.post('/v1/entitlements').set(key).send({ store_customer_id: ids.storeCustomerId, product_id: licensed.id }), 'a licensed entitlement');
+    const licenseKeys = record(await testApp.http.get('/v1/license-keys').query({ entitlement_id: String(licensedGrant.id) }).set(key));
+    if (licenseKeys.status !== 200 || licenseKeys.body.data.length !== 1) throw new Error(`Merchant B's license key could not be listed: ${describeResponse(licenseKeys)}`);
+    ids.licenseKeyId = String(licenseKeys.body.data[0].id);
+    const activated = record(await testApp.http.post('/v1/licenses/activate').send({ key: licenseKeys.body.data[0].key, fingerprint: 'victim-machine' }));
+    if (activated.status !== 201) throw new Error(`Activating merchant B's license key failed: ${describeResponse(activated)}`);
+    ids.activationId = String(activated.body.data.activation.id);
     return ids as VictimIds;
   }
 
@@ -321,7 +341,9 @@ describe('security regression (every route of the OpenAPI document)', () => {
       if (!operation.isAdmin && !operation.isPublic && operation.requiredScopes.length === 0) {
         problems.push(`${operation.key}: an API-key route without x-required-scopes in the document`);
       }
-      if (operation.isPublic && !operation.template.startsWith('/health/') && operation.template !== JWKS_PATH && operation.template !== TOKEN_ISSUER_PATH) {
+      // The license routes of customers' apps take the license key instead of an API key (DESIGN §18): licenses.e2e-spec.ts and license-guessing.e2e-spec.ts check them.
+      const licenseAppRoute = operation.template.startsWith('/v1/licenses/');
+      if (operation.isPublic && !operation.template.startsWith('/health/') && operation.template !== JWKS_PATH && operation.template !== TOKEN_ISSUER_PATH && !licenseAppRoute) {
         problems.push(`${operation.key}: a public route outside /health; if that is intended, give it its own checks in this suite`);
       }
     }

@@ -22,7 +22,7 @@ export class ModeUsageResponseDto {
   @ApiProperty({ description: 'Declared bytes of PENDING uploads whose URL is still valid', example: 0 })
   storage_reserved_bytes: number;
 
-  @ApiProperty({ description: "This month's download bandwidth, in bytes", example: 2097152 })
+  @ApiProperty({ description: "This month's download bandwidth, in bytes", example: 2097152, minimum: 0 })
   bandwidth_bytes: number;
 
   @ApiProperty({ description: "This month's bytes beyond the included bandwidth (paid plans)", example: 0 })

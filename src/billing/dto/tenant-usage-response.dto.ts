@@ -34,7 +34,7 @@ export class TenantUsageResponseDto {
   @ApiProperty({ description: 'Declared bytes of PENDING uploads whose URL is still valid', example: 0 })
   storage_reserved_bytes: number;
 
-  @ApiProperty({ description: "This month's download bandwidth, in bytes", example: 13421772800 })
+  @ApiProperty({ description: "This month's download bandwidth, in bytes", example: 13421772800, minimum: 0 })
   bandwidth_bytes: number;
 
   @ApiProperty({ description: "This month's bytes beyond the included bandwidth (0 on the free plan, which refuses instead)", example: 2684354560 })

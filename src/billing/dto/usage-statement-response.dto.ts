@@ -22,7 +22,7 @@ export class UsageStatementResponseDto {
   @ApiProperty({ description: 'Bandwidth included in the month, in bytes (the plan’s or the merchant’s own)', example: 10737418240 })
   included_bandwidth_bytes: number;
 
-  @ApiProperty({ description: 'Download bandwidth of the month, in bytes', example: 13421772800 })
+  @ApiProperty({ description: 'Download bandwidth of the month, in bytes', example: 13421772800, minimum: 0 })
   bandwidth_bytes: number;
 
   @ApiProperty({ description: 'Bytes beyond the included bandwidth', example: 2684354560 })
