@@ -14,6 +14,8 @@ export const EVENT_GROUPS: ReadonlyArray<{ label: string; types: readonly EventT
   { label: 'Products and files', types: ['product.created', 'product.updated', 'file.uploaded', 'download.completed'] },
   { label: 'Orders and subscriptions', types: ['order.created', 'order.updated', 'order.refunded', 'subscription.created', 'subscription.updated'] },
   { label: 'Imports', types: ['import.completed'] },
+  { label: 'License keys', types: ['license_key.created', 'license.activated', 'license.deactivated', 'license.activation_expired'] },
+  { label: 'Usage and billing', types: ['statement.created', 'usage.bandwidth_threshold'] },
 ];
 
 export const EVENT_TYPES: readonly EventType[] = EVENT_GROUPS.flatMap((group) => group.types);
