@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Headers, HttpCode, Post, Query, Req, StreamableFile } from '@nestjs/common';
-import { ApiExtraModels, ApiHeader, ApiOperation, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOperation, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { AdminRoute } from '../auth/route-access.decorators';
 import { AdminUsageStatementResponseDto, StatementsClosedResponseDto } from '../billing/dto/usage-statement-response.dto';
 import { statementsCsv } from '../billing/usage-statement.mapper';
@@ -47,7 +47,6 @@ export class AdminStatementsController {
       "Every merchant's live-mode statement of the month, by merchant id: what the operator bills. With `Accept: text/csv` the same rows " +
       'as CSV (RFC 4180, a header row), as the CLI\'s `statements:export --month` writes them.',
   })
-  @ApiHeader({ name: 'Accept', required: false, description: '`text/csv` for CSV; anything else answers JSON', schema: { type: 'string', enum: ['application/json', 'text/csv'] } })
   @ApiExtraModels(AdminUsageStatementResponseDto, MetaDto)
   @ApiResponse({
     status: 200,

@@ -20,6 +20,7 @@ export function validBodies(ids: Record<string, string>): Record<string, Record<
     'POST /admin/v1/merchants': { name: 'Fuzzed merchant', plan: 'free' },
     'PATCH /admin/v1/merchants/{merchant_id}': { name: 'Renamed', plan: 'pro' },
     'POST /admin/v1/merchants/{merchant_id}/api-keys': { mode: 'test', scopes: ['products:read'], name: 'fuzz' },
+    'POST /admin/v1/merchants/{merchant_id}/users': { email: 'fuzzed-user@example.com', role: 'viewer' },
     'POST /v1/products': {
       name: 'Fuzzed product',
       entitlement_type: 'permanent',
@@ -76,6 +77,8 @@ export function validQueries(ids: Record<string, string>): Record<string, Record
     'GET /v1/orders': { store_customer_id: ids.store_customer_id },
     'GET /v1/subscriptions': { store_customer_id: ids.store_customer_id },
     'GET /v1/license-keys': { customer_id: ids.license_customer_id, limit: '10' },
+    // The operator's statements of a closed month (admin).
+    'GET /admin/v1/statements': { month: '2020-01' },
   };
   // Without the ids (a route missing when the suite ran) the seed would not be valid.
   return Object.fromEntries(Object.entries(queries).filter(([, query]) => Object.values(query).every((value) => value !== undefined)));

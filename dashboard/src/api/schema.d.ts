@@ -5819,10 +5819,7 @@ export interface operations {
                 /** @description A calendar month (UTC) as YYYY-MM */
                 month: string;
             };
-            header?: {
-                /** @description `text/csv` for CSV; anything else answers JSON */
-                Accept?: "application/json" | "text/csv";
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
