@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Clock } from '../clock/clock';
+import { BackgroundLoop } from '../database/background-loop';
 import { previousMonth } from './plans';
 import { UsageStatementsService } from './usage-statements.service';
 
@@ -18,25 +19,31 @@ const CHECK_INTERVAL_MILLISECONDS = 60 * 60 * 1000;
  */
 @Injectable()
 export class MonthCloseJob implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger(MonthCloseJob.name);
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> | null = null;
+  private readonly loop: BackgroundLoop<void>;
   /** The last month this instance saw closed: later checks of the same month cost nothing. */
   private closedMonth: string | null = null;
 
   constructor(
     private readonly statements: UsageStatementsService,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    // A failed close is retried at the next hourly check (the back-off never exceeds the interval).
+    this.loop = new BackgroundLoop({
+      name: 'Closing the month',
+      intervalMilliseconds: CHECK_INTERVAL_MILLISECONDS,
+      firstDelayMilliseconds: FIRST_CHECK_DELAY_MILLISECONDS,
+      maximumBackoffMilliseconds: CHECK_INTERVAL_MILLISECONDS,
+      pass: () => this.closeEndedMonth(),
+      logger: new Logger(MonthCloseJob.name),
+    });
+  }
 
   onApplicationBootstrap(): void {
-    this.schedule(FIRST_CHECK_DELAY_MILLISECONDS);
+    this.loop.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running?.catch(() => undefined);
+    await this.loop.stop();
   }
 
   /** Closes the previous month unless this instance already did (what the schedule runs). */
@@ -45,17 +52,5 @@ export class MonthCloseJob implements OnApplicationBootstrap, BeforeApplicationS
     if (month === this.closedMonth) return;
     await this.statements.closeMonth(month);
     this.closedMonth = month;
-  }
-
-  private schedule(delay: number): void {
-    this.timer = setTimeout(() => {
-      this.running = this.closeEndedMonth()
-        .catch((error: unknown) => this.logger.error({ err: error }, 'Closing the month failed; trying again next hour'))
-        .finally(() => {
-          this.running = null;
-          if (this.timer) this.schedule(CHECK_INTERVAL_MILLISECONDS);
-        });
-    }, delay);
-    this.timer.unref();
   }
 }

@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import { MerchantsService } from '../auth/merchants.service';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
+import { BackgroundLoop } from '../database/background-loop';
 import { UnitOfWork } from '../database/unit-of-work';
 import { overageGibibytesRoundedUp } from './overage-amount';
 import { monthEnd } from './plans';
@@ -15,6 +16,8 @@ const REPORT_BATCH = 20;
 const LEASE_MILLISECONDS = 5 * 60 * 1000;
 const POLL_INTERVAL_MILLISECONDS = 60 * 1000;
 const FIRST_POLL_DELAY_MILLISECONDS = 60 * 1000;
+/** A round that fails as a whole (the database away) is retried at most this far apart. */
+const MAXIMUM_BACKOFF_MILLISECONDS = 10 * 60 * 1000;
 /** Longest report_error kept. */
 const ERROR_MAX_LENGTH = 500;
 
@@ -34,8 +37,7 @@ export interface ReportRound {
 export class StatementReporter implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(StatementReporter.name);
   private readonly meter: StripeMeter | null;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<ReportRound> | null = null;
+  private readonly loop: BackgroundLoop<ReportRound>;
 
   constructor(
     private readonly statements: UsageStatementsRepository,
@@ -46,22 +48,27 @@ export class StatementReporter implements OnApplicationBootstrap, BeforeApplicat
   ) {
     const stripe = config.stripe;
     this.meter = stripe ? new StripeMeter(stripe.secretKey, stripe.apiUrl) : null;
+    this.loop = new BackgroundLoop({
+      name: 'Reporting statements to Stripe',
+      intervalMilliseconds: POLL_INTERVAL_MILLISECONDS,
+      firstDelayMilliseconds: FIRST_POLL_DELAY_MILLISECONDS,
+      maximumBackoffMilliseconds: MAXIMUM_BACKOFF_MILLISECONDS,
+      pass: () => this.reportRound(),
+      logger: this.logger,
+    });
   }
 
   onApplicationBootstrap(): void {
-    if (this.meter) this.schedule(FIRST_POLL_DELAY_MILLISECONDS);
+    if (this.meter) this.loop.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running?.catch(() => undefined);
+    await this.loop.stop();
   }
 
   /** Reports the statements due now (what the schedule runs; tests and operators call it). A round already going is joined. */
   reportDue(): Promise<ReportRound> {
-    this.running ??= this.reportRound().finally(() => (this.running = null));
-    return this.running;
+    return this.loop.run();
   }
 
   private async reportRound(): Promise<ReportRound> {
@@ -103,16 +110,5 @@ export class StatementReporter implements OnApplicationBootstrap, BeforeApplicat
     await this.unitOfWork.run((tx) => this.statements.recordReport(tx, statement, { reportedAt: error === null ? now : null, error, nextAttemptAt }));
     if (error !== null) this.logger.warn({ statement: statement.id, attempt: statement.report_attempts + 1, retry: nextAttemptAt?.toISOString() ?? null }, `Reporting statement ${statement.id} to Stripe failed: ${error}`);
     return error === null;
-  }
-
-  private schedule(delay: number): void {
-    this.timer = setTimeout(() => {
-      this.reportDue()
-        .catch((error: unknown) => this.logger.error({ err: error }, 'Reporting statements to Stripe failed; trying again next round'))
-        .finally(() => {
-          if (this.timer) this.schedule(POLL_INTERVAL_MILLISECONDS);
-        });
-    }, delay);
-    this.timer.unref();
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
+import { BackgroundLoop } from '../database/background-loop';
 import type { Tenant } from '../database/tenant';
 import type { Transaction } from '../database/transaction';
 import { UnitOfWork } from '../database/unit-of-work';
@@ -8,50 +9,49 @@ import { LicenseActivationsRepository, StaleActivation } from './license-activat
 import { toLicenseActivationResponse } from './license-key.mapper';
 
 const BATCH_SIZE = 200;
+/** Failing sweeps (the database away) are retried at most this far apart, as the expiry sweep's. */
+const MAXIMUM_BACKOFF_MILLISECONDS = 5 * 60_000;
 
 /**
  * Floating seats (DESIGN §18): every EXPIRY_SWEEP_INTERVAL, activations not seen for their key's
  * activation_ttl_seconds are released (deleted), each publishing license.activation_expired.
  * Customers on a test clock live at its time: their activations are released by the clock's
- * advance (sweepTestClock), not here. `sweep` is a plain method, so whatever loop runs it (this
- * timer, or a shared sweeper loop) decides only when.
+ * advance (sweepTestClock), not here. The schedule (single flight, stop, back-off) is
+ * BackgroundLoop, as for the expiry sweep; `sweep()` called directly (tests) may run beside the
+ * loop's pass, as another instance's would (the rows are locked SKIP LOCKED).
  */
 @Injectable()
 export class LicenseActivationSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(LicenseActivationSweeper.name);
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<number> | null = null;
+  private readonly loop: BackgroundLoop<number>;
 
   constructor(
     private readonly unitOfWork: UnitOfWork,
     private readonly activations: LicenseActivationsRepository,
     private readonly clock: Clock,
-    private readonly config: AppConfig,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      if (this.running) return;
-      this.sweep().catch((error: unknown) => this.logger.error(`Activation sweep failed: ${String(error)}`));
-    }, this.config.expirySweepIntervalMilliseconds);
-    this.timer.unref();
+    config: AppConfig,
+  ) {
+    this.loop = new BackgroundLoop({
+      name: 'Activation sweep',
+      intervalMilliseconds: config.expirySweepIntervalMilliseconds,
+      firstDelayMilliseconds: config.expirySweepIntervalMilliseconds,
+      maximumBackoffMilliseconds: MAXIMUM_BACKOFF_MILLISECONDS,
+      pass: (signal) => this.sweepAll(signal),
+      logger: new Logger(LicenseActivationSweeper.name),
+    });
   }
 
+  onApplicationBootstrap(): void {
+    this.loop.start();
+  }
+
+  /** Stops the schedule; resolves once the running sweep's batch has committed. */
   async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running?.catch(() => undefined);
+    await this.loop.stop();
   }
 
   /** Releases every activation stale at the clock's now; returns how many. */
-  async sweep(): Promise<number> {
-    const run = this.sweepAll();
-    this.running = run;
-    try {
-      return await run;
-    } finally {
-      if (this.running === run) this.running = null;
-    }
+  sweep(): Promise<number> {
+    return this.sweepAll();
   }
 
   /** A test clock's advance: the same for its customers at its new time `now`, in the advance's transaction. */
@@ -64,13 +64,14 @@ export class LicenseActivationSweeper implements OnApplicationBootstrap, OnAppli
     }
   }
 
-  private async sweepAll(): Promise<number> {
+  /** Batch after batch while batches come back full (and the loop is not stopping). */
+  private async sweepAll(signal?: AbortSignal): Promise<number> {
     let total = 0;
     for (;;) {
       const now = this.clock.now();
       const released = await this.unitOfWork.run(async (tx) => this.release(tx, await this.activations.lockStaleAcrossTenants(tx, now, BATCH_SIZE)));
       total += released;
-      if (released < BATCH_SIZE) return total;
+      if (released < BATCH_SIZE || signal?.aborted) return total;
     }
   }
 
