@@ -60,6 +60,7 @@ describe('the new product form', () => {
       fulfillment_config: { delivery_method: 'URL', access_url: 'https://course.example.com/enroll' },
       included_product_ids: [AUDIO.id],
       metadata: { level: 'beginner' },
+      license: null,
     });
     expect(sentTo('GET', '/v1/products').some((sentRequest) => sentRequest.query.get('search') === 'audio')).toBe(true);
   });
@@ -82,6 +83,37 @@ describe('the new product form', () => {
       fulfillment_config: { delivery_method: 'INSTRUCTIONS', access_instructions: 'Redeem at example.com/redeem' },
     });
     expect(sentTo('POST', '/v1/products')[0].headers.get('Eh-Mode')).toBe('test');
+  });
+
+  it('creates a product whose grants get license keys: 3 devices per key, floating seats after an hour', async () => {
+    server.use(http.post('*/v1/products', () => ok(product({ license: { activation_limit: 3, activation_ttl_seconds: 3600 } }), 201)));
+    const { user } = renderAt('/test/products/new', <NewProductPage />);
+    await user.type(screen.getByLabelText('Name'), 'Desktop app');
+    expect(screen.queryByLabelText(/Devices per key/)).toBeNull();
+    await user.click(screen.getByRole('checkbox', { name: 'Issue a license key with each grant' }));
+    await user.type(screen.getByLabelText(/Devices per key/), '3');
+    await user.type(screen.getByLabelText(/Release a device after/), '3600');
+    await user.click(screen.getByRole('button', { name: 'Create product' }));
+    await waitFor(() => expect(sentTo('POST', '/v1/products')).toHaveLength(1));
+    expect(sentTo('POST', '/v1/products')[0].body).toMatchObject({ name: 'Desktop app', license: { activation_limit: 3, activation_ttl_seconds: 3600 } });
+  });
+
+  it('sends an unlimited license when both license fields are left empty, and refuses out-of-range ones before sending', async () => {
+    server.use(http.post('*/v1/products', () => ok(product(), 201)));
+    const { user } = renderAt('/test/products/new', <NewProductPage />);
+    await user.type(screen.getByLabelText('Name'), 'Plugin');
+    await user.click(screen.getByRole('checkbox', { name: 'Issue a license key with each grant' }));
+    await user.type(screen.getByLabelText(/Devices per key/), '0');
+    await user.type(screen.getByLabelText(/Release a device after/), '59');
+    await user.click(screen.getByRole('button', { name: 'Create product' }));
+    expect(screen.getByLabelText(/Devices per key/)).toHaveAccessibleDescription(/Enter 1 or more\./);
+    expect(screen.getByLabelText(/Release a device after/)).toHaveAccessibleDescription(/Enter 60 or more\./);
+    expect(sentTo('POST', '/v1/products')).toHaveLength(0);
+    await user.clear(screen.getByLabelText(/Devices per key/));
+    await user.clear(screen.getByLabelText(/Release a device after/));
+    await user.click(screen.getByRole('button', { name: 'Create product' }));
+    await waitFor(() => expect(sentTo('POST', '/v1/products')).toHaveLength(1));
+    expect(sentTo('POST', '/v1/products')[0].body).toMatchObject({ license: { activation_limit: null, activation_ttl_seconds: null } });
   });
 
   it('says in plain words what to fix before sending anything', async () => {

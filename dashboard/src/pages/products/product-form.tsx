@@ -34,7 +34,20 @@ export const PRODUCT_FIELDS = [
   'access_instructions',
   'included_product_ids',
   'metadata',
+  'license',
+  'license.activation_limit',
+  'license.activation_ttl_seconds',
 ] as const;
+
+/** The API's bounds of a product's license config (DESIGN §18), as its document states them. */
+const ACTIVATION_LIMIT_MAX = 100_000;
+const ACTIVATION_TTL_MIN_SECONDS = 60;
+const ACTIVATION_TTL_MAX_SECONDS = 2_592_000;
+
+/** An optional whole number: '' is null (no limit), else the number or what is wrong with it. */
+function optionalWholeNumber(text: string, min: number, max: number): number | null | string {
+  return text === '' ? null : wholeNumber(text, min, max);
+}
 
 /** The fields folded under "Store ids, variants…": shown open when one of them has an error. */
 const MORE_FIELDS = ['store_product_id', 'store_variant_ids', 'included_product_ids', 'metadata'];
@@ -63,7 +76,10 @@ export function parseMetadata(text: string): { value?: Record<string, unknown>; 
  * The body of a create or update from the form, or the errors a person can fix before it is sent.
  * Fields of another type or delivery method are left out, as the API requires.
  */
-export function readProductForm(form: FormData, choices: { type: EntitlementType; method: DeliveryMethod; bundle: ProductChoice[]; fileIds: string[] }): { body: ProductBody; errors: FieldErrors } {
+export function readProductForm(
+  form: FormData,
+  choices: { type: EntitlementType; method: DeliveryMethod; bundle: ProductChoice[]; fileIds: string[]; licensed: boolean },
+): { body: ProductBody; errors: FieldErrors } {
   const errors: FieldErrors = {};
   const name = textOf(form, 'name');
   if (!name) errors.name = 'Give the product a name.';
@@ -101,6 +117,14 @@ export function readProductForm(form: FormData, choices: { type: EntitlementType
   const metadata = parseMetadata(textOf(form, 'metadata'));
   if (metadata.error) errors.metadata = metadata.error;
   body.metadata = metadata.value ?? {};
+  body.license = null;
+  if (choices.licensed) {
+    const limit = optionalWholeNumber(textOf(form, 'activation_limit'), 1, ACTIVATION_LIMIT_MAX);
+    const ttl = optionalWholeNumber(textOf(form, 'activation_ttl_seconds'), ACTIVATION_TTL_MIN_SECONDS, ACTIVATION_TTL_MAX_SECONDS);
+    if (typeof limit === 'string') errors['license.activation_limit'] = limit;
+    if (typeof ttl === 'string') errors['license.activation_ttl_seconds'] = ttl;
+    if (typeof limit !== 'string' && typeof ttl !== 'string') body.license = { activation_limit: limit, activation_ttl_seconds: ttl };
+  }
   return { body, errors };
 }
 
@@ -120,11 +144,12 @@ export function ProductForm({ product, bundle: initialBundle = [], pending, erro
   const [type, setType] = useState<EntitlementType>(product?.entitlement_type ?? 'permanent');
   const [method, setMethod] = useState<DeliveryMethod>(product?.fulfillment_config.delivery_method ?? 'FILE');
   const [bundle, setBundle] = useState<ProductChoice[]>(initialBundle);
+  const [licensed, setLicensed] = useState(Boolean(product?.license));
   const errors = useFormErrors(PRODUCT_FIELDS, error);
   const [moreOpen, setMoreOpen] = useState(Boolean(product?.store_product_id || product?.store_variant_ids.length || initialBundle.length || Object.keys(product?.metadata ?? {}).length));
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const { body, errors: found } = readProductForm(new FormData(event.currentTarget), { type, method, bundle, fileIds: product?.fulfillment_config.file_ids ?? [] });
+    const { body, errors: found } = readProductForm(new FormData(event.currentTarget), { type, method, bundle, fileIds: product?.fulfillment_config.file_ids ?? [], licensed });
     if (errors.accept(found)) onSubmit(body);
   };
   const fieldError = (name: string) => errors.fields[name];
@@ -163,6 +188,33 @@ export function ProductForm({ product, bundle: initialBundle = [], pending, erro
       {method === 'INSTRUCTIONS' && (
         <TextAreaField label="Instructions for the customer" name="access_instructions" defaultValue={product?.fulfillment_config.access_instructions ?? ''} maxLength={10000} required error={fieldError('access_instructions')} />
       )}
+      <FieldGroup legend="License keys" error={fieldError('license')} hint={product ? 'A change applies to later grants only.' : undefined}>
+        <label className="checkbox">
+          <input type="checkbox" name="licensed" checked={licensed} onChange={(event) => setLicensed(event.target.checked)} /> Issue a license key with each grant
+        </label>
+        {licensed && (
+          <>
+            <TextField
+              label="Devices per key"
+              name="activation_limit"
+              inputMode="numeric"
+              defaultValue={product?.license?.activation_limit ?? ''}
+              optional
+              error={fieldError('license.activation_limit')}
+              hint={`Devices one key may be active on at once, 1 to ${ACTIVATION_LIMIT_MAX.toLocaleString('en')}; empty is unlimited. A customer's own limit is set on their key.`}
+            />
+            <TextField
+              label="Release a device after (seconds without a heartbeat)"
+              name="activation_ttl_seconds"
+              inputMode="numeric"
+              defaultValue={product?.license?.activation_ttl_seconds ?? ''}
+              optional
+              error={fieldError('license.activation_ttl_seconds')}
+              hint={`Floating seats: ${ACTIVATION_TTL_MIN_SECONDS} to ${ACTIVATION_TTL_MAX_SECONDS.toLocaleString('en')} (30 days); empty keeps a device until it is deactivated.`}
+            />
+          </>
+        )}
+      </FieldGroup>
       <details className="more" open={moreOpen || MORE_FIELDS.some((name) => Boolean(fieldError(name)))} onToggle={(event) => setMoreOpen(event.currentTarget.open)}>
         <summary>Store ids, variants, bundle contents and metadata</summary>
         <div className="stack">

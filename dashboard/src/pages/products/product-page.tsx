@@ -116,6 +116,7 @@ export function ProductPage() {
               ['Store product id', data.store_product_id ?? <span className="muted">None</span>],
               ['Access', accessOf(data)],
               ['Delivery', deliveryOf(data)],
+              ['License keys', licenseOf(data)],
               ['Store variant ids', data.store_variant_ids.length > 0 ? data.store_variant_ids.join(', ') : <span className="muted">None</span>],
               [
                 'Bundle contents',
@@ -142,6 +143,15 @@ export function ProductPage() {
       <ProductEntitlements product={data} />
     </>
   );
+}
+
+/** What a grant's license key allows, in words (DESIGN §18). */
+function licenseOf(product: Product) {
+  const license = product.license;
+  if (!license) return <span className="muted">None</span>;
+  const devices = license.activation_limit === null ? 'unlimited devices' : `${license.activation_limit.toLocaleString('en')} ${license.activation_limit === 1 ? 'device' : 'devices'}`;
+  const seats = license.activation_ttl_seconds === null ? 'kept until deactivated' : `released after ${license.activation_ttl_seconds.toLocaleString('en')} s without a heartbeat`;
+  return `A key with each grant: ${devices} per key, ${seats}`;
 }
 
 type Entitlement = Schemas['EntitlementListItemDto'];
