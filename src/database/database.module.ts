@@ -7,6 +7,7 @@ import { StatementObserver } from '../observability/statement-observer';
 import { buildDataSourceOptions, EntityList } from './data-source-options';
 import { DatabaseConnection } from './database-connection';
 import { PoolObservation } from './pool-observation';
+import { PartitionMaintenance } from './partition-maintenance';
 import { Pruner } from './pruner';
 import { ReadPool } from './read-pool';
 import { Replica } from './replica';
@@ -83,6 +84,7 @@ export class DatabaseModule {
         UnitOfWork,
         FastPaths,
         Pruner,
+        PartitionMaintenance,
         DatabaseShutdown,
         PoolObservation,
         {

@@ -18,6 +18,19 @@ export interface PruneTask {
    * `FOR UPDATE SKIP LOCKED`, by an index, so a batch never waits for a row a request holds.
    */
   pruneBatch(tx: Transaction, limit: number, now: Date): Promise<number>;
+  /**
+   * For a table partitioned by month (monthly-partitions.ts): detaches and drops one partition
+   * whose rows are all due and returns how many rows it held, or null when none is left to drop.
+   * Called, each call its own short transaction, until null, before the batches (which then
+   * delete only in the boundary month and the default partition).
+   */
+  dropPartition?(tx: Transaction, now: Date): Promise<number | null>;
+}
+
+/** Work of each run that deletes nothing (creating the months' partitions ahead), done first, in one transaction under the pruning lock. */
+export interface UpkeepTask {
+  readonly name: string;
+  run(tx: Transaction, now: Date): Promise<void>;
 }
 
 /** What one run deleted per task; `ran: false` when another instance held the pruning lock. */
@@ -53,6 +66,7 @@ export const PRUNE_LOCK_ID = 0x7072756e65;
 export class Pruner implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(Pruner.name);
   private readonly tasks: PruneTask[] = [];
+  private readonly upkeep: UpkeepTask[] = [];
   private readonly loop: BackgroundLoop<PruneReport>;
 
   constructor(
@@ -73,6 +87,11 @@ export class Pruner implements OnApplicationBootstrap, BeforeApplicationShutdown
   /** Owners register their tasks at module init; a run goes through them in this order. */
   register(task: PruneTask): void {
     this.tasks.push(task);
+  }
+
+  /** Upkeep that the module owning it registers at module init; it runs at the start of each run. */
+  registerUpkeep(task: UpkeepTask): void {
+    this.upkeep.push(task);
   }
 
   onApplicationBootstrap(): void {
@@ -103,20 +122,39 @@ export class Pruner implements OnApplicationBootstrap, BeforeApplicationShutdown
 
   private async runTasks(batchSize: number, now: () => Date, signal: AbortSignal): Promise<PruneReport> {
     const deleted: Record<string, number> = {};
+    /** `work` in its own transaction under the pruning lock; undefined when another instance holds the lock. */
+    const locked = <Result>(work: (tx: Transaction) => Promise<Result>) =>
+      this.unitOfWork.run(async (tx): Promise<Result | undefined> => {
+        const [{ locked }] = (await tx.manager.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [PRUNE_LOCK_ID])) as [{ locked: boolean }];
+        return locked ? work(tx) : undefined;
+      });
+    if (this.upkeep.length > 0) {
+      const done = await locked(async (tx) => {
+        for (const task of this.upkeep) await task.run(tx, now());
+        return true;
+      });
+      if (done === undefined) return { ran: false, deleted };
+    }
     for (const task of this.tasks) {
       deleted[task.name] = 0;
+      const dropPartition = task.dropPartition?.bind(task);
+      while (dropPartition) {
+        if (signal.aborted) return { ran: true, deleted };
+        const rows = await locked((tx) => dropPartition(tx, now()));
+        if (rows === undefined) return { ran: false, deleted };
+        if (rows === null) break;
+        deleted[task.name] += rows;
+      }
       for (;;) {
         if (signal.aborted) return { ran: true, deleted };
         const startedAt = performance.now();
-        const count = await this.unitOfWork.run(async (tx) => {
-          const [{ locked }] = (await tx.manager.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [PRUNE_LOCK_ID])) as [{ locked: boolean }];
-          if (!locked) return null;
+        const count = await locked(async (tx) => {
           // A lost batch (a crash before the WAL is flushed) is deleted again next time: its commit
           // need not wait for the disk, and requests' commits don't queue behind its flushes.
           await tx.manager.query('SET LOCAL synchronous_commit = off');
           return task.pruneBatch(tx, batchSize, now());
         });
-        if (count === null) return { ran: false, deleted };
+        if (count === undefined) return { ran: false, deleted };
         deleted[task.name] += count;
         if (count < batchSize) break;
         await sleep(Math.max(MINIMUM_PAUSE_MILLISECONDS, performance.now() - startedAt));

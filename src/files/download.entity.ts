@@ -1,6 +1,6 @@
-import { Column, Entity, Index } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { BIGINT_AS_NUMBER } from '../database/bigint-number.transformer';
-import { TIMESTAMP } from '../database/columns';
+import { PRIMARY_TIMESTAMP } from '../database/columns';
 import { TenantOwnedEntity } from '../database/tenant-owned.entity';
 
 /** One issued download URL: the record of who downloaded which file under which entitlement. */
@@ -21,7 +21,8 @@ export class DownloadEntity extends TenantOwnedEntity {
   @Column({ type: 'bigint', transformer: BIGINT_AS_NUMBER })
   bytes: number;
 
-  @Column(TIMESTAMP)
+  /** The partition key (monthly partitions), so part of the primary key. */
+  @PrimaryColumn(PRIMARY_TIMESTAMP)
   downloaded_at: Date;
 
   /** The client's address as TRUST_PROXY lets it be told (DESIGN §15); null for downloads recorded before it was kept. */

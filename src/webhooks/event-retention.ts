@@ -6,8 +6,9 @@ import { EventRetentionRepository } from './event-retention.repository';
 
 /**
  * EVENT_RETENTION (DESIGN §15): attempts, then settled deliveries, then events without a pending
- * delivery, older than the retention, deleted by the Pruner in batches; in that order so the
- * events' cascade finds little left to delete. `0` keeps them all (no task is registered).
+ * delivery, older than the retention, deleted by the Pruner: first each month (partition) that is
+ * due whole is dropped, then the boundary month's due rows are deleted in batches; in that order
+ * so no settled delivery outlives its event. `0` keeps them all (no task is registered).
  */
 @Injectable()
 export class EventRetention implements OnModuleInit {
@@ -24,12 +25,18 @@ export class EventRetention implements OnModuleInit {
   onModuleInit(): void {
     if (this.retentionMilliseconds === 0) return;
     const cutoff = (now: Date) => new Date(now.getTime() - this.retentionMilliseconds);
-    const task = (name: string, deleteBatch: (tx: Transaction, cutoff: Date, limit: number) => Promise<number>): PruneTask => ({
+    const task = (
+      name: string,
+      dropPartition: (tx: Transaction, cutoff: Date) => Promise<number | null>,
+      deleteBatch: (tx: Transaction, cutoff: Date, limit: number) => Promise<number>,
+    ): PruneTask => ({
       name,
+      dropPartition: (tx, now) => dropPartition(tx, cutoff(now)),
       pruneBatch: (tx, limit, now) => deleteBatch(tx, cutoff(now), limit),
     });
-    this.pruner.register(task('webhook_delivery_attempts', (tx, before, limit) => this.retention.deleteAttempts(tx, before, limit)));
-    this.pruner.register(task('webhook_deliveries', (tx, before, limit) => this.retention.deleteDeliveries(tx, before, limit)));
-    this.pruner.register(task('events', (tx, before, limit) => this.retention.deleteEvents(tx, before, limit)));
+    const retention = this.retention;
+    this.pruner.register(task('webhook_delivery_attempts', (tx, before) => retention.dropAttemptsPartition(tx, before), (tx, before, limit) => retention.deleteAttempts(tx, before, limit)));
+    this.pruner.register(task('webhook_deliveries', (tx, before) => retention.dropDeliveriesPartition(tx, before), (tx, before, limit) => retention.deleteDeliveries(tx, before, limit)));
+    this.pruner.register(task('events', (tx, before) => retention.dropEventsPartition(tx, before), (tx, before, limit) => retention.deleteEvents(tx, before, limit)));
   }
 }

@@ -1,5 +1,5 @@
-import { Column, CreateDateColumn, Entity, Index } from 'typeorm';
-import { TIMESTAMP } from '../database/columns';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { PRIMARY_TIMESTAMP } from '../database/columns';
 import { TenantOwnedEntity } from '../database/tenant-owned.entity';
 
 /** The outbox: one row per published change, written in the change's own transaction. */
@@ -24,6 +24,7 @@ export class EventEntity extends TenantOwnedEntity {
   @Column({ type: 'text', nullable: true, generatedType: 'STORED', asExpression: "data -> 'object' ->> 'id'", insert: false, update: false })
   object_id: string | null;
 
-  @CreateDateColumn(TIMESTAMP)
+  /** The partition key (monthly partitions: database/monthly-partitions.ts), so part of the primary key; set by the database. */
+  @PrimaryColumn({ ...PRIMARY_TIMESTAMP, default: () => 'now()' })
   created_at: Date;
 }

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import type { ApiMode } from '../database/tenant';
-import { TIMESTAMP } from '../database/columns';
+import { PRIMARY_TIMESTAMP, TIMESTAMP } from '../database/columns';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 
 /** One HTTP attempt of a delivery, as listed by GET /v1/webhook-endpoints/{id}/deliveries. */
@@ -53,7 +53,8 @@ export class WebhookDeliveryAttemptEntity {
   @Column({ type: 'text', nullable: true })
   response_body: string | null;
 
-  @Column(TIMESTAMP)
+  /** The partition key (monthly partitions), so part of the primary key. */
+  @PrimaryColumn(PRIMARY_TIMESTAMP)
   attempted_at: Date;
 
   /** When the next retry is due; null when this attempt succeeded or was the last. */

@@ -1,7 +1,6 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import type { ApiMode } from '../database/tenant';
-import { TIMESTAMP } from '../database/columns';
-import { EventEntity } from './event.entity';
+import { PRIMARY_TIMESTAMP, TIMESTAMP } from '../database/columns';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
@@ -57,6 +56,11 @@ export class WebhookDeliveryEntity {
   @JoinColumn({ name: 'endpoint_id' })
   endpoint?: WebhookEndpointEntity;
 
+  /**
+   * No foreign key: events are partitioned by month, and a key into them would need the event's
+   * created_at too. A delivery is written by its event's statement and pruned before it
+   * (migration MonthlyPartitions says how integrity is kept).
+   */
   @Column({ type: 'text' })
   event_id: string;
 
@@ -67,10 +71,6 @@ export class WebhookDeliveryEntity {
    */
   @Column({ type: 'text' })
   object_id: string;
-
-  @ManyToOne(() => EventEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'event_id' })
-  event?: EventEntity;
 
   @Column({ type: 'text', default: 'pending' })
   status: DeliveryStatus;
@@ -85,7 +85,8 @@ export class WebhookDeliveryEntity {
   @Column({ ...TIMESTAMP, nullable: true })
   locked_until: Date | null;
 
-  @CreateDateColumn(TIMESTAMP)
+  /** The partition key (monthly partitions), so part of the primary key; set by the database, like its event's. */
+  @PrimaryColumn({ ...PRIMARY_TIMESTAMP, default: () => 'now()' })
   created_at: Date;
 
   @UpdateDateColumn(TIMESTAMP)
