@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
+import { createMonthlyPartition, monthlyPartitionName, monthStart } from '../../src/database/monthly-partitions';
 import { Pruner } from '../../src/database/pruner';
+import { UnitOfWork } from '../../src/database/unit-of-work';
 import { DUE_SESSIONS, DUE_SETUP_LINKS } from '../../src/dashboard/dashboard-pruning.repository';
 import { DUE_IDEMPOTENCY_KEYS } from '../../src/idempotency/idempotency-keys.repository';
 import { DUE_ATTEMPTS, DUE_DELIVERIES, DUE_EVENTS } from '../../src/webhooks/event-retention.repository';
@@ -12,9 +14,12 @@ import { describeNeeding } from '../support/requirements';
 import { createTestApp, TestApp, TestTenant } from '../support/test-app';
 
 /**
- * A million rows past EVENT_RETENTION, pruned while clients keep working (DESIGN §15, issue 22):
- * each prune walks its index, and no request waits a second. Needs PostgreSQL (the embedded
- * database is one session: a prune batch and a request take turns by design).
+ * A million rows past EVENT_RETENTION, pruned while clients keep working (DESIGN §15, issues 22
+ * and 36): the million are months old, in monthly partitions that are due whole, so the prune
+ * drops those partitions (detach + drop, an instant each) instead of deleting them row by row; the
+ * rows of the month the cutoff falls in would still be deleted in batches, each walking its index.
+ * No request waits a second. Needs PostgreSQL (the embedded database is one session: a prune
+ * batch and a request take turns by design).
  */
 const DAY = 86_400_000;
 /** A client's round (a grant, a check, an event list) starts at most this often: ~25 rounds a second each. */
@@ -44,22 +49,43 @@ describeNeeding(['postgresql'], 'retention at scale: a million old rows', () => 
 
   it('prunes 1,000,000 rows by their indexes in small batches while no request waits a second', async () => {
     const endpointId = await endpointOf(testApp, historic);
-    // 400,000 events, 400,000 deliveries, 200,000 attempts past the retention; 10,000 of each kind within it.
-    await insertHistory(dataSource, historic, endpointId, 'million', 400_000, 91, 200_000);
+    // 400,000 events, 400,000 deliveries, 200,000 attempts past the retention (130 days old, and
+    // 4.6 days older for the last: one or two months that end before the cutoff, partitioned as
+    // the pruner would have made them); 10,000 of each kind within it.
+    const oldest = new Date(Date.now() - (130 * DAY + 400_000 * 1_000));
+    const months = [...new Set([monthStart(oldest), monthStart(new Date(Date.now() - 130 * DAY))].map((month) => month.getTime()))].map((time) => new Date(time));
+    for (const month of months) {
+      await testApp.app.get(UnitOfWork).run(async (tx) => {
+        await createMonthlyPartition(tx.manager, { table: 'events', column: 'created_at' }, month);
+        await createMonthlyPartition(tx.manager, { table: 'webhook_deliveries', column: 'created_at' }, month);
+        await createMonthlyPartition(tx.manager, { table: 'webhook_delivery_attempts', column: 'attempted_at' }, month);
+      });
+    }
+    await insertHistory(dataSource, historic, endpointId, 'million', 400_000, 130, 200_000);
     await insertHistory(dataSource, historic, endpointId, 'young', 10_000, 30, 10_000);
     await dataSource.query('ANALYZE events, webhook_deliveries, webhook_delivery_attempts, dashboard_sessions, dashboard_setup_links, idempotency_keys');
 
-    // Each prune's SELECT walks its own index: a sequential scan of a million rows per batch would not do.
+    // Were they deleted row by row (a month with a pending delivery, the boundary month), each
+    // prune's SELECT would walk its own index in each partition (a partition's copy of the
+    // table's index, named by PostgreSQL): a sequential scan of a million rows per batch would not do.
     const cutoff = new Date(Date.now() - 90 * DAY);
-    for (const [sql, indexes] of [
-      [DUE_ATTEMPTS, ['webhook_delivery_attempts_attempted_idx']],
-      [DUE_DELIVERIES, ['webhook_deliveries_settled_created_idx']],
-      [DUE_EVENTS, ['events_created_idx', 'webhook_deliveries_pending_event_idx']],
+    for (const [sql, table] of [
+      [DUE_ATTEMPTS, 'webhook_delivery_attempts'],
+      [DUE_DELIVERIES, 'webhook_deliveries'],
+      [DUE_EVENTS, 'events'],
     ] as const) {
       const plan = planText(await dataSource.query(`EXPLAIN ${sql}`, [cutoff, 1_000]));
-      for (const index of indexes) expect(plan).toContain(index);
-      expect(plan).not.toMatch(/Seq Scan on (events|webhook_deliveries|webhook_delivery_attempts)\b/);
+      for (const month of months) {
+        const partition = monthlyPartitionName(table, month);
+        expect(plan).toMatch(new RegExp(`Index (Only )?Scan (Backward )?using \\S+ on ${partition}\\b`));
+        expect(plan).not.toContain(`Seq Scan on ${partition}`);
+      }
     }
+    const partitionsOf = async (table: string): Promise<string[]> =>
+      ((await dataSource.query(`SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = $1::regclass`, [table])) as Array<{ name: string }>).map(
+        ({ name }) => name,
+      );
+    for (const month of months) expect(await partitionsOf('events')).toContain(monthlyPartitionName('events', month));
     // The other pruned tables are small here; with sequential scans off their plans must still find their indexes.
     await dataSource.transaction(async (manager) => {
       await manager.query('SET LOCAL enable_seqscan = off');
@@ -127,6 +153,10 @@ describeNeeding(['postgresql'], 'retention at scale: a million old rows', () => 
     );
     expect(failures).toEqual([]);
     expect(report).toMatchObject({ ran: true, deleted: { webhook_delivery_attempts: 200_000, webhook_deliveries: 400_000, events: 400_000 } });
+    // Dropped whole: the months' partitions are gone.
+    for (const table of ['events', 'webhook_deliveries', 'webhook_delivery_attempts']) {
+      for (const month of months) expect(await partitionsOf(table)).not.toContain(monthlyPartitionName(table, month));
+    }
     // The issue's bound, on the requests' own durations: none waited a second while the prune ran.
     expect([...slowest.values()].every((milliseconds) => milliseconds < 1_000)).toBe(true);
     const [left] = await dataSource.query(
