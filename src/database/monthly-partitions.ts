@@ -115,7 +115,7 @@ export async function createMonthlyPartition(db: SqlRunner, partitioned: Monthly
   );
   if (stray) {
     const columns = (await insertableColumns(db, table)).join(', ');
-    await db.query(`CREATE TEMPORARY TABLE partition_strays AS SELECT ${columns} FROM "${strays}" WHERE "${column}" >= $1 AND "${column}" < $2`, [from, to]);
+    await db.query(`CREATE TEMPORARY TABLE partition_strays ON COMMIT DROP AS SELECT ${columns} FROM "${strays}" WHERE "${column}" >= $1 AND "${column}" < $2`, [from, to]);
     await db.query(`DELETE FROM "${strays}" WHERE "${column}" >= $1 AND "${column}" < $2`, [from, to]);
     await db.query(`CREATE TABLE "${name}" PARTITION OF "${table}" FOR VALUES FROM ('${from}') TO ('${to}')`);
     await db.query(`INSERT INTO "${table}" (${columns}) SELECT ${columns} FROM partition_strays`);
