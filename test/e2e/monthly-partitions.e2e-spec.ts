@@ -49,14 +49,15 @@ describe('monthly partitions', () => {
         expect.arrayContaining([0, 1, 2].map((ahead) => monthlyPartitionName(table, nextMonth(monthStart(now), ahead))).concat(`${table}_default`)),
       );
     }
-    // The second month ahead holds nothing yet: dropped, the next pruning run creates it again.
-    const ahead = monthlyPartitionName('downloads', nextMonth(monthStart(now), 2));
+    // The second month ahead holds nothing yet (events are dated by the database's clock): dropped,
+    // the next pruning run creates it again.
+    const ahead = monthlyPartitionName('events', nextMonth(monthStart(now), 2));
     expect(Number((await dataSource.query(`SELECT count(*) FROM ${ahead}`))[0].count)).toBe(0);
-    await dataSource.query(`ALTER TABLE downloads DETACH PARTITION ${ahead}`);
+    await dataSource.query(`ALTER TABLE events DETACH PARTITION ${ahead}`);
     await dataSource.query(`DROP TABLE ${ahead}`);
-    expect(await partitionsOf('downloads')).not.toContain(ahead);
+    expect(await partitionsOf('events')).not.toContain(ahead);
     await testApp.app.get(Pruner).run();
-    expect(await partitionsOf('downloads')).toContain(ahead);
+    expect(await partitionsOf('events')).toContain(ahead);
     // And the maintenance, asked for a month far ahead, creates it and its two successors.
     const far = new Date(Date.UTC(now.getUTCFullYear() + 3, 4, 15));
     await testApp.app.get(UnitOfWork).run((tx) => testApp.app.get(PartitionMaintenance).createAhead(tx, far));
