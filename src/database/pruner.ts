@@ -56,8 +56,10 @@ export const PRUNE_LOCK_ID = 0x7072756e65;
 /**
  * Deletes what has outlived its retention (events, deliveries and attempts past EVENT_RETENTION,
  * idempotency keys past 24 h, ended dashboard sessions, used or expired setup links), a minute
- * after start and then every PRUNE_INTERVAL (10 minutes), in batches of PRUNE_BATCH_SIZE rows, each
- * its own transaction, resting between batches as long as each took. One instance at a time: every
+ * after start and then every PRUNE_INTERVAL (10 minutes): first its upkeep (the months'
+ * partitions ahead), then per task the monthly partitions that are due whole (dropped, one per
+ * transaction), then the rest in batches of PRUNE_BATCH_SIZE rows, each its own transaction,
+ * resting between batches as long as each took. One instance at a time: every
  * batch first takes a transaction-level advisory lock, and an instance that finds it taken leaves
  * this round to the one holding it. "Due" is measured at the Clock's now. The schedule (single
  * flight, stop, back-off) is BackgroundLoop.
