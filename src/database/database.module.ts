@@ -110,7 +110,7 @@ export class DatabaseModule {
             }),
         },
       ],
-      exports: [UnitOfWork, FastPaths, Pruner, ReadPool, Replica, TenantTransactionLimiter, DatabaseConnectionModule],
+      exports: [UnitOfWork, FastPaths, Pruner, PartitionMaintenance, ReadPool, Replica, TenantTransactionLimiter, DatabaseConnectionModule],
     };
   }
 }

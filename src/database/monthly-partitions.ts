@@ -6,11 +6,11 @@ import type { QueryRunner } from 'typeorm';
  * plus `<table>_default`. Retention then drops a month whole (instant, no dead rows for vacuum)
  * instead of deleting it row by row.
  *
- * How a table opts in: one line in MONTHLY_PARTITIONED_TABLES (below: partitions are created
- * ahead for it), one line `await partitionByMonth(queryRunner, '<table>', '<column>')` in its
- * migration (moves its rows), and its time column made a primary column of its entity (a primary
- * key of a partitioned table must include the partition key). Its retention, if any, calls
- * dropMonthlyPartitionsBefore before deleting the boundary month's rows.
+ * How a table opts in: its owner registers it with PartitionMaintenance at module init (one line:
+ * partitions are created ahead for it), one line `await partitionByMonth(queryRunner, '<table>',
+ * '<column>')` in its migration (moves its rows), and its time column made a primary column of its
+ * entity (a primary key of a partitioned table must include the partition key). Its retention, if
+ * any, gives its prune task a `dropPartition` that calls dropOldestMonthlyPartition.
  *
  * Why a DEFAULT partition: a row whose month has no partition (the job that creates them stopped
  * for two months, a clock far off, a backfill of old history) lands there instead of failing the
@@ -27,14 +27,6 @@ export interface MonthlyPartitionedTable {
   /** The timestamptz column the rows are partitioned by (never updated: a row stays in its month). */
   readonly column: string;
 }
-
-/** Every monthly-partitioned table; a table opts in with one line here (and its migration). */
-export const MONTHLY_PARTITIONED_TABLES: ReadonlyArray<MonthlyPartitionedTable> = [
-  { table: 'events', column: 'created_at' },
-  { table: 'webhook_deliveries', column: 'created_at' },
-  { table: 'webhook_delivery_attempts', column: 'attempted_at' },
-  { table: 'downloads', column: 'downloaded_at' },
-];
 
 /** Months created ahead of the current one, so the next two months' writes find their partition. */
 export const MONTHS_AHEAD = 2;

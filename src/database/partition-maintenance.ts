@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import { Clock } from '../clock/clock';
-import { createPartitionsAhead, MONTHLY_PARTITIONED_TABLES } from './monthly-partitions';
+import { createPartitionsAhead, MonthlyPartitionedTable } from './monthly-partitions';
 import { Pruner } from './pruner';
 import type { Transaction } from './transaction';
 import { UnitOfWork } from './unit-of-work';
@@ -10,19 +10,30 @@ export const PARTITION_LOCK_ID = 0x70617274;
 
 /**
  * Keeps the partitions of this month and the next MONTHS_AHEAD of every monthly-partitioned table
- * (monthly-partitions.ts): at start (after the migrations, which create them too) and at the start
+ * (monthly-partitions.ts; each registered by the module that owns it): at start (after the migrations, which create them too) and at the start
  * of every pruning run (every PRUNE_INTERVAL), so a month's partition exists two months before its
  * first row. A row that finds none anyway goes to the default partition, never an error.
  */
 @Injectable()
 export class PartitionMaintenance implements OnModuleInit, OnApplicationBootstrap {
   private readonly logger = new Logger(PartitionMaintenance.name);
+  private readonly partitioned: MonthlyPartitionedTable[] = [];
 
   constructor(
     private readonly unitOfWork: UnitOfWork,
     private readonly pruner: Pruner,
     private readonly clock: Clock,
   ) {}
+
+  /** A table's owner opts it in at module init (its migration has partitioned it: partitionByMonth). */
+  register(table: MonthlyPartitionedTable): void {
+    this.partitioned.push(table);
+  }
+
+  /** The registered tables, in registration order. */
+  tables(): ReadonlyArray<MonthlyPartitionedTable> {
+    return this.partitioned;
+  }
 
   onModuleInit(): void {
     this.pruner.registerUpkeep({ name: 'partitions', run: (tx, now) => this.createAhead(tx, now) });
@@ -41,7 +52,7 @@ export class PartitionMaintenance implements OnModuleInit, OnApplicationBootstra
   async createAhead(tx: Transaction, now: Date): Promise<void> {
     await tx.manager.query('SELECT pg_advisory_xact_lock($1)', [PARTITION_LOCK_ID]);
     let created = 0;
-    for (const table of MONTHLY_PARTITIONED_TABLES) created += await createPartitionsAhead(tx.manager, table, now);
+    for (const table of this.partitioned) created += await createPartitionsAhead(tx.manager, table, now);
     if (created > 0) this.logger.log(`Created ${created} monthly partitions ahead`);
   }
 }

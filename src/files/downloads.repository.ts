@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { WritePart, writeTogether } from '../database/combined-statement';
+import { PartitionMaintenance } from '../database/partition-maintenance';
 import type { Tenant } from '../database/tenant';
 import { assertTenant, TenantTable, WithoutTenant } from '../database/tenant-table';
 import type { Reader, Transaction } from '../database/transaction';
@@ -9,8 +10,15 @@ export type NewDownload = WithoutTenant<Omit<DownloadEntity, 'merchant'>>;
 
 /** SQL of downloads: the record of each issued download URL. */
 @Injectable()
-export class DownloadsRepository {
+export class DownloadsRepository implements OnModuleInit {
   private readonly table = new TenantTable(DownloadEntity, 'download');
+
+  constructor(private readonly partitions: PartitionMaintenance) {}
+
+  /** Downloads are partitioned by month (migration MonthlyPartitions), never pruned: their months are made ahead. */
+  onModuleInit(): void {
+    this.partitions.register({ table: 'downloads', column: 'downloaded_at' });
+  }
 
   /**
    * Records the download and counts it on its file, inside the download's transaction: the same

@@ -1,5 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
+import { PartitionMaintenance } from '../database/partition-maintenance';
 import { PruneTask, Pruner } from '../database/pruner';
 import type { Transaction } from '../database/transaction';
 import { EventRetentionRepository } from './event-retention.repository';
@@ -18,11 +19,16 @@ export class EventRetention implements OnModuleInit {
     config: AppConfig,
     private readonly retention: EventRetentionRepository,
     private readonly pruner: Pruner,
+    private readonly partitions: PartitionMaintenance,
   ) {
     this.retentionMilliseconds = config.eventRetentionMilliseconds;
   }
 
   onModuleInit(): void {
+    // Partitioned by month whatever the retention (migration MonthlyPartitions): their months are made ahead.
+    this.partitions.register({ table: 'events', column: 'created_at' });
+    this.partitions.register({ table: 'webhook_deliveries', column: 'created_at' });
+    this.partitions.register({ table: 'webhook_delivery_attempts', column: 'attempted_at' });
     if (this.retentionMilliseconds === 0) return;
     const cutoff = (now: Date) => new Date(now.getTime() - this.retentionMilliseconds);
     const task = (
