@@ -13,6 +13,7 @@ import { API_TAGS } from './api-tags';
 const PACKAGE_VERSION = (require('../../package.json') as { version: string }).version;
 import { operationIdFor } from './operation-ids';
 import { RATE_LIMIT_HEADERS, RETRY_AFTER_HEADER, SHOULD_RETRY } from './response-headers';
+import { SWAGGER_UI_FILL_PLUGIN_SCRIPT } from './swagger-ui-fill-plugin';
 import { BodyRules, bodyRulesFor } from '../validation/route-body-rules';
 
 /**
@@ -283,13 +284,28 @@ function documentCsrfHeader(document: OpenAPIObject): void {
   }
 }
 
+/** The plugin that fills ids from the answers seen on the page (swagger-ui-fill-plugin.ts). */
+export const SWAGGER_UI_FILL_PLUGIN_PATH = '/docs/swagger-ui-fill.js';
+
+/** What Express's and Fastify's replies have alike, as the adapter hands them over. */
+interface ScriptResponse {
+  type: (contentType: string) => unknown;
+  send: (body: string) => unknown;
+}
+
 /** Swagger UI: the public API at /docs; the dashboard's own routes at /docs/dashboard while the dashboard is served. */
 export function setupSwagger(app: INestApplication, options: { dashboard: boolean }): OpenAPIObject {
   const document = buildOpenApiDocument(app);
+  // A script of its own (the page's Content-Security-Policy allows 'self', not inline scripts).
+  app.getHttpAdapter().get(SWAGGER_UI_FILL_PLUGIN_PATH, (_request: unknown, response: ScriptResponse) => {
+    response.type('application/javascript');
+    response.send(SWAGGER_UI_FILL_PLUGIN_SCRIPT);
+  });
   SwaggerModule.setup('docs', app, document, {
     jsonDocumentUrl: 'docs/openapi.json',
     yamlDocumentUrl: 'docs/openapi.yaml',
     swaggerOptions: { persistAuthorization: true },
+    customJs: SWAGGER_UI_FILL_PLUGIN_PATH,
     customSiteTitle: 'Entitlement and Digital Delivery API',
   });
   if (options.dashboard) {
