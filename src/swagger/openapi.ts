@@ -195,7 +195,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         '',
         'Timestamps are RFC 3339 (`format: date-time`); responses give UTC with milliseconds, requests may use any offset (other ISO 8601 forms with an offset are accepted too).',
         '',
-        "Try it out: on the embedded first start's demo merchant every example runs as shipped, in the order the tags are listed; a path parameter that takes one of our ids says which route's answer gives one.",
+        "Try it out: on the embedded first start's demo merchant every operation runs from this page, in the order the tags are listed. A path parameter that takes one of our ids says which route's answer gives one, and this page fills it with the id of its kind in the last answer it showed (a license key an answer showed replaces the examples' made-up key); the admin operations take the deployment's `ADMIN_TOKEN` through Authorize.",
         '',
         `The merchant dashboard calls these routes with its session cookie instead of a key; such a request names its mode in the \`${MODE_HEADER}\` header (\`test\` or \`live\`; 400 \`MISSING_REQUIRED_FIELD\` without it). A key's mode is the key's, and the header is ignored.`,
       ].join('\n'),
