@@ -32,6 +32,14 @@ export const DEMO_PRODUCTS = {
     description: 'Each call records one use with POST /v1/entitlements/{entitlement_id}/usage',
     fulfillment_config: { delivery_method: 'INSTRUCTIONS', access_instructions: 'Call the API with your key; each call uses one credit.' },
   },
+  desktopApp: {
+    name: 'Desktop app',
+    entitlement_type: 'permanent',
+    store_product_id: 'sku_desktop_app',
+    description: 'A grant issues a license key; the app activates it on up to 3 devices with POST /v1/licenses/activate',
+    license: { activation_limit: 3 },
+    fulfillment_config: { delivery_method: 'URL', access_url: 'https://app.example.com/download' },
+  },
   starterBundle: {
     name: 'Starter bundle',
     entitlement_type: 'permanent',
@@ -46,9 +54,17 @@ export const DEMO_BUNDLE_CONTENTS: ReadonlyArray<keyof typeof DEMO_PRODUCTS> = [
 
 /**
  * Two customers: store_cust_1001 holds the bundle (so the check of sku_ebook_42 says yes, through
- * the bundle), store_cust_1002 a pending grant of the ebook (so activate has something to act on).
+ * the bundle) and the desktop app (so a license key exists for the license routes of /docs),
+ * store_cust_1002 a pending grant of the ebook (so activate has something to act on).
  */
+/**
+ * The device the desktop app's key is activated on at first start, as the app would (POST
+ * /v1/licenses/activate): so the merchant's activation routes have one to list and release.
+ */
+export const DEMO_ACTIVATION = { fingerprint: 'demo-workstation', name: 'Demo workstation', metadata: { seeded: 'demo' } };
+
 export const DEMO_GRANTS: ReadonlyArray<CreateEntitlementDto> = [
   { store_customer_id: 'store_cust_1001', store_product_id: DEMO_PRODUCTS.starterBundle.store_product_id, metadata: { seeded: 'demo' } },
+  { store_customer_id: 'store_cust_1001', store_product_id: DEMO_PRODUCTS.desktopApp.store_product_id, metadata: { seeded: 'demo' } },
   { store_customer_id: 'store_cust_1002', store_product_id: DEMO_PRODUCTS.ebook.store_product_id, status: 'pending', metadata: { seeded: 'demo' } },
 ];

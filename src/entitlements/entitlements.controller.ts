@@ -152,17 +152,6 @@ export class EntitlementsController {
     return this.entitlements.reactivate(operation, entitlementId, body);
   }
 
-  @Post(':entitlement_id/activate')
-  @HttpCode(200)
-  @RequireScopes('entitlements:write')
-  @ApiOperation({ summary: 'Activate a pending entitlement', description: 'pending → active. Publishes entitlement.activated. ' + TRANSITION_NOTE })
-  @ENTITLEMENT_ID_PARAM
-  @ApiEnvelopeResponse(EntitlementResponseDto, { description: 'The activated entitlement' })
-  @ApiErrorResponses(ErrorCode.ENTITLEMENT_NOT_FOUND, ErrorCode.INVALID_STATUS_TRANSITION)
-  activate(@CurrentOperation() operation: Operation, @Param('entitlement_id') entitlementId: string): Promise<EntitlementResponseDto> {
-    return this.entitlements.activate(operation, entitlementId);
-  }
-
   @Post(':entitlement_id/usage')
   @HttpCode(200)
   @RequireScopes('entitlements:write')
@@ -185,7 +174,8 @@ export class EntitlementsController {
     return this.entitlements.recordUsage(operation, entitlementId, body);
   }
 
-  // Last of the lifecycle routes: Swagger UI lists them in this order, and revoke is terminal.
+  // Swagger UI lists the routes in this order and /docs fills the id of the last answer (DESIGN §20): the
+  // transitions of a granted entitlement, revoke (terminal) last of them, then activate, of a pending one.
   @Post(':entitlement_id/revoke')
   @HttpCode(200)
   @RequireScopes('entitlements:grant')
@@ -200,5 +190,16 @@ export class EntitlementsController {
     @Body() body: EntitlementReasonDto,
   ): Promise<EntitlementResponseDto> {
     return this.entitlements.revoke(operation, entitlementId, body);
+  }
+
+  @Post(':entitlement_id/activate')
+  @HttpCode(200)
+  @RequireScopes('entitlements:write')
+  @ApiOperation({ summary: 'Activate a pending entitlement', description: 'pending → active. Publishes entitlement.activated. ' + TRANSITION_NOTE })
+  @ENTITLEMENT_ID_PARAM
+  @ApiEnvelopeResponse(EntitlementResponseDto, { description: 'The activated entitlement' })
+  @ApiErrorResponses(ErrorCode.ENTITLEMENT_NOT_FOUND, ErrorCode.INVALID_STATUS_TRANSITION)
+  activate(@CurrentOperation() operation: Operation, @Param('entitlement_id') entitlementId: string): Promise<EntitlementResponseDto> {
+    return this.entitlements.activate(operation, entitlementId);
   }
 }

@@ -91,6 +91,17 @@ export class FilesController {
     return this.downloads.download(operation, fileId, query, clientAddress);
   }
 
+  // Before DELETE: Swagger UI lists a path's operations in this order, and /docs acts on the last file (DESIGN §20).
+  @Get(':file_id')
+  @RequireScopes('files:read')
+  @ApiOperation({ summary: 'Get a file' })
+  @FILE_ID
+  @ApiEnvelopeResponse(FileResponseDto, { description: 'The file' })
+  @ApiErrorResponses(ErrorCode.FILE_NOT_FOUND)
+  get(@CurrentTenant() tenant: Tenant, @Param('file_id') fileId: string): Promise<FileResponseDto> {
+    return this.files.get(tenant, fileId);
+  }
+
   @Delete(':file_id')
   @HttpCode(200)
   @RequireScopes('files:write')
@@ -107,16 +118,6 @@ export class FilesController {
   @ApiErrorResponses(ErrorCode.FILE_NOT_FOUND, ErrorCode.FILE_IN_USE)
   delete(@CurrentOperation() operation: Operation, @Param('file_id') fileId: string): Promise<DeletedFileResponseDto> {
     return this.files.delete(operation, fileId);
-  }
-
-  @Get(':file_id')
-  @RequireScopes('files:read')
-  @ApiOperation({ summary: 'Get a file' })
-  @FILE_ID
-  @ApiEnvelopeResponse(FileResponseDto, { description: 'The file' })
-  @ApiErrorResponses(ErrorCode.FILE_NOT_FOUND)
-  get(@CurrentTenant() tenant: Tenant, @Param('file_id') fileId: string): Promise<FileResponseDto> {
-    return this.files.get(tenant, fileId);
   }
 
   @Get()

@@ -65,16 +65,7 @@ export class LicensesController {
     return this.licenses.activate(clientAddress, body, headerSinkOf(response));
   }
 
-  @Post('deactivate')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Deactivate a device (from the app)', description: `Frees this fingerprint's seat (license.deactivated). ${AUTHENTICATION}` })
-  @ApiJsonBody(LicenseDeviceDto, { key: EXAMPLE_KEY, fingerprint: 'machine-4f9a2c' })
-  @ApiEnvelopeResponse(DeactivateLicenseResponseDto, { description: 'Deactivated' })
-  @ApiErrorResponses(ErrorCode.MISSING_REQUIRED_FIELD, ErrorCode.INVALID_PARAMETER, ErrorCode.LICENSE_KEY_NOT_FOUND, ErrorCode.ACTIVATION_NOT_FOUND, ErrorCode.RATE_LIMITED)
-  deactivate(@ClientAddress() clientAddress: string, @Body() body: LicenseDeviceDto, @Res({ passthrough: true }) response: HttpResponse): Promise<DeactivateLicenseResponseDto> {
-    return this.licenses.deactivate(clientAddress, body, headerSinkOf(response));
-  }
-
+  // An app's order, as Swagger UI lists them: activate, heartbeats, deactivate.
   @Post('heartbeat')
   @HttpCode(200)
   @ApiOperation({
@@ -93,5 +84,15 @@ export class LicensesController {
   )
   heartbeat(@ClientAddress() clientAddress: string, @Body() body: LicenseDeviceDto, @Res({ passthrough: true }) response: HttpResponse): Promise<HeartbeatResponseDto> {
     return this.licenses.heartbeat(clientAddress, body, headerSinkOf(response));
+  }
+
+  @Post('deactivate')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Deactivate a device (from the app)', description: `Frees this fingerprint's seat (license.deactivated). ${AUTHENTICATION}` })
+  @ApiJsonBody(LicenseDeviceDto, { key: EXAMPLE_KEY, fingerprint: 'machine-4f9a2c' })
+  @ApiEnvelopeResponse(DeactivateLicenseResponseDto, { description: 'Deactivated' })
+  @ApiErrorResponses(ErrorCode.MISSING_REQUIRED_FIELD, ErrorCode.INVALID_PARAMETER, ErrorCode.LICENSE_KEY_NOT_FOUND, ErrorCode.ACTIVATION_NOT_FOUND, ErrorCode.RATE_LIMITED)
+  deactivate(@ClientAddress() clientAddress: string, @Body() body: LicenseDeviceDto, @Res({ passthrough: true }) response: HttpResponse): Promise<DeactivateLicenseResponseDto> {
+    return this.licenses.deactivate(clientAddress, body, headerSinkOf(response));
   }
 }

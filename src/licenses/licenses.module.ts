@@ -17,5 +17,7 @@ import { LicensesService } from './licenses.service';
   imports: [LicenseRecordsModule, EntitlementsModule, ProductsModule],
   controllers: [LicenseKeysController, LicensesController, LicensePreflightController],
   providers: [LicenseKeysService, LicensesService, LicenseFileSigner],
+  // The demo catalogue activates its license key once, as an app would (src/demo/).
+  exports: [LicenseKeysService, LicensesService],
 })
 export class LicensesModule {}

@@ -13,6 +13,7 @@ import { API_TAGS } from './api-tags';
 const PACKAGE_VERSION = (require('../../package.json') as { version: string }).version;
 import { operationIdFor } from './operation-ids';
 import { RATE_LIMIT_HEADERS, RETRY_AFTER_HEADER, SHOULD_RETRY } from './response-headers';
+import { SWAGGER_UI_FILL_PLUGIN_SCRIPT } from './swagger-ui-fill-plugin';
 import { BodyRules, bodyRulesFor } from '../validation/route-body-rules';
 
 /**
@@ -194,7 +195,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         '',
         'Timestamps are RFC 3339 (`format: date-time`); responses give UTC with milliseconds, requests may use any offset (other ISO 8601 forms with an offset are accepted too).',
         '',
-        "Try it out: on the embedded first start's demo merchant every example runs as shipped, in the order the tags are listed; a path parameter that takes one of our ids says which route's answer gives one.",
+        "Try it out: on the embedded first start's demo merchant every operation runs from this page, in the order the tags are listed. A path parameter that takes one of our ids says which route's answer gives one, and this page fills it with the id of its kind in the last answer it showed (a license key an answer showed replaces the examples' made-up key); the admin operations take the deployment's `ADMIN_TOKEN` through Authorize.",
         '',
         `The merchant dashboard calls these routes with its session cookie instead of a key; such a request names its mode in the \`${MODE_HEADER}\` header (\`test\` or \`live\`; 400 \`MISSING_REQUIRED_FIELD\` without it). A key's mode is the key's, and the header is ignored.`,
       ].join('\n'),
@@ -283,13 +284,28 @@ function documentCsrfHeader(document: OpenAPIObject): void {
   }
 }
 
+/** The plugin that fills ids from the answers seen on the page (swagger-ui-fill-plugin.ts). */
+export const SWAGGER_UI_FILL_PLUGIN_PATH = '/docs/swagger-ui-fill.js';
+
+/** What Express's and Fastify's replies have alike, as the adapter hands them over. */
+interface ScriptResponse {
+  type: (contentType: string) => unknown;
+  send: (body: string) => unknown;
+}
+
 /** Swagger UI: the public API at /docs; the dashboard's own routes at /docs/dashboard while the dashboard is served. */
 export function setupSwagger(app: INestApplication, options: { dashboard: boolean }): OpenAPIObject {
   const document = buildOpenApiDocument(app);
+  // A script of its own (the page's Content-Security-Policy allows 'self', not inline scripts).
+  app.getHttpAdapter().get(SWAGGER_UI_FILL_PLUGIN_PATH, (_request: unknown, response: ScriptResponse) => {
+    response.type('application/javascript');
+    response.send(SWAGGER_UI_FILL_PLUGIN_SCRIPT);
+  });
   SwaggerModule.setup('docs', app, document, {
     jsonDocumentUrl: 'docs/openapi.json',
     yamlDocumentUrl: 'docs/openapi.yaml',
     swaggerOptions: { persistAuthorization: true },
+    customJs: SWAGGER_UI_FILL_PLUGIN_PATH,
     customSiteTitle: 'Entitlement and Digital Delivery API',
   });
   if (options.dashboard) {

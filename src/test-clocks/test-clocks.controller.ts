@@ -49,16 +49,7 @@ export class TestClocksController {
     return this.clocks.list(tenant, query);
   }
 
-  @Get(':test_clock_id')
-  @RequireScopes('entitlements:read')
-  @ApiOperation({ summary: 'Get a test clock', description: 'Test mode only.' })
-  @CLOCK_ID_PARAM
-  @ApiEnvelopeResponse(TestClockResponseDto, { description: 'The clock' })
-  @ApiErrorResponses(ErrorCode.TEST_MODE_ONLY, ErrorCode.TEST_CLOCK_NOT_FOUND)
-  get(@CurrentTenant() tenant: Tenant, @Param('test_clock_id') clockId: string): Promise<TestClockResponseDto> {
-    return this.clocks.get(tenant, clockId);
-  }
-
+  // Before the clock's own path (GET, DELETE): Swagger UI lists paths in this order, and /docs fills the last clock's id (DESIGN §20).
   @Post(':test_clock_id/advance')
   @HttpCode(200)
   @RequireScopes('entitlements:write')
@@ -76,6 +67,16 @@ export class TestClocksController {
   @ApiErrorResponses(ErrorCode.MISSING_REQUIRED_FIELD, ErrorCode.INVALID_PARAMETER, ErrorCode.TEST_MODE_ONLY, ErrorCode.TEST_CLOCK_NOT_FOUND, ErrorCode.IDEMPOTENCY_KEY_CONFLICT)
   advance(@CurrentOperation() operation: Operation, @Param('test_clock_id') clockId: string, @Body() body: AdvanceTestClockDto): Promise<TestClockResponseDto> {
     return this.clocks.advance(operation, clockId, body);
+  }
+
+  @Get(':test_clock_id')
+  @RequireScopes('entitlements:read')
+  @ApiOperation({ summary: 'Get a test clock', description: 'Test mode only.' })
+  @CLOCK_ID_PARAM
+  @ApiEnvelopeResponse(TestClockResponseDto, { description: 'The clock' })
+  @ApiErrorResponses(ErrorCode.TEST_MODE_ONLY, ErrorCode.TEST_CLOCK_NOT_FOUND)
+  get(@CurrentTenant() tenant: Tenant, @Param('test_clock_id') clockId: string): Promise<TestClockResponseDto> {
+    return this.clocks.get(tenant, clockId);
   }
 
   @Delete(':test_clock_id')

@@ -54,37 +54,8 @@ export class WebhookEndpointsController {
     return this.endpoints.list(tenant, query);
   }
 
-  @Get(':endpoint_id')
-  @RequireScopes('webhooks:read')
-  @ApiOperation({ summary: 'Get a webhook endpoint', description: 'Without its secret.' })
-  @ENDPOINT_ID_PARAM
-  @ApiEnvelopeResponse(WebhookEndpointResponseDto, { description: 'The endpoint' })
-  @ApiErrorResponses(ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND)
-  get(@CurrentTenant() tenant: Tenant, @Param('endpoint_id') endpointId: string): Promise<WebhookEndpointResponseDto> {
-    return this.endpoints.get(tenant, endpointId);
-  }
-
-  @Patch(':endpoint_id')
-  @RequireScopes('webhooks:manage')
-  @ApiOperation({ summary: 'Update a webhook endpoint', description: 'Change url, enabled_events or description; disable it, or enable it again (queued deliveries resume).' })
-  @ENDPOINT_ID_PARAM
-  @ApiEnvelopeResponse(WebhookEndpointResponseDto, { description: 'The updated endpoint' })
-  @ApiErrorResponses(ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND, ErrorCode.INVALID_PARAMETER)
-  update(@CurrentOperation() operation: Operation, @Param('endpoint_id') endpointId: string, @Body() body: UpdateWebhookEndpointDto): Promise<WebhookEndpointResponseDto> {
-    return this.endpoints.update(operation, endpointId, body);
-  }
-
-  @Delete(':endpoint_id')
-  @HttpCode(200)
-  @RequireScopes('webhooks:manage')
-  @ApiOperation({ summary: 'Delete a webhook endpoint', description: 'Its queued deliveries and attempt history go with it.' })
-  @ENDPOINT_ID_PARAM
-  @ApiEnvelopeResponse(DeletedWebhookEndpointResponseDto, { description: 'Deleted' })
-  @ApiErrorResponses(ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND)
-  delete(@CurrentOperation() operation: Operation, @Param('endpoint_id') endpointId: string): Promise<DeletedWebhookEndpointResponseDto> {
-    return this.endpoints.delete(operation, endpointId);
-  }
-
+  // The endpoint's own path (GET, PATCH, DELETE) comes last: Swagger UI lists paths in this order, and
+  // /docs fills the last endpoint's id (DESIGN §20), so the DELETE ends the walk of it.
   @Post(':endpoint_id/rotate-secret')
   @HttpCode(200)
   @RequireScopes('webhooks:manage')
@@ -125,5 +96,36 @@ export class WebhookEndpointsController {
   @ApiErrorResponses(ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND, ErrorCode.INVALID_PARAMETER)
   deliveries(@CurrentTenant() tenant: Tenant, @Param('endpoint_id') endpointId: string, @Query() query: PaginationQueryDto): Promise<PageResult<WebhookDeliveryResponseDto>> {
     return this.endpoints.listDeliveries(tenant, endpointId, query);
+  }
+
+  @Get(':endpoint_id')
+  @RequireScopes('webhooks:read')
+  @ApiOperation({ summary: 'Get a webhook endpoint', description: 'Without its secret.' })
+  @ENDPOINT_ID_PARAM
+  @ApiEnvelopeResponse(WebhookEndpointResponseDto, { description: 'The endpoint' })
+  @ApiErrorResponses(ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND)
+  get(@CurrentTenant() tenant: Tenant, @Param('endpoint_id') endpointId: string): Promise<WebhookEndpointResponseDto> {
+    return this.endpoints.get(tenant, endpointId);
+  }
+
+  @Patch(':endpoint_id')
+  @RequireScopes('webhooks:manage')
+  @ApiOperation({ summary: 'Update a webhook endpoint', description: 'Change url, enabled_events or description; disable it, or enable it again (queued deliveries resume).' })
+  @ENDPOINT_ID_PARAM
+  @ApiEnvelopeResponse(WebhookEndpointResponseDto, { description: 'The updated endpoint' })
+  @ApiErrorResponses(ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND, ErrorCode.INVALID_PARAMETER)
+  update(@CurrentOperation() operation: Operation, @Param('endpoint_id') endpointId: string, @Body() body: UpdateWebhookEndpointDto): Promise<WebhookEndpointResponseDto> {
+    return this.endpoints.update(operation, endpointId, body);
+  }
+
+  @Delete(':endpoint_id')
+  @HttpCode(200)
+  @RequireScopes('webhooks:manage')
+  @ApiOperation({ summary: 'Delete a webhook endpoint', description: 'Its queued deliveries and attempt history go with it.' })
+  @ENDPOINT_ID_PARAM
+  @ApiEnvelopeResponse(DeletedWebhookEndpointResponseDto, { description: 'Deleted' })
+  @ApiErrorResponses(ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND)
+  delete(@CurrentOperation() operation: Operation, @Param('endpoint_id') endpointId: string): Promise<DeletedWebhookEndpointResponseDto> {
+    return this.endpoints.delete(operation, endpointId);
   }
 }

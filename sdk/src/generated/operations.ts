@@ -28,9 +28,9 @@ export const OPERATIONS = {
   'grantRules.update': { group: 'grantRules', name: 'update', method: 'PATCH', path: '/v1/grant-rules/{rule_id}', pathParameters: ['rule_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'testClocks.list': { group: 'testClocks', name: 'list', method: 'GET', path: '/v1/test-clocks', pathParameters: [], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
   'testClocks.create': { group: 'testClocks', name: 'create', method: 'POST', path: '/v1/test-clocks', pathParameters: [], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'header' },
+  'testClocks.advance': { group: 'testClocks', name: 'advance', method: 'POST', path: '/v1/test-clocks/{test_clock_id}/advance', pathParameters: ['test_clock_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'testClocks.get': { group: 'testClocks', name: 'get', method: 'GET', path: '/v1/test-clocks/{test_clock_id}', pathParameters: ['test_clock_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'testClocks.delete': { group: 'testClocks', name: 'delete', method: 'DELETE', path: '/v1/test-clocks/{test_clock_id}', pathParameters: ['test_clock_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
-  'testClocks.advance': { group: 'testClocks', name: 'advance', method: 'POST', path: '/v1/test-clocks/{test_clock_id}/advance', pathParameters: ['test_clock_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'entitlements.check': { group: 'entitlements', name: 'check', method: 'GET', path: '/v1/entitlements/check', pathParameters: [], input: 'query', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'entitlements.list': { group: 'entitlements', name: 'list', method: 'GET', path: '/v1/entitlements', pathParameters: [], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
   'entitlements.create': { group: 'entitlements', name: 'create', method: 'POST', path: '/v1/entitlements', pathParameters: [], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'headerOrBody' },
@@ -38,9 +38,9 @@ export const OPERATIONS = {
   'entitlements.update': { group: 'entitlements', name: 'update', method: 'PATCH', path: '/v1/entitlements/{entitlement_id}', pathParameters: ['entitlement_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'entitlements.suspend': { group: 'entitlements', name: 'suspend', method: 'POST', path: '/v1/entitlements/{entitlement_id}/suspend', pathParameters: ['entitlement_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'entitlements.reactivate': { group: 'entitlements', name: 'reactivate', method: 'POST', path: '/v1/entitlements/{entitlement_id}/reactivate', pathParameters: ['entitlement_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'header' },
-  'entitlements.activate': { group: 'entitlements', name: 'activate', method: 'POST', path: '/v1/entitlements/{entitlement_id}/activate', pathParameters: ['entitlement_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'entitlements.recordUsage': { group: 'entitlements', name: 'recordUsage', method: 'POST', path: '/v1/entitlements/{entitlement_id}/usage', pathParameters: ['entitlement_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'entitlements.revoke': { group: 'entitlements', name: 'revoke', method: 'POST', path: '/v1/entitlements/{entitlement_id}/revoke', pathParameters: ['entitlement_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'header' },
+  'entitlements.activate': { group: 'entitlements', name: 'activate', method: 'POST', path: '/v1/entitlements/{entitlement_id}/activate', pathParameters: ['entitlement_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'entitlements.issueToken': { group: 'entitlements', name: 'issueToken', method: 'POST', path: '/v1/entitlements/{entitlement_id}/token', pathParameters: ['entitlement_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'entitlements.getSigningKeys': { group: 'entitlements', name: 'getSigningKeys', method: 'GET', path: '/.well-known/jwks.json', pathParameters: [], input: 'none', contentTypes: [], paginated: false, credential: null, idempotency: 'none' },
   'entitlements.getTokenIssuer': { group: 'entitlements', name: 'getTokenIssuer', method: 'GET', path: '/.well-known/entitlement-token-issuer.json', pathParameters: [], input: 'none', contentTypes: [], paginated: false, credential: null, idempotency: 'none' },
@@ -70,12 +70,12 @@ export const OPERATIONS = {
   'events.redeliver': { group: 'events', name: 'redeliver', method: 'POST', path: '/v1/events/{event_id}/redeliver', pathParameters: ['event_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'webhookEndpoints.list': { group: 'webhookEndpoints', name: 'list', method: 'GET', path: '/v1/webhook-endpoints', pathParameters: [], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
   'webhookEndpoints.create': { group: 'webhookEndpoints', name: 'create', method: 'POST', path: '/v1/webhook-endpoints', pathParameters: [], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'header' },
-  'webhookEndpoints.get': { group: 'webhookEndpoints', name: 'get', method: 'GET', path: '/v1/webhook-endpoints/{endpoint_id}', pathParameters: ['endpoint_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
-  'webhookEndpoints.delete': { group: 'webhookEndpoints', name: 'delete', method: 'DELETE', path: '/v1/webhook-endpoints/{endpoint_id}', pathParameters: ['endpoint_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
-  'webhookEndpoints.update': { group: 'webhookEndpoints', name: 'update', method: 'PATCH', path: '/v1/webhook-endpoints/{endpoint_id}', pathParameters: ['endpoint_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'webhookEndpoints.rotateSecret': { group: 'webhookEndpoints', name: 'rotateSecret', method: 'POST', path: '/v1/webhook-endpoints/{endpoint_id}/rotate-secret', pathParameters: ['endpoint_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'webhookEndpoints.test': { group: 'webhookEndpoints', name: 'test', method: 'POST', path: '/v1/webhook-endpoints/{endpoint_id}/test', pathParameters: ['endpoint_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'webhookEndpoints.listDeliveries': { group: 'webhookEndpoints', name: 'listDeliveries', method: 'GET', path: '/v1/webhook-endpoints/{endpoint_id}/deliveries', pathParameters: ['endpoint_id'], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
+  'webhookEndpoints.get': { group: 'webhookEndpoints', name: 'get', method: 'GET', path: '/v1/webhook-endpoints/{endpoint_id}', pathParameters: ['endpoint_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
+  'webhookEndpoints.delete': { group: 'webhookEndpoints', name: 'delete', method: 'DELETE', path: '/v1/webhook-endpoints/{endpoint_id}', pathParameters: ['endpoint_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
+  'webhookEndpoints.update': { group: 'webhookEndpoints', name: 'update', method: 'PATCH', path: '/v1/webhook-endpoints/{endpoint_id}', pathParameters: ['endpoint_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'subscriptions.getByStoreId': { group: 'subscriptions', name: 'getByStoreId', method: 'GET', path: '/v1/subscriptions/store/{store_subscription_id}', pathParameters: ['store_subscription_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'subscriptions.upsert': { group: 'subscriptions', name: 'upsert', method: 'PUT', path: '/v1/subscriptions/store/{store_subscription_id}', pathParameters: ['store_subscription_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'subscriptions.get': { group: 'subscriptions', name: 'get', method: 'GET', path: '/v1/subscriptions/{subscription_id}', pathParameters: ['subscription_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
@@ -90,8 +90,8 @@ export const OPERATIONS = {
   'licenseKeys.deleteActivation': { group: 'licenseKeys', name: 'deleteActivation', method: 'DELETE', path: '/v1/license-keys/{license_key_id}/activations/{activation_id}', pathParameters: ['license_key_id', 'activation_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'licenses.validate': { group: 'licenses', name: 'validate', method: 'POST', path: '/v1/licenses/validate', pathParameters: [], input: 'body', contentTypes: ['application/json'], paginated: false, credential: null, idempotency: 'none' },
   'licenses.activate': { group: 'licenses', name: 'activate', method: 'POST', path: '/v1/licenses/activate', pathParameters: [], input: 'body', contentTypes: ['application/json'], paginated: false, credential: null, idempotency: 'none' },
-  'licenses.deactivate': { group: 'licenses', name: 'deactivate', method: 'POST', path: '/v1/licenses/deactivate', pathParameters: [], input: 'body', contentTypes: ['application/json'], paginated: false, credential: null, idempotency: 'none' },
   'licenses.heartbeat': { group: 'licenses', name: 'heartbeat', method: 'POST', path: '/v1/licenses/heartbeat', pathParameters: [], input: 'body', contentTypes: ['application/json'], paginated: false, credential: null, idempotency: 'none' },
+  'licenses.deactivate': { group: 'licenses', name: 'deactivate', method: 'POST', path: '/v1/licenses/deactivate', pathParameters: [], input: 'body', contentTypes: ['application/json'], paginated: false, credential: null, idempotency: 'none' },
   'admin.createDashboardUser': { group: 'admin', name: 'createDashboardUser', method: 'POST', path: '/admin/v1/merchants/{merchant_id}/users', pathParameters: ['merchant_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'adminToken', idempotency: 'none' },
 } as const satisfies Record<string, OperationDescription>;
 
@@ -260,6 +260,13 @@ export interface OperationTypes {
     item: never;
     errorCode: 'IDEMPOTENCY_KEY_CONFLICT' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'MISSING_REQUIRED_FIELD' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'TEST_MODE_ONLY';
   };
+  'testClocks.advance': {
+    query: never;
+    body: operations['testClocks.advance']['requestBody']['content']['application/json'];
+    response: operations['testClocks.advance']['responses'][200]['content']['application/json'];
+    item: never;
+    errorCode: 'IDEMPOTENCY_KEY_CONFLICT' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'MISSING_REQUIRED_FIELD' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'TEST_CLOCK_NOT_FOUND' | 'TEST_MODE_ONLY';
+  };
   'testClocks.get': {
     query: never;
     body: never;
@@ -273,13 +280,6 @@ export interface OperationTypes {
     response: operations['testClocks.delete']['responses'][200]['content']['application/json'];
     item: never;
     errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'TEST_CLOCK_NOT_FOUND' | 'TEST_MODE_ONLY';
-  };
-  'testClocks.advance': {
-    query: never;
-    body: operations['testClocks.advance']['requestBody']['content']['application/json'];
-    response: operations['testClocks.advance']['responses'][200]['content']['application/json'];
-    item: never;
-    errorCode: 'IDEMPOTENCY_KEY_CONFLICT' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'MISSING_REQUIRED_FIELD' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'TEST_CLOCK_NOT_FOUND' | 'TEST_MODE_ONLY';
   };
   'entitlements.check': {
     query: NonNullable<operations['entitlements.check']['parameters']['query']>;
@@ -330,13 +330,6 @@ export interface OperationTypes {
     item: never;
     errorCode: 'ENTITLEMENT_NOT_FOUND' | 'IDEMPOTENCY_KEY_CONFLICT' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'INVALID_STATUS_TRANSITION' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
   };
-  'entitlements.activate': {
-    query: never;
-    body: never;
-    response: operations['entitlements.activate']['responses'][200]['content']['application/json'];
-    item: never;
-    errorCode: 'ENTITLEMENT_NOT_FOUND' | 'IDEMPOTENCY_KEY_CONFLICT' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_STATUS_TRANSITION' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
-  };
   'entitlements.recordUsage': {
     query: never;
     body: NonNullable<operations['entitlements.recordUsage']['requestBody']>['content']['application/json'];
@@ -350,6 +343,13 @@ export interface OperationTypes {
     response: operations['entitlements.revoke']['responses'][200]['content']['application/json'];
     item: never;
     errorCode: 'ENTITLEMENT_NOT_FOUND' | 'IDEMPOTENCY_KEY_CONFLICT' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'INVALID_STATUS_TRANSITION' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
+  };
+  'entitlements.activate': {
+    query: never;
+    body: never;
+    response: operations['entitlements.activate']['responses'][200]['content']['application/json'];
+    item: never;
+    errorCode: 'ENTITLEMENT_NOT_FOUND' | 'IDEMPOTENCY_KEY_CONFLICT' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_STATUS_TRANSITION' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
   };
   'entitlements.issueToken': {
     query: never;
@@ -554,27 +554,6 @@ export interface OperationTypes {
     item: never;
     errorCode: 'IDEMPOTENCY_KEY_CONFLICT' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'MISSING_REQUIRED_FIELD' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
   };
-  'webhookEndpoints.get': {
-    query: never;
-    body: never;
-    response: operations['webhookEndpoints.get']['responses'][200]['content']['application/json'];
-    item: never;
-    errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'WEBHOOK_ENDPOINT_NOT_FOUND';
-  };
-  'webhookEndpoints.delete': {
-    query: never;
-    body: never;
-    response: operations['webhookEndpoints.delete']['responses'][200]['content']['application/json'];
-    item: never;
-    errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'WEBHOOK_ENDPOINT_NOT_FOUND';
-  };
-  'webhookEndpoints.update': {
-    query: never;
-    body: operations['webhookEndpoints.update']['requestBody']['content']['application/json'];
-    response: operations['webhookEndpoints.update']['responses'][200]['content']['application/json'];
-    item: never;
-    errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'WEBHOOK_ENDPOINT_NOT_FOUND';
-  };
   'webhookEndpoints.rotateSecret': {
     query: never;
     body: never;
@@ -595,6 +574,27 @@ export interface OperationTypes {
     response: operations['webhookEndpoints.listDeliveries']['responses'][200]['content']['application/json'];
     item: (operations['webhookEndpoints.listDeliveries']['responses'][200]['content']['application/json'])['data'][number];
     errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_PARAMETER' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'WEBHOOK_ENDPOINT_NOT_FOUND';
+  };
+  'webhookEndpoints.get': {
+    query: never;
+    body: never;
+    response: operations['webhookEndpoints.get']['responses'][200]['content']['application/json'];
+    item: never;
+    errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'WEBHOOK_ENDPOINT_NOT_FOUND';
+  };
+  'webhookEndpoints.delete': {
+    query: never;
+    body: never;
+    response: operations['webhookEndpoints.delete']['responses'][200]['content']['application/json'];
+    item: never;
+    errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'WEBHOOK_ENDPOINT_NOT_FOUND';
+  };
+  'webhookEndpoints.update': {
+    query: never;
+    body: operations['webhookEndpoints.update']['requestBody']['content']['application/json'];
+    response: operations['webhookEndpoints.update']['responses'][200]['content']['application/json'];
+    item: never;
+    errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'WEBHOOK_ENDPOINT_NOT_FOUND';
   };
   'subscriptions.getByStoreId': {
     query: never;
@@ -694,19 +694,19 @@ export interface OperationTypes {
     item: never;
     errorCode: 'ACTIVATION_LIMIT_REACHED' | 'ENTITLEMENT_NOT_ACTIVE' | 'INTERNAL_ERROR' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'LICENSE_KEY_NOT_FOUND' | 'MISSING_REQUIRED_FIELD' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
   };
-  'licenses.deactivate': {
-    query: never;
-    body: operations['licenses.deactivate']['requestBody']['content']['application/json'];
-    response: operations['licenses.deactivate']['responses'][200]['content']['application/json'];
-    item: never;
-    errorCode: 'ACTIVATION_NOT_FOUND' | 'INTERNAL_ERROR' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'LICENSE_KEY_NOT_FOUND' | 'MISSING_REQUIRED_FIELD' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
-  };
   'licenses.heartbeat': {
     query: never;
     body: operations['licenses.heartbeat']['requestBody']['content']['application/json'];
     response: operations['licenses.heartbeat']['responses'][200]['content']['application/json'];
     item: never;
     errorCode: 'ACTIVATION_NOT_FOUND' | 'ENTITLEMENT_NOT_ACTIVE' | 'INTERNAL_ERROR' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'LICENSE_KEY_NOT_FOUND' | 'MISSING_REQUIRED_FIELD' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
+  };
+  'licenses.deactivate': {
+    query: never;
+    body: operations['licenses.deactivate']['requestBody']['content']['application/json'];
+    response: operations['licenses.deactivate']['responses'][200]['content']['application/json'];
+    item: never;
+    errorCode: 'ACTIVATION_NOT_FOUND' | 'INTERNAL_ERROR' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'LICENSE_KEY_NOT_FOUND' | 'MISSING_REQUIRED_FIELD' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
   };
   'admin.createDashboardUser': {
     query: never;
@@ -1033,6 +1033,17 @@ export interface TestClocksOperations {
   create(body: Body<'testClocks.create'>, options?: RequestOptions): Promise<ApiResult<'testClocks.create'>>;
 
   /**
+   * Advance a test clock
+   *
+   * Moves the clock forward (a later frozen_time, at most 2 years per call; else 400 INVALID_PARAMETER) and, before answering, applies everything that became due for its customers as the expiry sweeper would: time-limited entitlements past expires_at and subscriptions' cancel_at_period_end expire, each publishing entitlement.expired once (an event keeps its real created_at and carries data.test_clock). The answer is the clock, status ready.
+   *
+   * `POST /v1/test-clocks/{test_clock_id}/advance` · API key with scope `entitlements:write` · operationId `testClocks.advance`
+   *
+   * @throws {ApiError} IDEMPOTENCY_KEY_CONFLICT, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_JSON, INVALID_PARAMETER, MISSING_REQUIRED_FIELD, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE, TEST_CLOCK_NOT_FOUND, TEST_MODE_ONLY
+   */
+  advance(testClockId: string, body: Body<'testClocks.advance'>, options?: RequestOptions): Promise<ApiResult<'testClocks.advance'>>;
+
+  /**
    * Get a test clock
    *
    * Test mode only.
@@ -1053,17 +1064,6 @@ export interface TestClocksOperations {
    * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, RATE_LIMITED, SERVICE_UNAVAILABLE, TEST_CLOCK_NOT_FOUND, TEST_MODE_ONLY
    */
   delete(testClockId: string, options?: RequestOptions): Promise<ApiResult<'testClocks.delete'>>;
-
-  /**
-   * Advance a test clock
-   *
-   * Moves the clock forward (a later frozen_time, at most 2 years per call; else 400 INVALID_PARAMETER) and, before answering, applies everything that became due for its customers as the expiry sweeper would: time-limited entitlements past expires_at and subscriptions' cancel_at_period_end expire, each publishing entitlement.expired once (an event keeps its real created_at and carries data.test_clock). The answer is the clock, status ready.
-   *
-   * `POST /v1/test-clocks/{test_clock_id}/advance` · API key with scope `entitlements:write` · operationId `testClocks.advance`
-   *
-   * @throws {ApiError} IDEMPOTENCY_KEY_CONFLICT, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_JSON, INVALID_PARAMETER, MISSING_REQUIRED_FIELD, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE, TEST_CLOCK_NOT_FOUND, TEST_MODE_ONLY
-   */
-  advance(testClockId: string, body: Body<'testClocks.advance'>, options?: RequestOptions): Promise<ApiResult<'testClocks.advance'>>;
 }
 
 /**
@@ -1150,17 +1150,6 @@ export interface EntitlementsOperations {
   reactivate(entitlementId: string, body?: Body<'entitlements.reactivate'>, options?: RequestOptions): Promise<ApiResult<'entitlements.reactivate'>>;
 
   /**
-   * Activate a pending entitlement
-   *
-   * pending → active. Publishes entitlement.activated. Refused with 409 INVALID_STATUS_TRANSITION ("Cannot <operation> an entitlement that is <status>") where the lifecycle table forbids it.
-   *
-   * `POST /v1/entitlements/{entitlement_id}/activate` · API key with scope `entitlements:write` · operationId `entitlements.activate`
-   *
-   * @throws {ApiError} ENTITLEMENT_NOT_FOUND, IDEMPOTENCY_KEY_CONFLICT, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_STATUS_TRANSITION, RATE_LIMITED, SERVICE_UNAVAILABLE
-   */
-  activate(entitlementId: string, options?: RequestOptions): Promise<ApiResult<'entitlements.activate'>>;
-
-  /**
    * Record usage
    *
    * Records uses of an active entitlement (non-file products; file downloads count themselves). The use that reaches usage_limit succeeds and the entitlement reads as expired from then on; further uses get 409 INVALID_STATUS_TRANSITION, as does a quantity larger than the uses left. Publishes entitlement.updated.
@@ -1181,6 +1170,17 @@ export interface EntitlementsOperations {
    * @throws {ApiError} ENTITLEMENT_NOT_FOUND, IDEMPOTENCY_KEY_CONFLICT, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_JSON, INVALID_PARAMETER, INVALID_STATUS_TRANSITION, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE
    */
   revoke(entitlementId: string, body?: Body<'entitlements.revoke'>, options?: RequestOptions): Promise<ApiResult<'entitlements.revoke'>>;
+
+  /**
+   * Activate a pending entitlement
+   *
+   * pending → active. Publishes entitlement.activated. Refused with 409 INVALID_STATUS_TRANSITION ("Cannot <operation> an entitlement that is <status>") where the lifecycle table forbids it.
+   *
+   * `POST /v1/entitlements/{entitlement_id}/activate` · API key with scope `entitlements:write` · operationId `entitlements.activate`
+   *
+   * @throws {ApiError} ENTITLEMENT_NOT_FOUND, IDEMPOTENCY_KEY_CONFLICT, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_STATUS_TRANSITION, RATE_LIMITED, SERVICE_UNAVAILABLE
+   */
+  activate(entitlementId: string, options?: RequestOptions): Promise<ApiResult<'entitlements.activate'>>;
 
   /**
    * Issue a signed entitlement token
@@ -1548,39 +1548,6 @@ export interface WebhookEndpointsOperations {
   create(body: Body<'webhookEndpoints.create'>, options?: RequestOptions): Promise<ApiResult<'webhookEndpoints.create'>>;
 
   /**
-   * Get a webhook endpoint
-   *
-   * Without its secret.
-   *
-   * `GET /v1/webhook-endpoints/{endpoint_id}` · API key with scope `webhooks:read` · operationId `webhookEndpoints.get`
-   *
-   * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, RATE_LIMITED, SERVICE_UNAVAILABLE, WEBHOOK_ENDPOINT_NOT_FOUND
-   */
-  get(endpointId: string, options?: RequestOptions): Promise<ApiResult<'webhookEndpoints.get'>>;
-
-  /**
-   * Delete a webhook endpoint
-   *
-   * Its queued deliveries and attempt history go with it.
-   *
-   * `DELETE /v1/webhook-endpoints/{endpoint_id}` · API key with scope `webhooks:manage` · operationId `webhookEndpoints.delete`
-   *
-   * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, RATE_LIMITED, SERVICE_UNAVAILABLE, WEBHOOK_ENDPOINT_NOT_FOUND
-   */
-  delete(endpointId: string, options?: RequestOptions): Promise<ApiResult<'webhookEndpoints.delete'>>;
-
-  /**
-   * Update a webhook endpoint
-   *
-   * Change url, enabled_events or description; disable it, or enable it again (queued deliveries resume).
-   *
-   * `PATCH /v1/webhook-endpoints/{endpoint_id}` · API key with scope `webhooks:manage` · operationId `webhookEndpoints.update`
-   *
-   * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_JSON, INVALID_PARAMETER, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE, WEBHOOK_ENDPOINT_NOT_FOUND
-   */
-  update(endpointId: string, body: Body<'webhookEndpoints.update'>, options?: RequestOptions): Promise<ApiResult<'webhookEndpoints.update'>>;
-
-  /**
    * Rotate the signing secret
    *
    * Returns the new secret. For 24 h the old secret keeps signing too: webhook-signature then carries both signatures, space-separated.
@@ -1614,6 +1581,39 @@ export interface WebhookEndpointsOperations {
    * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_PARAMETER, RATE_LIMITED, SERVICE_UNAVAILABLE, WEBHOOK_ENDPOINT_NOT_FOUND
    */
   listDeliveries(endpointId: string, query?: Query<'webhookEndpoints.listDeliveries'>, options?: RequestOptions): PagePromise<'webhookEndpoints.listDeliveries'>;
+
+  /**
+   * Get a webhook endpoint
+   *
+   * Without its secret.
+   *
+   * `GET /v1/webhook-endpoints/{endpoint_id}` · API key with scope `webhooks:read` · operationId `webhookEndpoints.get`
+   *
+   * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, RATE_LIMITED, SERVICE_UNAVAILABLE, WEBHOOK_ENDPOINT_NOT_FOUND
+   */
+  get(endpointId: string, options?: RequestOptions): Promise<ApiResult<'webhookEndpoints.get'>>;
+
+  /**
+   * Delete a webhook endpoint
+   *
+   * Its queued deliveries and attempt history go with it.
+   *
+   * `DELETE /v1/webhook-endpoints/{endpoint_id}` · API key with scope `webhooks:manage` · operationId `webhookEndpoints.delete`
+   *
+   * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, RATE_LIMITED, SERVICE_UNAVAILABLE, WEBHOOK_ENDPOINT_NOT_FOUND
+   */
+  delete(endpointId: string, options?: RequestOptions): Promise<ApiResult<'webhookEndpoints.delete'>>;
+
+  /**
+   * Update a webhook endpoint
+   *
+   * Change url, enabled_events or description; disable it, or enable it again (queued deliveries resume).
+   *
+   * `PATCH /v1/webhook-endpoints/{endpoint_id}` · API key with scope `webhooks:manage` · operationId `webhookEndpoints.update`
+   *
+   * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_JSON, INVALID_PARAMETER, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE, WEBHOOK_ENDPOINT_NOT_FOUND
+   */
+  update(endpointId: string, body: Body<'webhookEndpoints.update'>, options?: RequestOptions): Promise<ApiResult<'webhookEndpoints.update'>>;
 }
 
 /**
@@ -1798,17 +1798,6 @@ export interface LicensesOperations {
   activate(body: Body<'licenses.activate'>, options?: RequestOptions): Promise<ApiResult<'licenses.activate'>>;
 
   /**
-   * Deactivate a device (from the app)
-   *
-   * Frees this fingerprint's seat (license.deactivated). No API key: the license key in the body is the credential, so the customer's app calls it directly (CORS open). Rate-limited per key; unknown keys are counted per client address (AUTH_FAILURE_LIMIT_PER_MINUTE), and past it every unknown key is 429 without a database lookup.
-   *
-   * `POST /v1/licenses/deactivate` · no credential · operationId `licenses.deactivate`
-   *
-   * @throws {ApiError} ACTIVATION_NOT_FOUND, INTERNAL_ERROR, INVALID_JSON, INVALID_PARAMETER, LICENSE_KEY_NOT_FOUND, MISSING_REQUIRED_FIELD, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE
-   */
-  deactivate(body: Body<'licenses.deactivate'>, options?: RequestOptions): Promise<ApiResult<'licenses.deactivate'>>;
-
-  /**
    * Keep a device active (from the app)
    *
    * Moves last_seen_at to now. With the product's activation_ttl_seconds set, a device that stops sending heartbeats loses its seat to the sweep (license.activation_expired). No API key: the license key in the body is the credential, so the customer's app calls it directly (CORS open). Rate-limited per key; unknown keys are counted per client address (AUTH_FAILURE_LIMIT_PER_MINUTE), and past it every unknown key is 429 without a database lookup.
@@ -1818,6 +1807,17 @@ export interface LicensesOperations {
    * @throws {ApiError} ACTIVATION_NOT_FOUND, ENTITLEMENT_NOT_ACTIVE, INTERNAL_ERROR, INVALID_JSON, INVALID_PARAMETER, LICENSE_KEY_NOT_FOUND, MISSING_REQUIRED_FIELD, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE
    */
   heartbeat(body: Body<'licenses.heartbeat'>, options?: RequestOptions): Promise<ApiResult<'licenses.heartbeat'>>;
+
+  /**
+   * Deactivate a device (from the app)
+   *
+   * Frees this fingerprint's seat (license.deactivated). No API key: the license key in the body is the credential, so the customer's app calls it directly (CORS open). Rate-limited per key; unknown keys are counted per client address (AUTH_FAILURE_LIMIT_PER_MINUTE), and past it every unknown key is 429 without a database lookup.
+   *
+   * `POST /v1/licenses/deactivate` · no credential · operationId `licenses.deactivate`
+   *
+   * @throws {ApiError} ACTIVATION_NOT_FOUND, INTERNAL_ERROR, INVALID_JSON, INVALID_PARAMETER, LICENSE_KEY_NOT_FOUND, MISSING_REQUIRED_FIELD, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE
+   */
+  deactivate(body: Body<'licenses.deactivate'>, options?: RequestOptions): Promise<ApiResult<'licenses.deactivate'>>;
 }
 
 /** Every resource group of the document, as `client.<group>`. */
