@@ -89,14 +89,13 @@ export function objectTypeOfId(id: string): string | null {
 }
 
 /**
- * The object a write acted on: the id its result carries (a create's new record, `body` of an
- * upsert's StatusResult), else the one its path named, else the request's own resource.
+ * The object a write acted on: the record its result is (a create's new one, `body` of an upsert's
+ * StatusResult, a key made under a merchant's path), else the one its path named (a download's
+ * file), else the request's own resource.
  */
 export function auditObjectOf(context: AuditContext, result: unknown): AuditObject {
   const resultId = idOf(result);
-  if (resultId !== null && (context.object?.id === null || context.object === null || context.object.id === resultId)) {
-    return { type: objectTypeOfId(resultId) ?? context.object?.type ?? 'unknown', id: resultId };
-  }
+  if (resultId !== null) return { type: objectTypeOfId(resultId) ?? context.object?.type ?? 'unknown', id: resultId };
   return context.object ?? { type: 'unknown', id: null };
 }
 
