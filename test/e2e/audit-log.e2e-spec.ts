@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { Pruner } from '../../src/database/pruner';
 import { FileFixtures, putObject } from '../support/file-fixtures';
 import { freePort } from '../support/free-port';
 import { bearer, createTestApp, TEST_ADMIN_TOKEN, TestApp, TestTenant } from '../support/test-app';
@@ -181,6 +182,22 @@ describe('audit log', () => {
     expect(removalOfOwner).toHaveLength(0);
   });
 
+  it('prunes rows past AUDIT_RETENTION (400 days by default) and keeps the rest', async () => {
+    const database = testApp.app.get(DataSource);
+    const old = 'aud_00000000000000000000000000';
+    await database.query(
+      `INSERT INTO audit_log (id, merchant_id, mode, actor_type, actor_id, actor_label, action, object_type, object_id, status, created_at)
+       VALUES ($1, $2, 'test', 'system', 'cli', 'cli', 'entitlements.create', 'entitlement', NULL, 'succeeded', now() - interval '401 days')`,
+      [old, tenant.merchantId],
+    );
+    const kept = (await rowsOf(tenant.merchantId)).length;
+    const report = await testApp.app.get(Pruner).run();
+    expect(report.deleted.audit_log).toBeGreaterThanOrEqual(1);
+    const after = await rowsOf(tenant.merchantId);
+    expect(after.map((row) => row.id)).not.toContain(old);
+    expect(after).toHaveLength(kept - 1);
+  });
+
   describe('GET /v1/audit-log', () => {
     let entitlementId: string;
 
@@ -232,12 +249,12 @@ describe('audit log', () => {
       const seen: string[] = [];
       let cursor: string | null = null;
       do {
-        const page = await testApp.http
+        const page: { body: { data: Array<{ id: string }>; pagination: { next_cursor: string | null } } } = await testApp.http
           .get('/v1/audit-log')
           .query({ limit: 3, ...(cursor ? { cursor } : {}) })
           .set(owner)
           .expect(200);
-        seen.push(...page.body.data.map((row: { id: string }) => row.id));
+        seen.push(...page.body.data.map((row) => row.id));
         cursor = page.body.pagination.next_cursor;
       } while (cursor !== null && seen.length < 300);
       expect(seen).toEqual(all.body.data.map((row: { id: string }) => row.id));
