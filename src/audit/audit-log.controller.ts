@@ -13,7 +13,7 @@ import { AuditEntryResponseDto } from './dto/audit-entry-response.dto';
 import { ListAuditLogQueryDto } from './dto/list-audit-log-query.dto';
 
 /** The audit log is append-only: this one GET is its only route (no update, no delete). */
-@ApiTags('audit log')
+@ApiTags('audit-log')
 @Controller('v1/audit-log')
 export class AuditLogController {
   constructor(private readonly auditLog: AuditLogService) {}

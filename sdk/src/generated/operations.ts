@@ -1625,7 +1625,7 @@ export interface WebhookEndpointsOperations {
 }
 
 /**
- * `client.auditLog`: audit log.
+ * `client.auditLog`: Who did what: every write, sign-in and team change, recorded with the change itself (append-only).
  */
 export interface AuditLogOperations {
   /**

@@ -9,12 +9,12 @@ export class AuditActorResponseDto {
   @ApiProperty({ description: "The user's or the key's id; `admin` or `cli` for the operator", example: 'user_01jd8x3k2m4n5p6q7r8s9t0v1w' })
   id: string;
 
-  @ApiProperty({ description: "What a person recognises: the user's email or the key's prefix", example: 'support@example.com' })
+  @ApiProperty({ description: "What a person recognises: the user's email or the key's prefix", maxLength: 254, example: 'support@example.com' })
   label: string;
 }
 
 export class AuditObjectResponseDto {
-  @ApiProperty({ description: 'The kind of object acted on (entitlement, product, api_key, dashboard_user…)', example: 'entitlement' })
+  @ApiProperty({ description: 'The kind of object acted on (entitlement, product, api_key, dashboard_user…)', maxLength: 64, example: 'entitlement' })
   type: string;
 
   @ApiProperty({ description: 'Its id; null when the action has no single object (a failed sign-in of an unknown user)', nullable: true, type: String, example: 'ent_01jd8x3k2m4n5p6q7r8s9t0v1w' })
@@ -44,7 +44,7 @@ export class AuditEntryResponseDto {
   @ApiProperty({ description: "The request's id (its X-Request-Id); null for the CLI", nullable: true, type: String, example: 'req_q3Zr9x0aB1cD2eF3' })
   request_id: string | null;
 
-  @ApiProperty({ description: "The client's address (through TRUST_PROXY's hops); null for the CLI", nullable: true, type: String, example: '203.0.113.7' })
+  @ApiProperty({ description: "The client's address (through TRUST_PROXY's hops); null for the CLI", nullable: true, type: String, maxLength: 64, example: '203.0.113.7' })
   client_address: string | null;
 
   @ApiProperty({ description: 'succeeded, or failed for what is recorded because it failed (a failed sign-in); a failed write records nothing', enum: AUDIT_STATUSES, example: 'succeeded' })
