@@ -1,3 +1,4 @@
+import { AuditEntryEntity } from './audit/audit-entry.entity';
 import { ApiKeyEntity } from './auth/api-key.entity';
 import { MerchantEntity } from './auth/merchant.entity';
 import { ServerSecretEntity } from './auth/server-secret.entity';
@@ -32,4 +33,4 @@ import { WebhookDeliveryEntity } from './webhooks/webhook-delivery.entity';
 import { WebhookEndpointEntity } from './webhooks/webhook-endpoint.entity';
 
 /** Every entity, listed explicitly so ts-node, jest and the compiled build load the same set. */
-export const ENTITIES = [MerchantEntity, ApiKeyEntity, ProductEntity, EventEntity, CustomerEntity, EntitlementEntity, FileEntity, DownloadEntity, StorageUsageEntity, StorageReservationEntity, BandwidthUsageEntity, ProductFileEntity, ProductBundleItemEntity, WebhookEndpointEntity, WebhookDeliveryEntity, WebhookDeliveryAttemptEntity, IdempotencyKeyEntity, GrantRuleEntity, OrderEntity, OrderLineItemEntity, SubscriptionEntity, EntitlementImportEntity, ImportRowEntity, DashboardUserEntity, DashboardSetupLinkEntity, DashboardSessionEntity, ServerSecretEntity, TestClockEntity, LicenseKeyEntity, LicenseActivationEntity, UsageStatementEntity, BandwidthThresholdEntity];
+export const ENTITIES = [MerchantEntity, ApiKeyEntity, ProductEntity, EventEntity, CustomerEntity, EntitlementEntity, FileEntity, DownloadEntity, StorageUsageEntity, StorageReservationEntity, BandwidthUsageEntity, ProductFileEntity, ProductBundleItemEntity, WebhookEndpointEntity, WebhookDeliveryEntity, WebhookDeliveryAttemptEntity, IdempotencyKeyEntity, GrantRuleEntity, OrderEntity, OrderLineItemEntity, SubscriptionEntity, EntitlementImportEntity, ImportRowEntity, DashboardUserEntity, DashboardSetupLinkEntity, DashboardSessionEntity, ServerSecretEntity, TestClockEntity, LicenseKeyEntity, LicenseActivationEntity, UsageStatementEntity, BandwidthThresholdEntity, AuditEntryEntity];

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { AdminModule } from './admin/admin.module';
+import { AuditModule } from './audit/audit.module';
 import { ENTITIES } from './app-entities';
 import { AccessGuard } from './auth/access.guard';
 import { AuthModule } from './auth/auth.module';
@@ -59,6 +60,7 @@ export class AppModule {
         FilesModule,
         BillingModule,
         WebhooksModule,
+        AuditModule,
         IdempotencyModule,
         SubscriptionsModule,
         ImportsModule,

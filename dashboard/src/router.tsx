@@ -55,6 +55,7 @@ export function createRoutes(): RouteObject[] {
           at('webhooks/:endpointId', () => import('./pages/webhooks/endpoint-page'), 'EndpointPage'),
           at('events', () => import('./pages/events/events-page'), 'EventsPage'),
           at('events/:eventId', () => import('./pages/events/event-page'), 'EventPage'),
+          at('audit-log', () => import('./pages/audit-log/audit-log-page'), 'AuditLogPage'),
           at('billing', () => import('./pages/billing/billing-page'), 'BillingPage'),
           at('settings/api-keys', () => import('./pages/settings/api-keys-page'), 'ApiKeysPage'),
           at('settings/team', () => import('./pages/settings/team-page'), 'TeamPage'),

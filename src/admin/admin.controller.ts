@@ -10,6 +10,7 @@ import { ApiErrorResponses } from '../swagger/api-error-responses.decorator';
 import { CreateApiKeyDto } from '../auth/dto/api-key-request.dto';
 import { CreateMerchantDto, UpdateMerchantTermsDto } from './dto/admin-request.dto';
 import { ApiIdParam } from '../swagger/api-path-parameters';
+import { CurrentAudit, RequestAudit } from '../auth/request-audit';
 
 const MERCHANT_ID = ApiIdParam('merchant_id', 'mer', 'Merchant', ['POST /admin/v1/merchants']);
 
@@ -26,8 +27,8 @@ export class AdminController {
   @ApiOperation({ summary: 'Create a merchant' })
   @ApiEnvelopeResponse(MerchantResponseDto, { status: 201, description: 'The merchant' })
   @ApiErrorResponses(ErrorCode.MISSING_REQUIRED_FIELD, ErrorCode.INVALID_PARAMETER)
-  createMerchant(@Body() body: CreateMerchantDto): Promise<MerchantResponseDto> {
-    return this.merchants.create(body.name, body.plan);
+  createMerchant(@CurrentAudit() audit: RequestAudit, @Body() body: CreateMerchantDto): Promise<MerchantResponseDto> {
+    return this.merchants.create(body.name, body.plan, audit);
   }
 
   @Get('merchants/:merchant_id')
@@ -49,8 +50,8 @@ export class AdminController {
   @MERCHANT_ID
   @ApiEnvelopeResponse(MerchantResponseDto, { description: 'The merchant after the change' })
   @ApiErrorResponses(ErrorCode.INVALID_PARAMETER, ErrorCode.MERCHANT_NOT_FOUND)
-  updateMerchant(@Param('merchant_id') merchantId: string, @Body() body: UpdateMerchantTermsDto): Promise<MerchantResponseDto> {
-    return this.merchants.update(merchantId, body);
+  updateMerchant(@CurrentAudit() audit: RequestAudit, @Param('merchant_id') merchantId: string, @Body() body: UpdateMerchantTermsDto): Promise<MerchantResponseDto> {
+    return this.merchants.update(merchantId, body, audit);
   }
 
   @Post('merchants/:merchant_id/api-keys')
@@ -58,8 +59,8 @@ export class AdminController {
   @MERCHANT_ID
   @ApiEnvelopeResponse(CreatedApiKeyResponseDto, { status: 201, description: 'The key, with its secret' })
   @ApiErrorResponses(ErrorCode.MISSING_REQUIRED_FIELD, ErrorCode.INVALID_PARAMETER, ErrorCode.MERCHANT_NOT_FOUND)
-  createApiKey(@Param('merchant_id') merchantId: string, @Body() body: CreateApiKeyDto): Promise<CreatedApiKeyResponseDto> {
-    return this.apiKeys.create(merchantId, body);
+  createApiKey(@CurrentAudit() audit: RequestAudit, @Param('merchant_id') merchantId: string, @Body() body: CreateApiKeyDto): Promise<CreatedApiKeyResponseDto> {
+    return this.apiKeys.create(merchantId, body, audit);
   }
 
   @Get('merchants/:merchant_id/api-keys')
@@ -77,7 +78,7 @@ export class AdminController {
   @ApiIdParam('api_key_id', 'key', 'API key', ['POST /admin/v1/merchants/{merchant_id}/api-keys', 'GET /admin/v1/merchants/{merchant_id}/api-keys'])
   @ApiEnvelopeResponse(ApiKeyResponseDto, { description: 'The revoked key' })
   @ApiErrorResponses(ErrorCode.API_KEY_NOT_FOUND)
-  revokeApiKey(@Param('api_key_id') keyId: string): Promise<ApiKeyResponseDto> {
-    return this.apiKeys.revoke(keyId);
+  revokeApiKey(@CurrentAudit() audit: RequestAudit, @Param('api_key_id') keyId: string): Promise<ApiKeyResponseDto> {
+    return this.apiKeys.revoke(keyId, audit);
   }
 }

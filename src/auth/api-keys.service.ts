@@ -11,6 +11,7 @@ import type { AuthContext } from './auth-context';
 import { CredentialChecksum } from './credential-checksum';
 import type { SecretCredential } from './guessing-rules';
 import { LegacyCredentialFilter } from './legacy-credential-filter';
+import { inTenant, RequestAudit } from './request-audit';
 import { MerchantsService } from './merchants.service';
 import { ALL_SCOPES_WILDCARD, isScope, SCOPES } from './scopes';
 import type { ApiMode } from '../database/tenant';
@@ -62,11 +63,12 @@ export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
     await this.legacyKeys.start();
   }
 
-  async create(merchantId: string, input: { mode: ApiMode; scopes: string[]; name?: string | null }): Promise<CreatedApiKeyResponseDto> {
+  /** `audit`: who asked (a dashboard user, the admin token, the CLI); the key's creation is recorded with it. */
+  async create(merchantId: string, input: { mode: ApiMode; scopes: string[]; name?: string | null }, audit: RequestAudit): Promise<CreatedApiKeyResponseDto> {
     await this.merchants.require(merchantId);
     const scopes = this.normaliseScopes(input.scopes);
     const key = generateApiKey(input.mode, this.checksum);
-    const entity = await this.unitOfWork.run((tx) =>
+    const entity = await this.unitOfWork.runRecorded(inTenant(audit, merchantId, input.mode), (tx) =>
       this.keys.create(tx, merchantId, {
       keyHash: hashApiKey(key),
       prefix: displayPrefix(key),
@@ -83,9 +85,17 @@ export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
     return (await this.keys.listForMerchant(this.unitOfWork.pool, merchantId)).map(toApiKeyResponse);
   }
 
-  async revoke(keyId: string): Promise<ApiKeyResponseDto> {
-    const revoked = isValidId('key', keyId) ? await this.unitOfWork.run((tx) => this.keys.revoke(tx, keyId)) : null;
-    if (!revoked) throw new ApiError(ErrorCode.API_KEY_NOT_FOUND, `No API key with id '${keyId}'`);
+  async revoke(keyId: string, audit: RequestAudit): Promise<ApiKeyResponseDto> {
+    if (!isValidId('key', keyId)) throw new ApiError(ErrorCode.API_KEY_NOT_FOUND, `No API key with id '${keyId}'`);
+    // The key names its merchant: the audit row is written in its log, with the revocation.
+    const revoked = await this.unitOfWork.runRecorded(
+      (key: ApiKeyEntity) => inTenant(audit, key.merchant_id, key.mode),
+      async (tx) => {
+        const key = await this.keys.revoke(tx, keyId);
+        if (!key) throw new ApiError(ErrorCode.API_KEY_NOT_FOUND, `No API key with id '${keyId}'`);
+        return key;
+      },
+    );
     // This instance forgets it now; others within the cache TTL.
     this.cache.deleteWhere((context) => context.credentialId === keyId);
     return toApiKeyResponse(revoked);
@@ -133,6 +143,7 @@ export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
           const context: AuthContext = {
             credential: 'api-key',
             credentialId: entity.id,
+            actor: { type: 'api_key', id: entity.id, label: entity.prefix },
             merchantId: entity.merchant_id,
             mode: entity.mode,
             scopes: new Set(entity.scopes),

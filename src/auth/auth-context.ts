@@ -1,4 +1,5 @@
 import type { HttpRequest } from '../exchange/http-exchange';
+import type { AuditActor } from '../database/audit-trail';
 import type { CredentialKind } from '../database/operation';
 import type { Role } from './roles';
 import { GRANTED_BY, type Scope, type SessionScope } from './scopes';
@@ -9,6 +10,8 @@ export interface AuthContext {
   credential: CredentialKind;
   /** The API key's id, or the dashboard session's: rate limits count per credential. */
   credentialId: string;
+  /** Who the audit log names for this request's writes: the key (by its prefix) or the session's user (by email). */
+  actor: AuditActor;
   merchantId: string;
   mode: ApiMode;
   scopes: ReadonlySet<string>;

@@ -1,3 +1,4 @@
+import type { RequestAudit } from './request-audit';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ApiMode } from '../database/tenant';
 import type { AuthContext, DashboardSessionCredential } from './auth-context';
@@ -12,6 +13,7 @@ export function dashboardSessionAuth(session: DashboardSessionCredential, mode: 
   return {
     credential: 'dashboard-session',
     credentialId: session.sessionId,
+    actor: { type: 'user', id: session.userId, label: session.email },
     merchantId: session.merchantId,
     mode,
     scopes: scopesOfRole(session.role, session.testOnly, mode),
@@ -36,7 +38,7 @@ export const DASHBOARD_SESSION_LOOKUP = Symbol('DashboardSessionLookup');
 
 /** Creates a dashboard user with a setup link; the demo seeder prints one beside the demo key. */
 export interface DashboardUserInviter {
-  create(merchantId: string, email: string): Promise<{ email: string; setup_url: string }>;
+  create(merchantId: string, email: string, options: Record<string, never>, audit: RequestAudit): Promise<{ email: string; setup_url: string }>;
 }
 
 export const DASHBOARD_USER_INVITER = Symbol('DashboardUserInviter');

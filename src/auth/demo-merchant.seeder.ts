@@ -1,3 +1,4 @@
+import { DEMO_SEED_ACTOR, systemAudit } from './request-audit';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import type { DemoCredentials } from '../logging/startup-summary';
@@ -24,9 +25,10 @@ export class DemoMerchantSeeder {
   async seed(): Promise<DemoCredentials | null> {
     if (!this.config.embeddedDatabase || this.config.skipDemoSeed) return null;
     if ((await this.merchants.count()) > 0) return null;
-    const merchant = await this.merchants.create('Demo merchant', 'free');
-    const key = await this.apiKeys.create(merchant.id, { mode: 'test', scopes: ['*'], name: 'demo key' });
-    const user = this.config.dashboardEnabled ? await this.dashboardUsers?.create(merchant.id, 'demo@example.com') : undefined;
+    const audit = systemAudit('demo.seed', DEMO_SEED_ACTOR);
+    const merchant = await this.merchants.create('Demo merchant', 'free', audit);
+    const key = await this.apiKeys.create(merchant.id, { mode: 'test', scopes: ['*'], name: 'demo key' }, audit);
+    const user = this.config.dashboardEnabled ? await this.dashboardUsers?.create(merchant.id, 'demo@example.com', {}, audit) : undefined;
     return { merchantId: merchant.id, key: key.key, dashboard: user ? { email: user.email, setupUrl: user.setup_url } : null };
   }
 }

@@ -9,6 +9,7 @@ import { MerchantResponseDto } from './dto/admin-response.dto';
 import { MerchantEntity, Plan } from './merchant.entity';
 import { API_KEY_CACHE_TTL_MILLISECONDS } from './api-key-cache';
 import { MerchantColumnChanges, MerchantsRepository } from './merchants.repository';
+import { inTenant, RequestAudit } from './request-audit';
 
 const PLAN_CACHE_ENTRIES = 10_000;
 
@@ -82,8 +83,9 @@ export class MerchantsService {
     private readonly unitOfWork: UnitOfWork,
   ) {}
 
-  async create(name: string, plan: Plan): Promise<MerchantResponseDto> {
-    return toMerchantResponse(await this.unitOfWork.run((tx) => this.merchants.create(tx, name, plan)));
+  async create(name: string, plan: Plan, audit: RequestAudit): Promise<MerchantResponseDto> {
+    // The new merchant's log starts with its creation.
+    return toMerchantResponse(await this.unitOfWork.runRecorded((merchant: MerchantEntity) => inTenant(audit, merchant.id, null), (tx) => this.merchants.create(tx, name, plan)));
   }
 
   count(): Promise<number> {
@@ -94,9 +96,9 @@ export class MerchantsService {
     return toMerchantResponse(await this.require(merchantId));
   }
 
-  async update(merchantId: string, changes: MerchantChanges): Promise<MerchantResponseDto> {
+  async update(merchantId: string, changes: MerchantChanges, audit: RequestAudit): Promise<MerchantResponseDto> {
     await this.require(merchantId);
-    const updated = await this.unitOfWork.run((tx) => this.merchants.update(tx, merchantId, columnChanges(changes)));
+    const updated = await this.unitOfWork.runRecorded(inTenant(audit, merchantId, null), (tx) => this.merchants.update(tx, merchantId, columnChanges(changes)));
     this.terms.delete(merchantId);
     if (!updated) throw this.notFound(merchantId);
     return toMerchantResponse(updated);

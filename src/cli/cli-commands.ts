@@ -3,6 +3,7 @@ import { ApiKeysService } from '../auth/api-keys.service';
 import type { Plan } from '../auth/plan';
 import type { Role } from '../auth/roles';
 import { MerchantsService } from '../auth/merchants.service';
+import { systemAudit } from '../auth/request-audit';
 import type { ApiMode } from '../database/tenant';
 import { writeFile } from 'node:fs/promises';
 import { BillingService } from '../billing/billing.service';
@@ -54,15 +55,15 @@ export const CLI_COMMANDS: Record<string, CliCommand> = {
       context.get(DashboardUsersService).create(value(options, 'merchant'), value(options, 'email'), {
         role: options.role as Role | undefined,
         testOnly: options['test-only'] === undefined ? undefined : options['test-only'] === 'true',
-      }),
+      }, systemAudit('cli.users:create')),
   },
   'merchants:create': {
     run: (context, options) =>
-      context.get(MerchantsService).create(value(options, 'name'), (options.plan ?? 'free') as Plan),
+      context.get(MerchantsService).create(value(options, 'name'), (options.plan ?? 'free') as Plan, systemAudit('cli.merchants:create')),
   },
   'merchants:set-plan': {
     run: (context, options) =>
-      context.get(MerchantsService).update(value(options, 'merchant'), { plan: value(options, 'plan') as Plan }),
+      context.get(MerchantsService).update(value(options, 'merchant'), { plan: value(options, 'plan') as Plan }, systemAudit('cli.merchants:set-plan')),
   },
   'merchants:set-terms': {
     run: (context, options) => {
@@ -78,7 +79,7 @@ export const CLI_COMMANDS: Record<string, CliCommand> = {
         },
         overage_price_per_gib: termOption(options, 'overage-price-per-gib', 0),
         stripe_customer_id: stripeCustomer === undefined || stripeCustomer === '' ? undefined : stripeCustomer === 'none' ? null : stripeCustomer,
-      });
+      }, systemAudit('cli.merchants:set-terms'));
     },
   },
   'statements:close': {
@@ -101,7 +102,7 @@ export const CLI_COMMANDS: Record<string, CliCommand> = {
         mode: value(options, 'mode') as ApiMode,
         scopes: (options.scopes ?? '*').split(',').map((scope) => scope.trim()).filter(Boolean),
         name: options.name ?? null,
-      }),
+      }, systemAudit('cli.api-keys:create')),
   },
   'api-keys:list': {
     run: (context, options) => context.get(ApiKeysService).list(value(options, 'merchant')),
@@ -126,7 +127,7 @@ export const CLI_COMMANDS: Record<string, CliCommand> = {
       }),
   },
   'api-keys:revoke': {
-    run: (context, options) => context.get(ApiKeysService).revoke(value(options, 'key')),
+    run: (context, options) => context.get(ApiKeysService).revoke(value(options, 'key'), systemAudit('cli.api-keys:revoke')),
   },
 };
 

@@ -1,5 +1,6 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { EventEmitterModule } from '@nestjs/event-emitter';
+import { AuditRecordsModule } from '../audit/audit-records.module';
 import { AuthModule } from '../auth/auth.module';
 import { BillingModule } from '../billing/billing.module';
 import { ConfigModule } from '../config/config.module';
@@ -27,6 +28,8 @@ export class CliModule {
         // AuthModule's request authenticator needs the failure limiter, though the CLI serves no HTTP.
         RateLimitingModule,
         AuthModule,
+        // Every write the CLI makes records its audit row (DESIGN §11).
+        AuditRecordsModule,
         BillingModule,
         // A command's own modules (import: the imports worker and the outbox), loaded only for it.
         ...commandModules,

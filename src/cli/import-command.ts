@@ -1,3 +1,4 @@
+import { inTenant, systemAudit } from '../auth/request-audit';
 import { INestApplicationContext } from '@nestjs/common';
 import { SingleBar } from 'cli-progress';
 import { readFileSync } from 'node:fs';
@@ -33,7 +34,8 @@ export async function runImportCommand(context: INestApplicationContext, options
   await context.get(MerchantsService).require(options.merchantId);
   const imports = context.get(ImportsService);
   const tenant = { merchantId: options.merchantId, mode: options.mode };
-  const created = await imports.create(operationFor(tenant), bodyOf(options.file));
+  const audit = inTenant(systemAudit('cli.import'), tenant.merchantId, tenant.mode);
+  const created = await imports.create({ ...operationFor(tenant), audit }, bodyOf(options.file));
   const bar = options.progress.isTTY ? new SingleBar({ stream: options.progress, format: 'import [{bar}] {percentage}% | {value}/{total} rows | granted {granted} skipped {skipped} failed {failed}' }) : null;
   bar?.start(created.total_rows, 0, { granted: 0, skipped: 0, failed: 0 });
   let report = created;

@@ -149,6 +149,10 @@ export class AppConfig {
   get eventRetentionMilliseconds(): number {
     return this.environment.EVENT_RETENTION;
   }
+  /** Audit-log rows older than this are pruned (DESIGN §11); 0 = kept forever. */
+  get auditRetentionMilliseconds(): number {
+    return this.environment.AUDIT_RETENTION;
+  }
   get webhookRetryScheduleMilliseconds(): number[] {
     return this.environment.WEBHOOK_RETRY_SCHEDULE;
   }

@@ -130,6 +130,7 @@ export const configSchema = z.object({
   }),
   TRUST_PROXY_HEADER: z.enum(['x-forwarded-for', 'forwarded']).default('x-forwarded-for'),
   EVENT_RETENTION: durationOrZero.default(90 * 86_400_000),
+  AUDIT_RETENTION: durationOrZero.default(400 * 86_400_000),
   WEBHOOK_RETRY_SCHEDULE: durationList.default([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]),
   WEBHOOK_ALLOW_PRIVATE_URLS: booleanString.default(false),
   WEBHOOK_ENDPOINT_CONCURRENCY: positiveInteger.max(1_000).default(10),

@@ -24,6 +24,7 @@ import { DashboardUsersService } from './dashboard-users.service';
 import { CompleteSetupDto, SignInDto } from './dto/dashboard-request.dto';
 import { CompletedSetupResponseDto, DashboardOverviewResponseDto, DashboardSessionResponseDto, SignedOutResponseDto } from './dto/dashboard-response.dto';
 import { mayLag } from '../swagger/replica-lag';
+import { CurrentAudit, RequestAudit } from '../auth/request-audit';
 
 const OVERVIEW_DAYS = 30;
 
@@ -56,9 +57,14 @@ export class DashboardApiController {
   @ApiJsonBody(SignInDto, { email: 'ada@example.com', password: 'correct horse battery staple' })
   @ApiEnvelopeResponse(DashboardSessionResponseDto, { description: 'The new session; the cookie is in Set-Cookie' })
   @ApiErrorResponses(ErrorCode.INVALID_PARAMETER, ErrorCode.INVALID_CREDENTIALS, ErrorCode.RATE_LIMITED)
-  async signIn(@Body() body: SignInDto, @Req() request: AuthenticatedRequest, @Res({ passthrough: true }) response: HttpResponse): Promise<DashboardSessionResponseDto> {
+  async signIn(
+    @Body() body: SignInDto,
+    @Req() request: AuthenticatedRequest,
+    @CurrentAudit() audit: RequestAudit,
+    @Res({ passthrough: true }) response: HttpResponse,
+  ): Promise<DashboardSessionResponseDto> {
     const client = clientOf(rawRequestOf(request));
-    const signedIn = await this.users.signIn(body.email, body.password, client.address);
+    const signedIn = await this.users.signIn(body.email, body.password, client.address, audit);
     response.header('Set-Cookie', this.sessions.cookieFor(client.secure).serialize(signedIn.token));
     return this.describe(signedIn);
   }
@@ -133,10 +139,10 @@ export class DashboardApiController {
   @ApiJsonBody(CreateApiKeyDto, { mode: 'test', scopes: ['entitlements:read', 'entitlements:write'], name: 'Storefront backend' })
   @ApiEnvelopeResponse(CreatedApiKeyResponseDto, { status: 201, description: 'The key, with its secret' })
   @ApiErrorResponses(ErrorCode.MISSING_REQUIRED_FIELD, ErrorCode.INVALID_PARAMETER)
-  createApiKey(@CurrentSession() session: DashboardSessionCredential, @Body() body: CreateApiKeyDto): Promise<CreatedApiKeyResponseDto> {
+  createApiKey(@CurrentSession() session: DashboardSessionCredential, @CurrentAudit() audit: RequestAudit, @Body() body: CreateApiKeyDto): Promise<CreatedApiKeyResponseDto> {
     const refusal = refusalOfKeyCreation(session, body);
     if (refusal) throw refusal;
-    return this.apiKeys.create(session.merchantId, body);
+    return this.apiKeys.create(session.merchantId, body, audit);
   }
 
   /** Only the session's merchant's keys: another merchant's id is a 404, like an unknown one. */
@@ -146,10 +152,10 @@ export class DashboardApiController {
   @ApiParam({ name: 'api_key_id', description: 'API key id', example: 'key_01jd8x3k2m4n5p6q7r8s9t0v1w' })
   @ApiEnvelopeResponse(ApiKeyResponseDto, { description: 'The revoked key' })
   @ApiErrorResponses(ErrorCode.API_KEY_NOT_FOUND)
-  async revokeApiKey(@CurrentSession() session: DashboardSessionCredential, @Param('api_key_id') keyId: string): Promise<ApiKeyResponseDto> {
+  async revokeApiKey(@CurrentSession() session: DashboardSessionCredential, @CurrentAudit() audit: RequestAudit, @Param('api_key_id') keyId: string): Promise<ApiKeyResponseDto> {
     const owned = (await this.apiKeys.list(session.merchantId)).some((key) => key.id === keyId);
     if (!owned) throw new ApiError(ErrorCode.API_KEY_NOT_FOUND, `No API key with id '${keyId}'`);
-    return this.apiKeys.revoke(keyId);
+    return this.apiKeys.revoke(keyId, audit);
   }
 
   private async describe(session: Omit<DashboardSessionCredential, 'sessionId'>): Promise<DashboardSessionResponseDto> {

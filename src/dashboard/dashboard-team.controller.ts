@@ -8,6 +8,7 @@ import { ApiJsonBody } from '../swagger/api-json-body.decorator';
 import { CurrentSession, DashboardRoute, DashboardSession } from './dashboard-route.decorator';
 import { DashboardTeamService, memberActor } from './dashboard-team.service';
 import { DeletedTeamMemberResponseDto, InviteTeamMemberDto, TeamMemberResponseDto, TeamSetupLinkResponseDto, UpdateTeamMemberDto } from './dto/dashboard-team.dto';
+import { CurrentAudit, RequestAudit } from '../auth/request-audit';
 
 const USER_ID_PARAM = { name: 'user_id', description: 'Dashboard user id', example: 'user_01jd8x3k2m4n5p6q7r8s9t0v1w' };
 
@@ -37,8 +38,8 @@ export class DashboardTeamController {
   @ApiJsonBody(InviteTeamMemberDto, { email: 'grace@example.com', role: 'support' })
   @ApiEnvelopeResponse(TeamSetupLinkResponseDto, { status: 201, description: 'The new user and its setup link' })
   @ApiErrorResponses(ErrorCode.MISSING_REQUIRED_FIELD, ErrorCode.INVALID_PARAMETER, ErrorCode.DASHBOARD_USER_EXISTS)
-  invite(@CurrentSession() session: DashboardSessionCredential, @Body() body: InviteTeamMemberDto): Promise<TeamSetupLinkResponseDto> {
-    return this.team.invite(session, body.email, body.role, body.test_only);
+  invite(@CurrentSession() session: DashboardSessionCredential, @CurrentAudit() audit: RequestAudit, @Body() body: InviteTeamMemberDto): Promise<TeamSetupLinkResponseDto> {
+    return this.team.invite(session, body.email, body.role ?? 'viewer', body.test_only ?? false, audit);
   }
 
   @Post(':user_id/reset-link')
@@ -52,8 +53,8 @@ export class DashboardTeamController {
   @ApiParam(USER_ID_PARAM)
   @ApiEnvelopeResponse(TeamSetupLinkResponseDto, { status: 201, description: 'The user and the link' })
   @ApiErrorResponses(ErrorCode.DASHBOARD_USER_NOT_FOUND)
-  resetLink(@CurrentSession() session: DashboardSessionCredential, @Param('user_id') userId: string): Promise<TeamSetupLinkResponseDto> {
-    return this.team.resetLink(session, userId);
+  resetLink(@CurrentSession() session: DashboardSessionCredential, @CurrentAudit() audit: RequestAudit, @Param('user_id') userId: string): Promise<TeamSetupLinkResponseDto> {
+    return this.team.resetLink(session, userId, audit);
   }
 
   @Patch(':user_id')
@@ -68,8 +69,8 @@ export class DashboardTeamController {
   @ApiJsonBody(UpdateTeamMemberDto, { role: 'developer' })
   @ApiEnvelopeResponse(TeamMemberResponseDto, { description: 'The user as changed' })
   @ApiErrorResponses(ErrorCode.INVALID_PARAMETER, ErrorCode.DASHBOARD_USER_NOT_FOUND, ErrorCode.LAST_OWNER)
-  update(@CurrentSession() session: DashboardSessionCredential, @Param('user_id') userId: string, @Body() body: UpdateTeamMemberDto): Promise<TeamMemberResponseDto> {
-    return this.team.update(memberActor(session), session.merchantId, userId, { role: body.role, test_only: body.test_only });
+  update(@CurrentSession() session: DashboardSessionCredential, @CurrentAudit() audit: RequestAudit, @Param('user_id') userId: string, @Body() body: UpdateTeamMemberDto): Promise<TeamMemberResponseDto> {
+    return this.team.update(memberActor(session), session.merchantId, userId, { role: body.role, test_only: body.test_only }, audit);
   }
 
   @Delete(':user_id')
@@ -84,7 +85,7 @@ export class DashboardTeamController {
   @ApiParam(USER_ID_PARAM)
   @ApiEnvelopeResponse(DeletedTeamMemberResponseDto, { description: 'The user is removed' })
   @ApiErrorResponses(ErrorCode.DASHBOARD_USER_NOT_FOUND, ErrorCode.LAST_DASHBOARD_USER, ErrorCode.LAST_OWNER)
-  remove(@CurrentSession() session: DashboardSessionCredential, @Param('user_id') userId: string): Promise<DeletedTeamMemberResponseDto> {
-    return this.team.remove(session, userId);
+  remove(@CurrentSession() session: DashboardSessionCredential, @CurrentAudit() audit: RequestAudit, @Param('user_id') userId: string): Promise<DeletedTeamMemberResponseDto> {
+    return this.team.remove(session, userId, audit);
   }
 }

@@ -10,6 +10,7 @@ import { DashboardUsersService, normaliseEmail } from './dashboard-users.service
 import { DeletedTeamMemberResponseDto, TeamMemberResponseDto, TeamSetupLinkResponseDto } from './dto/dashboard-team.dto';
 import { refusalOfInvitation, TeamActor } from './team-rules';
 import { TeamChanges } from './team-changes.service';
+import { inTenant, RequestAudit } from '../auth/request-audit';
 
 /**
  * Settings → Team (DESIGN §11): every user lists the team; owners and admins (`team:manage`)
@@ -30,11 +31,21 @@ export class DashboardTeamService {
   }
 
   /** A new user of the merchant and its setup link; an email that is anybody's already is a 409 (a member gets a reset link instead). */
-  async invite(actor: DashboardSessionCredential, rawEmail: string, role: Role = 'viewer', testOnly = false): Promise<TeamSetupLinkResponseDto> {
+  async invite(actor: DashboardSessionCredential, rawEmail: string, role: Role, testOnly: boolean, audit: RequestAudit): Promise<TeamSetupLinkResponseDto> {
     const email = normaliseEmail(rawEmail);
     const refusal = refusalOfInvitation(memberActor(actor), role);
     if (refusal) throw refusal;
-    const user = await this.unitOfWork.run((tx) => this.users.createIfNew(tx, actor.merchantId, email, role, testOnly));
+    // createIfNew yields null for a taken email: nothing was written, and the refusal below rolls the row back with it.
+    const user = await this.unitOfWork
+      .runRecorded(inTenant(audit, actor.merchantId, null), async (tx) => {
+        const created = await this.users.createIfNew(tx, actor.merchantId, email, role, testOnly);
+        if (!created) throw new InvitationRefused();
+        return created;
+      })
+      .catch((error: unknown) => {
+        if (error instanceof InvitationRefused) return null;
+        throw error;
+      });
     if (!user) {
       const existing = await this.users.findByEmail(this.unitOfWork.pool, email);
       const whose = existing?.merchant_id === actor.merchantId ? 'a member of this team: issue them a reset link instead' : "another merchant's dashboard user";
@@ -44,26 +55,29 @@ export class DashboardTeamService {
   }
 
   /** A new one-time link where the user chooses a new password; using it ends the user's other sessions. Only an owner resets another owner. */
-  async resetLink(actor: DashboardSessionCredential, userId: string): Promise<TeamSetupLinkResponseDto> {
-    await this.unitOfWork.run((tx) => this.changes.decide(tx, memberActor(actor), actor.merchantId, userId, { kind: 'reset-link' }));
+  async resetLink(actor: DashboardSessionCredential, userId: string, audit: RequestAudit): Promise<TeamSetupLinkResponseDto> {
+    await this.unitOfWork.runRecorded(inTenant(audit, actor.merchantId, null), (tx) => this.changes.decide(tx, memberActor(actor), actor.merchantId, userId, { kind: 'reset-link' }));
     const user = await this.changes.require(actor.merchantId, userId);
     return { user: toTeamMember(user), ...(await this.accounts.issueSetupLink(user.id)) };
   }
 
   /** Changes the role or the test-mode limit; the user's next request already acts with it, on every instance. */
-  async update(actor: TeamActor, merchantId: string, userId: string, change: { role?: Role; test_only?: boolean }): Promise<TeamMemberResponseDto> {
-    return toTeamMember(await this.changes.update(actor, merchantId, userId, change));
+  async update(actor: TeamActor, merchantId: string, userId: string, change: { role?: Role; test_only?: boolean }, audit: RequestAudit): Promise<TeamMemberResponseDto> {
+    return toTeamMember(await this.changes.update(actor, merchantId, userId, change, audit));
   }
 
   /** Removes the user: their sessions end at once (deleted with them); the last user and the only owner stay (409). */
-  async remove(actor: DashboardSessionCredential, userId: string): Promise<DeletedTeamMemberResponseDto> {
-    await this.unitOfWork.run(async (tx) => {
+  async remove(actor: DashboardSessionCredential, userId: string, audit: RequestAudit): Promise<DeletedTeamMemberResponseDto> {
+    await this.unitOfWork.runRecorded(inTenant(audit, actor.merchantId, null), async (tx) => {
       await this.changes.decide(tx, memberActor(actor), actor.merchantId, userId, { kind: 'remove' });
       await this.users.delete(tx, actor.merchantId, userId);
     });
     return { id: userId, deleted: true };
   }
 }
+
+/** An invitation whose email is taken: its transaction wrote nothing and rolls back. */
+class InvitationRefused extends Error {}
 
 export function memberActor(session: DashboardSessionCredential): TeamActor {
   return { kind: 'member', userId: session.userId, role: session.role };

@@ -8,6 +8,7 @@ import { DashboardUsersService } from './dashboard-users.service';
 import { CreateDashboardUserDto } from './dto/dashboard-request.dto';
 import { DashboardUserCreatedResponseDto } from './dto/dashboard-response.dto';
 import { ApiIdParam } from '../swagger/api-path-parameters';
+import { CurrentAudit, RequestAudit } from '../auth/request-audit';
 
 /** Admin API: dashboard users of a merchant (DESIGN §11). */
 @AdminRoute()
@@ -26,7 +27,7 @@ export class DashboardUsersAdminController {
   @ApiIdParam('merchant_id', 'mer', 'Merchant', ['POST /admin/v1/merchants'])
   @ApiEnvelopeResponse(DashboardUserCreatedResponseDto, { status: 201, description: 'The user and its setup link' })
   @ApiErrorResponses(ErrorCode.MISSING_REQUIRED_FIELD, ErrorCode.INVALID_PARAMETER, ErrorCode.MERCHANT_NOT_FOUND, ErrorCode.DASHBOARD_USER_EXISTS, ErrorCode.LAST_OWNER)
-  createUser(@Param('merchant_id') merchantId: string, @Body() body: CreateDashboardUserDto): Promise<DashboardUserCreatedResponseDto> {
-    return this.users.create(merchantId, body.email, { role: body.role, testOnly: body.test_only });
+  createUser(@CurrentAudit() audit: RequestAudit, @Param('merchant_id') merchantId: string, @Body() body: CreateDashboardUserDto): Promise<DashboardUserCreatedResponseDto> {
+    return this.users.create(merchantId, body.email, { role: body.role, testOnly: body.test_only }, audit);
   }
 }

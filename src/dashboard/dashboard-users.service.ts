@@ -13,6 +13,9 @@ import { dummyPasswordHash, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } 
 import { UnitOfWork } from '../database/unit-of-work';
 import type { Role } from '../auth/roles';
 import { TeamChanges } from './team-changes.service';
+import { inTenant, RequestAudit } from '../auth/request-audit';
+import type { AuditContext, AuditStatus } from '../database/audit-trail';
+import type { DashboardUserEntity } from './dashboard-user.entity';
 
 /** DESIGN §11: a setup link works once, for 24 hours. */
 export const SETUP_LINK_VALIDITY_MILLISECONDS = 24 * 60 * 60 * 1000;
@@ -47,10 +50,10 @@ export class DashboardUsersService {
    * and a setup link. The role defaults to owner for the merchant's first user and viewer after;
    * given for an existing user, it changes theirs (a merchant still keeps one owner).
    */
-  async create(merchantId: string, rawEmail: string, options: { role?: Role; testOnly?: boolean } = {}): Promise<DashboardUserCreatedResponseDto> {
+  async create(merchantId: string, rawEmail: string, options: { role?: Role; testOnly?: boolean }, audit: RequestAudit): Promise<DashboardUserCreatedResponseDto> {
     const email = normaliseEmail(rawEmail);
     await this.merchants.require(merchantId);
-    const user = await this.unitOfWork.run(async (tx) => {
+    const user = await this.unitOfWork.runRecorded(inTenant(audit, merchantId, null), async (tx) => {
       const role = options.role ?? ((await this.users.anyOfMerchant(tx, merchantId)) ? 'viewer' : 'owner');
       return this.users.findOrCreate(tx, merchantId, email, role, options.testOnly ?? false);
     });
@@ -59,7 +62,7 @@ export class DashboardUsersService {
     }
     const changed =
       (options.role !== undefined && options.role !== user.role) || (options.testOnly !== undefined && options.testOnly !== user.test_only)
-        ? await this.team.update({ kind: 'operator' }, merchantId, user.id, { role: options.role, test_only: options.testOnly })
+        ? await this.team.update({ kind: 'operator' }, merchantId, user.id, { role: options.role, test_only: options.testOnly }, audit)
         : { role: user.role, test_only: user.test_only };
     const link = await this.issueSetupLink(user.id);
     return { id: user.id, merchant_id: merchantId, email, ...link, created_at: user.created_at.toISOString(), role: changed.role, test_only: changed.test_only };
@@ -103,8 +106,11 @@ export class DashboardUsersService {
    * Passwords can be guessed (DESIGN §13): failures are limited per client address and per email,
    * and while either is over the limit every attempt is 429, right or wrong (GuessingRules).
    */
-  async signIn(rawEmail: string, password: string, clientAddress: string): Promise<SignedIn> {
+  async signIn(rawEmail: string, password: string, clientAddress: string, audit: RequestAudit): Promise<SignedIn> {
     const email = normaliseEmail(rawEmail);
+    // A wrong password for a known user is recorded in that user's merchant's log (DESIGN §11); an
+    // unknown email belongs to no merchant, so no log has a place for it.
+    let wrongPasswordOf: DashboardUserEntity | null = null;
     const user = await this.guessing.guessable(
       [
         { subject: 'address', value: clientAddress },
@@ -114,14 +120,29 @@ export class DashboardUsersService {
         const found = await this.users.findByEmail(this.unitOfWork.pool, email);
         // An unknown email costs a hash too, so timing does not tell which emails exist.
         const matches = await verifyPassword(password, found?.password_hash ?? (await dummyPasswordHash()));
+        if (found && !(found.password_hash && matches)) wrongPasswordOf = found;
         return found && found.password_hash && matches ? found : null;
       },
       () => new ApiError(ErrorCode.INVALID_CREDENTIALS, 'Unknown email or wrong password'),
-    );
+    ).catch(async (error: unknown) => {
+      const refused: DashboardUserEntity | null = wrongPasswordOf;
+      if (refused !== null) await this.unitOfWork.recordAlone(signInAudit(audit, refused, 'failed'));
+      throw error;
+    });
     const session = await this.sessions.start(user.id, user.merchant_id);
-    await this.unitOfWork.run((tx) => this.users.recordSignIn(tx, user.id, this.clock.now()));
+    await this.unitOfWork.runRecorded(signInAudit(audit, user, 'succeeded'), (tx) => this.users.recordSignIn(tx, user.id, this.clock.now()));
     return { ...session, userId: user.id, email: user.email, merchantId: user.merchant_id, role: user.role, testOnly: user.test_only };
   }
+}
+
+/** A sign-in's row: the user as actor and object, in the merchant's account log (no mode). */
+function signInAudit(audit: RequestAudit, user: DashboardUserEntity, status: AuditStatus): AuditContext {
+  return {
+    ...inTenant(audit, user.merchant_id, null),
+    actor: { type: 'user', id: user.id, label: user.email },
+    object: { type: 'dashboard_user', id: user.id },
+    status,
+  };
 }
 
 export function normaliseEmail(email: string): string {

@@ -7,6 +7,7 @@ import { UnitOfWork } from '../database/unit-of-work';
 import { DashboardUserEntity } from './dashboard-user.entity';
 import { DashboardUsersRepository, LockedMember } from './dashboard-users.repository';
 import { MemberChange, refusalOfTeamChange, TeamActor } from './team-rules';
+import { inTenant, RequestAudit } from '../auth/request-audit';
 
 /**
  * Changes of one member under the owner rules (team-rules.ts), decided on the merchant's locked
@@ -20,8 +21,9 @@ export class TeamChanges {
   ) {}
 
   /** Changes the role or the test-mode limit; the user's next request, on any instance, acts with it (sessions read the user's row). */
-  async update(actor: TeamActor, merchantId: string, userId: string, change: { role?: Role; test_only?: boolean }): Promise<DashboardUserEntity> {
-    await this.unitOfWork.run(async (tx) => {
+  async update(actor: TeamActor, merchantId: string, userId: string, change: { role?: Role; test_only?: boolean }, audit: RequestAudit): Promise<DashboardUserEntity> {
+    // A role change is the account's, of no mode; recorded with the change (DESIGN §11).
+    await this.unitOfWork.runRecorded(inTenant(audit, merchantId, null), async (tx) => {
       await this.decide(tx, actor, merchantId, userId, { kind: 'update', role: change.role });
       await this.users.update(tx, merchantId, userId, change);
     });

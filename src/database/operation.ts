@@ -1,3 +1,4 @@
+import type { AuditContext } from './audit-trail';
 import type { WritePart } from './combined-statement';
 import type { Tenant } from './tenant';
 import type { Transaction } from './transaction';
@@ -37,6 +38,11 @@ export interface Operation {
   readonly idempotency: IdempotencyClaim | null;
   /** Who asked: a dashboard session's grants have source `manual` (DESIGN §10); absent for the CLI and background work. */
   readonly credential?: CredentialKind;
+  /**
+   * What the write records in the audit log (DESIGN §11), in its own closing statement; set by
+   * @CurrentOperation for every authenticated request, absent for background work.
+   */
+  readonly audit?: AuditContext | null;
 }
 
 /** An operation without an idempotency key (the CLI, background work, tests). */

@@ -4,7 +4,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
 import { isTransactionConflict, transactionConflictError } from '../errors/database-unavailable';
 import { DOMAIN_EVENT, EVENTS_COMMITTED, PublishedEvent } from './domain-event';
-import type { Operation } from './operation';
+import type { IdempotencyClaim, Operation } from './operation';
+import { AUDIT_RECORD, AuditContext, auditObjectOf, AuditRecord } from './audit-trail';
 import { StatementRefused, writeTogether } from './combined-statement';
 import { CombinedWrite, DomainEvents, Reader, Transaction, TransactionWork } from './transaction';
 import { Replica } from './replica';
@@ -58,7 +59,29 @@ export class UnitOfWork {
     const operation = typeof first === 'function' ? null : first;
     const work = typeof first === 'function' ? first : second;
     if (!work) throw new Error('UnitOfWork.run needs the work to run');
-    const claim = operation?.idempotency ?? null;
+    return this.transact(operation?.tenant.merchantId ?? null, operation?.idempotency ?? null, operation?.audit ?? null, work);
+  }
+
+  /**
+   * A write of a face without an Operation (the dashboard's team and keys, sign-ins, the admin API,
+   * the CLI): its audit row commits with it, as a request's does. `audit` may be a function of the
+   * result, for a write that learns its merchant as it runs.
+   */
+  async runRecorded<T>(audit: AuditContext | ((result: T) => AuditContext), work: TransactionWork<T>): Promise<T> {
+    return this.transact(null, null, audit, work);
+  }
+
+  /** The audit row alone, as its own transaction: what is recorded because it failed (a sign-in). */
+  async recordAlone(audit: AuditContext): Promise<void> {
+    await this.transact(null, null, audit, () => Promise.resolve(undefined));
+  }
+
+  private async transact<T>(
+    merchantId: string | null,
+    claim: IdempotencyClaim | null,
+    audit: AuditContext | ((result: T) => AuditContext) | null,
+    work: TransactionWork<T>,
+  ): Promise<T> {
     let published = 0;
     const transaction = () =>
       this.dataSource.transaction(async (manager) => {
@@ -78,12 +101,14 @@ export class UnitOfWork {
           if (results.length === 0) throw new Error(`No outbox listener recorded ${pending[0].type}`);
           published = pending.length;
         }
+        // The audit row goes with the change (DESIGN §11); some faces learn the merchant from the result (a key revoked by id).
+        if (audit) await this.record(typeof audit === 'function' ? audit(value) : audit, value, closing);
         if (claim) closing.add(claim.completionPart(value));
         if (closing.parts.length > 0) await writeTogether(manager, closing.parts);
         return value;
       });
     // A request's transaction counts against its merchant's share of the pool; background work doesn't.
-    const result = await this.limiter.run(operation?.tenant.merchantId ?? null, async () => {
+    const result = await this.limiter.run(merchantId, async () => {
       for (let attempt = 1; ; attempt += 1) {
         try {
           return await transaction();
@@ -99,6 +124,26 @@ export class UnitOfWork {
     });
     if (published > 0) this.emitter.emit(EVENTS_COMMITTED);
     return result;
+  }
+
+  /**
+   * The write's audit row as a part of its closing statement (the audit module renders it): the
+   * row commits with the change or not at all. A missing listener is a wiring error, refused
+   * before anything commits.
+   */
+  private async record(audit: AuditContext, result: unknown, combined: CombinedWrite): Promise<void> {
+    const entry = {
+      merchantId: audit.merchantId,
+      mode: audit.mode,
+      actor: audit.actor,
+      action: audit.action,
+      requestId: audit.requestId,
+      clientAddress: audit.clientAddress,
+      object: auditObjectOf(audit, result),
+      status: audit.status ?? 'succeeded',
+    };
+    const results = await this.emitter.emitAsync(AUDIT_RECORD, new AuditRecord(entry, combined));
+    if (results.length === 0) throw new Error(`No audit listener recorded ${audit.action}`);
   }
 
   /**
@@ -123,6 +168,7 @@ export class UnitOfWork {
       const results = await this.emitter.emitAsync(DOMAIN_EVENT, new DomainEvents(combined.events, combined));
       if (results.length === 0) throw new Error(`No outbox listener recorded ${combined.events[0].type}`);
     }
+    if (operation.audit) await this.record(operation.audit, result, combined);
     const parts = claim ? [...combined.parts, claim.takenWithResponsePart(result)] : combined.parts;
     try {
       await writeTogether(this.dataSource.manager, parts);

@@ -15,6 +15,7 @@ export const API_TAGS: ReadonlyArray<{ name: string; description: string }> = [
   { name: 'files', description: 'Upload files through signed URLs, confirm them, and deliver them to entitled customers, metered against the plan' },
   { name: 'events', description: 'The event log: every state change as an event, and redelivery to webhook endpoints' },
   { name: 'webhooks', description: 'Webhook endpoints that receive signed events, with their delivery attempts' },
+  { name: 'audit-log', description: 'Who did what: every write, sign-in and team change, recorded with the change itself (append-only)' },
   { name: 'usage', description: "This month's usage and overage charge, and the monthly statements of closed months" },
   { name: 'test-clocks', description: "Test mode: clocks whose customers live at a frozen time you advance, to test day 31 without waiting 30 days" },
   { name: 'health', description: 'Liveness and readiness probes for load balancers and orchestrators; no authentication' },

@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, Server, Socket } from 'node:net';
@@ -118,6 +119,18 @@ describe('CLI', () => {
     await app.http.get('/v1/entitlements/check?customer_id=cus_x&product_id=prod_x').set(bearer(readKey.key)).expect(403);
     const refused = await app.http.get('/v1/products').set(bearer(revokedKey.key)).expect(401);
     expect(refused.body.error.code).toBe('INVALID_API_KEY');
+    // Each command's write recorded its audit row with the CLI as the actor (DESIGN §11), oldest first.
+    const audited: Array<{ action: string; actor_type: string; actor_id: string; object_id: string; request_id: string | null }> = await app.app
+      .get(DataSource)
+      .query('SELECT action, actor_type, actor_id, object_id, request_id FROM audit_log WHERE merchant_id = $1 ORDER BY created_at, id', [merchant.id]);
+    expect(audited.map((row) => [row.action, row.object_id])).toEqual([
+      ['cli.merchants:create', merchant.id],
+      ['cli.api-keys:create', readKey.id],
+      ['cli.api-keys:create', revokedKey.id],
+      ['cli.api-keys:revoke', revokedKey.id],
+      ['cli.merchants:set-plan', merchant.id],
+    ]);
+    expect(audited.every((row) => row.actor_type === 'system' && row.actor_id === 'cli' && row.request_id === null)).toBe(true);
   }, CLI_SUITE_TIMEOUT);
 
   it("sets a merchant's own billing terms and exports a month's statements as CSV (DESIGN §17)", async () => {

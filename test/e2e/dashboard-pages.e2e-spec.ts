@@ -106,6 +106,7 @@ describeWithBrowser('every dashboard page in a browser', () => {
     ['new-webhook-endpoint', 'webhooks/new'],
     ['events', 'events'],
     ['event', `events/${ids.event}`],
+    ['audit-log', 'audit-log'],
     ['api-keys', 'settings/api-keys'],
     ['team', 'settings/team'],
   ];

@@ -1,3 +1,4 @@
+import { systemAudit } from '../../src/auth/request-audit';
 import AxeBuilder from '@axe-core/playwright';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -82,10 +83,10 @@ export async function startDashboard(overrides: Record<string, string> = {}): Pr
     async createMerchant(options = {}) {
       counter += 1;
       const name = options.name ?? `Browser Books ${counter}`;
-      const merchant = await testApp.app.get(MerchantsService).create(name, 'growth');
+      const merchant = await testApp.app.get(MerchantsService).create(name, 'growth', systemAudit('test.createMerchant'));
       const email = options.email ?? `browser-${Date.now()}-${counter}@example.com`;
       const users = testApp.app.get(DashboardUsersService);
-      const created = await users.create(merchant.id, email);
+      const created = await users.create(merchant.id, email, {}, systemAudit('test.createUser'));
       const setPassword = options.setPassword ?? true;
       if (setPassword) await users.completeSetup(new URL(created.setup_url).hash.replace(/^#token=/, ''), PASSWORD);
       const withKeys = options.withKeys ?? true;

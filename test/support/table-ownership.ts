@@ -22,6 +22,7 @@ export const TABLE_OWNERS: Readonly<Record<string, readonly string[]>> = {
   subscriptions: ['subscriptions'],
   'test-clock-records': ['test_clocks'],
   'license-records': ['license_keys', 'license_activations'],
+  audit: ['audit_log'],
   imports: ['entitlement_imports', 'import_rows'],
   dashboard: ['dashboard_users', 'dashboard_setup_links', 'dashboard_sessions'],
 };

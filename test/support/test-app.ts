@@ -7,6 +7,7 @@ import { AppModule } from '../../src/app.module';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { Plan } from '../../src/auth/merchant.entity';
 import { MerchantsService } from '../../src/auth/merchants.service';
+import { systemAudit } from '../../src/auth/request-audit';
 import type { ApiMode } from '../../src/database/tenant';
 import { seedEmbeddedDatabase, testDataDirectory } from './embedded-template';
 import { installContract, satisfiesContract } from './openapi-contract';
@@ -92,7 +93,7 @@ export async function createTestApp(
   const merchants = app.get(MerchantsService);
   const apiKeys = app.get(ApiKeysService);
   const createKey = async (merchantId: string, mode: ApiMode, scopes: string[]) =>
-    (await apiKeys.create(merchantId, { mode, scopes })).key;
+    (await apiKeys.create(merchantId, { mode, scopes }, systemAudit('test.createKey'))).key;
   const { DatabaseConnection } = await import('../../src/database/database-connection');
   installContract(app);
   return {
@@ -104,7 +105,7 @@ export async function createTestApp(
     dataDirectory,
     createKey,
     async createTenant(plan: Plan = 'free') {
-      const merchant = await merchants.create(`Test merchant ${Date.now()}`, plan);
+      const merchant = await merchants.create(`Test merchant ${Date.now()}`, plan, systemAudit('test.createTenant'));
       return {
         merchantId: merchant.id,
         testKey: await createKey(merchant.id, 'test', ['*']),

@@ -73,6 +73,7 @@ export function validQueries(ids: Record<string, string>): Record<string, Record
     'GET /v1/entitlements/check': { store_customer_id: ids.store_customer_id, product_id: ids.product_id },
     'GET /v1/entitlements': { customer_id: ids.customer_id, status: 'active', limit: '10' },
     'GET /v1/events': { type: 'entitlement.created', created_after: '2020-01-01T00:00:00Z', limit: '5' },
+    'GET /v1/audit-log': { action: 'entitlements.create', created_after: '2020-01-01T00:00:00Z', limit: '5' },
     'GET /v1/files/{file_id}/download': { entitlement_id: ids.entitlement_id, customer_id: ids.customer_id },
     'GET /v1/orders': { store_customer_id: ids.store_customer_id },
     'GET /v1/subscriptions': { store_customer_id: ids.store_customer_id },

@@ -43,6 +43,7 @@ function auth(scopes: string[]): AuthContext {
   return {
     credential: 'api-key',
     credentialId: 'key_1',
+    actor: { type: 'api_key', id: 'key_1', label: 'sk_test_abc' },
     merchantId: 'mer_1',
     mode: 'test',
     scopes: new Set(scopes),

@@ -21,8 +21,8 @@ describe('DemoMerchantSeeder', () => {
   it('seeds an empty embedded database with a demo merchant and a test key with every scope, and returns them', async () => {
     const { seeder, create, createKey } = seederWith({}, 0);
     await expect(seeder.seed()).resolves.toEqual({ merchantId: 'mer_1', key: 'eh_test_x', dashboard: null });
-    expect(create).toHaveBeenCalledWith('Demo merchant', 'free');
-    expect(createKey).toHaveBeenCalledWith('mer_1', expect.objectContaining({ mode: 'test', scopes: ['*'] }));
+    expect(create).toHaveBeenCalledWith('Demo merchant', 'free', expect.objectContaining({ actor: { type: 'system', id: 'demo', label: 'demo seed' } }));
+    expect(createKey).toHaveBeenCalledWith('mer_1', expect.objectContaining({ mode: 'test', scopes: ['*'] }), expect.objectContaining({ action: 'demo.seed' }));
   });
 
   it('with the dashboard on, also invites the demo user and returns its one-time setup link', async () => {
@@ -33,7 +33,7 @@ describe('DemoMerchantSeeder', () => {
       key: 'eh_test_x',
       dashboard: { email: 'demo@example.com', setupUrl: 'http://localhost:3000/dashboard/setup#token' },
     });
-    expect(invite).toHaveBeenCalledWith('mer_1', 'demo@example.com');
+    expect(invite).toHaveBeenCalledWith('mer_1', 'demo@example.com', {}, expect.objectContaining({ action: 'demo.seed' }));
   });
 
   it('does not seed a database that has merchants', async () => {

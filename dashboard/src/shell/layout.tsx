@@ -4,7 +4,8 @@ import { isMode, MODES, type Mode } from '../api/client';
 import { lastMode, rememberMode } from '../lib/mode';
 import { useSession, useSignOut } from './session';
 
-const PAGES: Array<{ path: string; label: string }> = [
+/** `scope`: shown only to a role holding it (the server refuses the page's request anyway). */
+const PAGES: Array<{ path: string; label: string; scope?: 'audit:read' }> = [
   { path: '', label: 'Overview' },
   { path: 'products', label: 'Products' },
   { path: 'customers', label: 'Customers' },
@@ -14,6 +15,7 @@ const PAGES: Array<{ path: string; label: string }> = [
   { path: 'files', label: 'Files' },
   { path: 'webhooks', label: 'Webhooks' },
   { path: 'events', label: 'Events' },
+  { path: 'audit-log', label: 'Audit log', scope: 'audit:read' },
   { path: 'billing', label: 'Billing' },
   { path: 'settings/api-keys', label: 'API keys' },
   { path: 'settings/team', label: 'Team' },
@@ -100,7 +102,7 @@ function Layout({ mode }: { mode: Mode }) {
       </header>
       <nav id="nav" aria-label="Pages" className={menuOpen ? 'sidebar open' : 'sidebar'}>
         <ul>
-          {PAGES.map((page) => (
+          {PAGES.filter((page) => page.scope === undefined || session.scopes.includes(page.scope)).map((page) => (
             <li key={page.path} className={page.path === 'settings/api-keys' ? 'group-start' : undefined}>
               <NavLink to={page.path ? `/${mode}/${page.path}` : `/${mode}`} end={page.path === ''}>
                 {page.path.startsWith('settings/') ? `Settings · ${page.label}` : page.label}

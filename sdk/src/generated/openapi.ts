@@ -1286,6 +1286,28 @@ export interface paths {
         patch: operations["webhookEndpoints.update"];
         trace?: never;
     };
+    "/v1/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the audit log
+         * @description **Scope:** `audit:read`
+         *
+         *     Who did what: one row per successful write (by a dashboard user, an API key, the admin token or the CLI), sign-in, failed sign-in, key and team change, written in the change's own transaction. This mode's rows and the account's (mode null), newest first, cursor-paginated; filter by actor, object, action and creation time (exclusive bounds). May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
+         */
+        get: operations["auditLog.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/subscriptions/store/{store_subscription_id}": {
         parameters: {
             query?: never;
@@ -4075,6 +4097,80 @@ export interface components {
              * @example true
              */
             deleted: boolean;
+        };
+        AuditActorResponseDto: {
+            /**
+             * @description user (a dashboard session), api_key, admin (the operator token) or system (the CLI)
+             * @example user
+             * @enum {string}
+             */
+            type: "user" | "api_key" | "admin" | "system";
+            /**
+             * @description The user's or the key's id; `admin` or `cli` for the operator
+             * @example user_01jd8x3k2m4n5p6q7r8s9t0v1w
+             */
+            id: string;
+            /**
+             * @description What a person recognises: the user's email or the key's prefix
+             * @example support@example.com
+             */
+            label: string;
+        };
+        AuditObjectResponseDto: {
+            /**
+             * @description The kind of object acted on (entitlement, product, api_key, dashboard_user…)
+             * @example entitlement
+             */
+            type: string;
+            /**
+             * @description Its id; null when the action has no single object (a failed sign-in of an unknown user)
+             * @example ent_01jd8x3k2m4n5p6q7r8s9t0v1w
+             */
+            id: string | null;
+        };
+        AuditEntryResponseDto: {
+            /**
+             * @description Audit row id
+             * @example aud_01jd8x3k2m4n5p6q7r8s9t0v1w
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the change committed (the row commits with it)
+             * @example 2026-11-22T13:04:41.123Z
+             */
+            created_at: string;
+            /** @description Who acted */
+            actor: components["schemas"]["AuditActorResponseDto"];
+            /**
+             * @description The operation id of the route (as in the OpenAPI document), e.g. dashboardApi.signIn for a sign-in
+             * @example entitlements.revoke
+             */
+            action: string;
+            /** @description What was acted on */
+            object: components["schemas"]["AuditObjectResponseDto"];
+            /**
+             * @description The mode acted in; null for the merchant's account (sign-ins, the team)
+             * @example test
+             * @enum {string|null}
+             */
+            mode: "live" | "test" | null;
+            /**
+             * @description The request's id (its X-Request-Id); null for the CLI
+             * @example req_q3Zr9x0aB1cD2eF3
+             */
+            request_id: string | null;
+            /**
+             * @description The client's address (through TRUST_PROXY's hops); null for the CLI
+             * @example 203.0.113.7
+             */
+            client_address: string | null;
+            /**
+             * @description succeeded, or failed for what is recorded because it failed (a failed sign-in); a failed write records nothing
+             * @example succeeded
+             * @enum {string}
+             */
+            status: "succeeded" | "failed";
         };
         SubscriptionResponseDto: {
             /**
@@ -15747,6 +15843,166 @@ export interface operations {
             };
             /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
             413: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
+            500: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
+            default: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    "auditLog.list": {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 */
+                limit?: number;
+                /** @description Opaque cursor from pagination.next_cursor of the previous page */
+                cursor?: string;
+                /** @description Only rows of this actor: a user's or key's id, `admin` or `cli`, e.g. key_01jd8x3k2m4n5p6q7r8s9t0v1w */
+                actor_id?: string;
+                /** @description Only rows about this object, e.g. ent_01jd8x3k2m4n5p6q7r8s9t0v1w */
+                object_id?: string;
+                /** @description Only rows of this action (an operation id), e.g. entitlements.revoke */
+                action?: string;
+                /** @description Only rows created strictly after this time (ISO 8601), e.g. 2026-11-22T00:00:00Z */
+                created_after?: string;
+                /** @description Only rows created strictly before this time (ISO 8601), e.g. 2026-11-23T00:00:00Z */
+                created_before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of audit rows */
+            200: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Request identifier, as meta.request_id */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AuditEntryResponseDto"][];
+                        meta: components["schemas"]["MetaDto"];
+                        pagination: components["schemas"]["PaginationDto"];
+                    };
+                };
+            };
+            /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
+            400: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
+            403: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;

@@ -76,6 +76,7 @@ export const OPERATIONS = {
   'webhookEndpoints.get': { group: 'webhookEndpoints', name: 'get', method: 'GET', path: '/v1/webhook-endpoints/{endpoint_id}', pathParameters: ['endpoint_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'webhookEndpoints.delete': { group: 'webhookEndpoints', name: 'delete', method: 'DELETE', path: '/v1/webhook-endpoints/{endpoint_id}', pathParameters: ['endpoint_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'webhookEndpoints.update': { group: 'webhookEndpoints', name: 'update', method: 'PATCH', path: '/v1/webhook-endpoints/{endpoint_id}', pathParameters: ['endpoint_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'none' },
+  'auditLog.list': { group: 'auditLog', name: 'list', method: 'GET', path: '/v1/audit-log', pathParameters: [], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
   'subscriptions.getByStoreId': { group: 'subscriptions', name: 'getByStoreId', method: 'GET', path: '/v1/subscriptions/store/{store_subscription_id}', pathParameters: ['store_subscription_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'subscriptions.upsert': { group: 'subscriptions', name: 'upsert', method: 'PUT', path: '/v1/subscriptions/store/{store_subscription_id}', pathParameters: ['store_subscription_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'subscriptions.get': { group: 'subscriptions', name: 'get', method: 'GET', path: '/v1/subscriptions/{subscription_id}', pathParameters: ['subscription_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
@@ -595,6 +596,13 @@ export interface OperationTypes {
     response: operations['webhookEndpoints.update']['responses'][200]['content']['application/json'];
     item: never;
     errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'WEBHOOK_ENDPOINT_NOT_FOUND';
+  };
+  'auditLog.list': {
+    query: NonNullable<operations['auditLog.list']['parameters']['query']>;
+    body: never;
+    response: operations['auditLog.list']['responses'][200]['content']['application/json'];
+    item: (operations['auditLog.list']['responses'][200]['content']['application/json'])['data'][number];
+    errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_PARAMETER' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
   };
   'subscriptions.getByStoreId': {
     query: never;
@@ -1617,6 +1625,24 @@ export interface WebhookEndpointsOperations {
 }
 
 /**
+ * `client.auditLog`: Who did what: every write, sign-in and team change, recorded with the change itself (append-only).
+ */
+export interface AuditLogOperations {
+  /**
+   * List the audit log
+   *
+   * Who did what: one row per successful write (by a dashboard user, an API key, the admin token or the CLI), sign-in, failed sign-in, key and team change, written in the change's own transaction. This mode's rows and the account's (mode null), newest first, cursor-paginated; filter by actor, object, action and creation time (exclusive bounds). May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
+   *
+   * `GET /v1/audit-log` · API key with scope `audit:read` · operationId `auditLog.list`
+   *
+   * Await it for one page, or `for await` over it (or `.toArray({ limit })`) for every item across pages.
+   *
+   * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_PARAMETER, RATE_LIMITED, SERVICE_UNAVAILABLE
+   */
+  list(query?: Query<'auditLog.list'>, options?: RequestOptions): PagePromise<'auditLog.list'>;
+}
+
+/**
  * `client.subscriptions`: Store subscriptions: one subscription-linked entitlement kept in step with the store's status.
  */
 export interface SubscriptionsOperations {
@@ -1835,6 +1861,7 @@ export interface OperationGroups {
   usage: UsageOperations;
   events: EventsOperations;
   webhookEndpoints: WebhookEndpointsOperations;
+  auditLog: AuditLogOperations;
   subscriptions: SubscriptionsOperations;
   imports: ImportsOperations;
   licenseKeys: LicenseKeysOperations;

@@ -15,6 +15,7 @@ beforeEach(() => {
     http.get('*/v1/entitlements/:id', () => ok({ ...ENTITLEMENT, status })),
     http.get('*/v1/products/:id', () => ok(product())),
     http.get('*/v1/events', () => page([])),
+    http.get('*/v1/audit-log', () => page([])),
     http.post('*/v1/entitlements/:id/suspend', () => {
       status = 'suspended';
       return ok({ ...ENTITLEMENT, status });
@@ -44,5 +45,45 @@ describe('an entitlement page', () => {
     expect(await screen.findByRole('button', { name: 'Revoke' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Suspend' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /Change the end/ })).not.toBeInTheDocument();
+  });
+
+  it('shows in the history who revoked and the reason they typed', async () => {
+    const at1 = '2026-12-01T10:00:00.000Z';
+    server.use(
+      http.get('*/v1/events', () =>
+        page([{ id: 'evt_1', type: 'entitlement.revoked', created_at: at1, livemode: false, data: { object: { ...ENTITLEMENT, status: 'revoked', revocation_reason: 'refund requested' } } }]),
+      ),
+      http.get('*/v1/audit-log', () =>
+        page([
+          {
+            id: 'aud_1',
+            created_at: at1,
+            actor: { type: 'user', id: 'user_1', label: 'support@example.com' },
+            action: 'entitlements.revoke',
+            object: { type: 'entitlement', id: ENTITLEMENT.id },
+            mode: 'test',
+            request_id: 'req_1',
+            client_address: '127.0.0.1',
+            status: 'succeeded',
+          },
+        ]),
+      ),
+    );
+    renderAt(at, <EntitlementPage />, route);
+    const item = (await screen.findByRole('link', { name: 'entitlement.revoked' })).closest('li') as HTMLElement;
+    await waitFor(() => expect(item).toHaveTextContent('by support@example.com'));
+    expect(item).toHaveTextContent('reason: “refund requested”');
+  });
+
+  it('shows the reason without the audit log to a role that may not read it', async () => {
+    server.use(
+      http.get('*/v1/events', () =>
+        page([{ id: 'evt_2', type: 'entitlement.suspended', created_at: '2026-12-01T10:00:00.000Z', livemode: false, data: { object: { ...ENTITLEMENT, status: 'suspended', suspension_reason: 'chargeback' } } }]),
+      ),
+    );
+    renderAt(at, <EntitlementPage />, { ...route, session: sessionAs('support', ['entitlements:read', 'entitlements:grant', 'products:read', 'events:read', 'events:redeliver']) });
+    const item = (await screen.findByRole('link', { name: 'entitlement.suspended' })).closest('li') as HTMLElement;
+    expect(item).toHaveTextContent('reason: “chargeback”');
+    expect(sentTo('GET', '/v1/audit-log')).toHaveLength(0);
   });
 });

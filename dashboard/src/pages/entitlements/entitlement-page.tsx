@@ -16,6 +16,14 @@ import { useWrite } from '../../lib/write';
 import { EntitlementActions } from './entitlement-actions';
 import { EntitlementForm, type EntitlementChanges } from './entitlement-form';
 import { LicenseKeys } from '../licenses/license-keys';
+import { actorText } from '../audit-log/actor-text';
+
+/** The reason typed when revoking or suspending, as the event's entitlement carries it. */
+export function reasonOf(event: { type: string; data: { object: Record<string, unknown> } }): string | null {
+  const field = event.type === 'entitlement.revoked' ? 'revocation_reason' : event.type === 'entitlement.suspended' ? 'suspension_reason' : null;
+  const reason = field === null ? null : event.data.object[field];
+  return typeof reason === 'string' && reason.length > 0 ? reason : null;
+}
 
 /** One entitlement: what it gives, the actions its status allows, and its history (its events). */
 export function EntitlementPage() {
@@ -51,6 +59,14 @@ export function EntitlementPage() {
     queryKey: [mode, 'events', 'list', { object_id: entitlementId }, ''],
     queryFn: async () => unwrapPage(await api.GET('/v1/events', { params: { query: { object_id: entitlementId, limit: 100 } } })),
   });
+  // Who acted, from the audit log (owners and admins): a change's row and its event commit in one transaction, so they share created_at.
+  const canReadAudit = can('audit:read');
+  const actors = useQuery({
+    queryKey: [mode, 'audit-log', 'list', { object_id: entitlementId }, ''],
+    queryFn: async () => unwrapPage(await api.GET('/v1/audit-log', { params: { query: { object_id: entitlementId, limit: 100 } } })),
+    enabled: canReadAudit,
+  });
+  const actorAt = new Map((actors.data?.data ?? []).map((entry) => [entry.created_at, actorText(entry)]));
   if (entitlement.isPending) return <Loading what="the entitlement" />;
   if (entitlement.error || !entitlement.data) return <ErrorMessage error={entitlement.error} />;
   const data = entitlement.data;
@@ -113,6 +129,8 @@ export function EntitlementPage() {
             {history.data.data.map((event) => (
               <li key={event.id}>
                 <Link to={path(`events/${event.id}`)}>{event.type}</Link> <Time value={event.created_at} />
+                {actorAt.has(event.created_at) && <> by {actorAt.get(event.created_at)}</>}
+                {reasonOf(event) && <> — reason: “{reasonOf(event)}”</>}
               </li>
             ))}
           </ol>
