@@ -31,6 +31,7 @@ import { ProductsModule } from './products/products.module';
 import { RateLimitingModule } from './rate-limiting/rate-limiting.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { SearchModule } from './search/search.module';
 
 @Module({})
 export class AppModule {
@@ -61,6 +62,7 @@ export class AppModule {
         WebhooksModule,
         IdempotencyModule,
         SubscriptionsModule,
+        SearchModule,
         ImportsModule,
         LicensesModule,
         DashboardModule,

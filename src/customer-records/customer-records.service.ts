@@ -1,3 +1,4 @@
+import type { SearchHit } from '../database/search-hit';
 import { Injectable } from '@nestjs/common';
 import type { ReadPart, WritePart } from '../database/combined-statement';
 import { LRUCache } from 'lru-cache';
@@ -37,6 +38,11 @@ export class CustomerRecordsService {
     private readonly customers: CustomersRepository,
     private readonly testClocks: TestClockTime,
   ) {}
+
+  /** GET /v1/search's customers (search/search.service.ts), read where the caller says (the replica). */
+  search(db: Reader, tenant: Tenant, term: string, limit: number): Promise<SearchHit[]> {
+    return this.customers.search(db, tenant, term, limit);
+  }
 
   /**
    * The customer a write names, created in `tx` when named by a new store id. `testClockId` (test

@@ -1,3 +1,4 @@
+import { searchTable, type SearchableTable, type SearchHit } from '../database/search-hit';
 import { Injectable } from '@nestjs/common';
 import { Brackets, In } from 'typeorm';
 import { entityFromJson, ReadPart, WritePart } from '../database/combined-statement';
@@ -5,7 +6,7 @@ import type { Tenant } from '../database/tenant';
 import { likePrefix } from '../database/like-pattern';
 import { assertTenant, TenantTable } from '../database/tenant-table';
 import type { Reader, Transaction } from '../database/transaction';
-import { generateId } from '../ids/id';
+import { generateId, isValidId } from '../ids/id';
 import { fetchPageWithTotal } from '../pagination/keyset';
 import type { PageRequest } from '../pagination/page';
 import { CustomerEntity } from './customer.entity';
@@ -16,6 +17,8 @@ export interface CustomerFilters {
   createdAfter?: Date;
   createdBefore?: Date;
 }
+
+const CUSTOMER_SEARCH: SearchableTable = { table: 'customers', storeIdColumn: 'store_customer_id', labelSql: 'store_customer_id' };
 
 @Injectable()
 export class CustomersRepository {
@@ -113,5 +116,10 @@ export class CustomersRepository {
       [tenant.merchantId, tenant.mode, storeIds.map(() => generateId('cus')), storeIds, testClockId],
     );
     return this.table.find(tx.manager, tenant, { store_customer_id: In(storeIds) });
+  }
+
+  /** GET /v1/search: the customer with this id, or those whose store id starts with the term (by id or by the start of its store id). */
+  search(db: Reader, tenant: Tenant, term: string, limit: number): Promise<SearchHit[]> {
+    return searchTable(db, tenant, CUSTOMER_SEARCH, term, isValidId('cus', term) ? term : null, limit);
   }
 }

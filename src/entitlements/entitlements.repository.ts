@@ -1,3 +1,5 @@
+import { searchTable, type SearchableTable, type SearchHit } from '../database/search-hit';
+import { isValidId } from '../ids/id';
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
@@ -93,6 +95,8 @@ export interface DueEntitlement {
 }
 
 // A CTE, so the driver returns the rows (a bare UPDATE … RETURNING comes back as [rows, count]).
+const ENTITLEMENT_SEARCH: SearchableTable = { table: 'entitlements', storeIdColumn: null, labelSql: 'id' };
+
 @Injectable()
 export class EntitlementsRepository {
   private readonly table = new TenantTable(EntitlementEntity, 'entitlement');
@@ -283,5 +287,10 @@ export class EntitlementsRepository {
       .andWhere('entitlement.customer_id = :customerId', { customerId })
       .andWhere(`entitlement.status = 'active'`)
       .andWhere(`NOT ${runOutSql('entitlement', rowNowSql('entitlement', ':now'))}`, { now });
+  }
+
+  /** GET /v1/search: the entitlement with this id, or those whose store id starts with the term (by id only (it has no store id)). */
+  search(db: Reader, tenant: Tenant, term: string, limit: number): Promise<SearchHit[]> {
+    return searchTable(db, tenant, ENTITLEMENT_SEARCH, term, isValidId('ent', term) ? term : null, limit);
   }
 }

@@ -1,3 +1,5 @@
+import { searchTable, type SearchableTable, type SearchHit } from '../database/search-hit';
+import { isValidId } from '../ids/id';
 import { Injectable } from '@nestjs/common';
 import { Brackets, In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
@@ -28,6 +30,8 @@ const INSERT_IF_NEW_SQL = `WITH inserted AS (
   SELECT * FROM inserted`;
 
 /** SQL of orders and order_line_items. */
+const ORDER_SEARCH: SearchableTable = { table: 'orders', storeIdColumn: 'store_order_id', labelSql: 'store_order_id' };
+
 @Injectable()
 export class OrdersRepository {
   private readonly orders = new TenantTable(OrderEntity, 'ord');
@@ -111,5 +115,10 @@ export class OrdersRepository {
       return query;
     };
     return fetchPageWithTotal(base, 'ord', page);
+  }
+
+  /** GET /v1/search: the order with this id, or those whose store id starts with the term (by id or by the start of its store id). */
+  search(db: Reader, tenant: Tenant, term: string, limit: number): Promise<SearchHit[]> {
+    return searchTable(db, tenant, ORDER_SEARCH, term, isValidId('ord', term) ? term : null, limit);
   }
 }

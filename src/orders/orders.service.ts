@@ -1,3 +1,4 @@
+import type { SearchHit } from '../database/search-hit';
 import { Injectable } from '@nestjs/common';
 import type { Tenant } from '../database/tenant';
 import { CustomerRecordsService } from '../customer-records/customer-records.service';
@@ -46,6 +47,11 @@ export class OrdersService {
     private readonly transitions: EntitlementTransitionsService,
     private readonly unitOfWork: UnitOfWork,
   ) {}
+
+  /** GET /v1/search's orders (search/search.service.ts), read where the caller says (the replica). */
+  search(db: Reader, tenant: Tenant, term: string, limit: number): Promise<SearchHit[]> {
+    return this.orders.search(db, tenant, term, limit);
+  }
 
   /** Upsert by store_order_id: 201 when the order is new, 200 after. All or nothing. */
   post(operation: Operation, input: CreateOrderDto): Promise<StatusResult<OrderResponseDto>> {

@@ -1,3 +1,5 @@
+import { searchTable, type SearchableTable, type SearchHit } from '../database/search-hit';
+import { isValidId } from '../ids/id';
 import { Injectable } from '@nestjs/common';
 import { Brackets } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
@@ -22,6 +24,8 @@ export type SubscriptionState = Pick<
   SubscriptionEntity,
   'status' | 'current_period_end' | 'cancel_at_period_end' | 'store_updated_at' | 'entitlement_id'
 >;
+
+const SUBSCRIPTION_SEARCH: SearchableTable = { table: 'subscriptions', storeIdColumn: 'store_subscription_id', labelSql: 'store_subscription_id' };
 
 @Injectable()
 export class SubscriptionsRepository {
@@ -80,5 +84,10 @@ export class SubscriptionsRepository {
       return query;
     };
     return fetchPageWithTotal(base, 'subscription', page);
+  }
+
+  /** GET /v1/search: the subscription with this id, or those whose store id starts with the term (by id or by the start of its store id). */
+  search(db: Reader, tenant: Tenant, term: string, limit: number): Promise<SearchHit[]> {
+    return searchTable(db, tenant, SUBSCRIPTION_SEARCH, term, isValidId('sub', term) ? term : null, limit);
   }
 }

@@ -1,3 +1,4 @@
+import type { SearchHit } from '../database/search-hit';
 import { Injectable } from '@nestjs/common';
 import type { Tenant } from '../database/tenant';
 import { CustomerEntity } from '../customer-records/customer.entity';
@@ -70,6 +71,11 @@ export class SubscriptionsService {
     private readonly unitOfWork: UnitOfWork,
     private readonly time: TestClockTime,
   ) {}
+
+  /** GET /v1/search's subscriptions (search/search.service.ts), read where the caller says (the replica). */
+  search(db: Reader, tenant: Tenant, term: string, limit: number): Promise<SearchHit[]> {
+    return this.subscriptions.search(db, tenant, term, limit);
+  }
 
   async put(operation: Operation, storeSubscriptionId: string, body: PutSubscriptionDto): Promise<PutResult> {
     // The path names the subscription it creates: the bound every store id has (the document declares it).

@@ -28,6 +28,6 @@ import { WebhookTestSends } from './webhook-test-sends.service';
     EventRetentionRepository,
     EventRetention,
   ],
-  exports: [],
+  exports: [EventsService],
 })
 export class WebhooksModule {}

@@ -80,6 +80,7 @@ export const OPERATIONS = {
   'subscriptions.upsert': { group: 'subscriptions', name: 'upsert', method: 'PUT', path: '/v1/subscriptions/store/{store_subscription_id}', pathParameters: ['store_subscription_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'subscriptions.get': { group: 'subscriptions', name: 'get', method: 'GET', path: '/v1/subscriptions/{subscription_id}', pathParameters: ['subscription_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'subscriptions.list': { group: 'subscriptions', name: 'list', method: 'GET', path: '/v1/subscriptions', pathParameters: [], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
+  'search.search': { group: 'search', name: 'search', method: 'GET', path: '/v1/search', pathParameters: [], input: 'query', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'imports.list': { group: 'imports', name: 'list', method: 'GET', path: '/v1/entitlement-imports', pathParameters: [], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
   'imports.create': { group: 'imports', name: 'create', method: 'POST', path: '/v1/entitlement-imports', pathParameters: [], input: 'body', contentTypes: ['application/json', 'text/csv'], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'imports.get': { group: 'imports', name: 'get', method: 'GET', path: '/v1/entitlement-imports/{import_id}', pathParameters: ['import_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
@@ -623,6 +624,13 @@ export interface OperationTypes {
     response: operations['subscriptions.list']['responses'][200]['content']['application/json'];
     item: (operations['subscriptions.list']['responses'][200]['content']['application/json'])['data'][number];
     errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_PARAMETER' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
+  };
+  'search.search': {
+    query: NonNullable<operations['search.search']['parameters']['query']>;
+    body: never;
+    response: operations['search.search']['responses'][200]['content']['application/json'];
+    item: never;
+    errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_PARAMETER' | 'MISSING_REQUIRED_FIELD' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
   };
   'imports.list': {
     query: NonNullable<operations['imports.list']['parameters']['query']>;
@@ -1668,6 +1676,22 @@ export interface SubscriptionsOperations {
 }
 
 /**
+ * `client.search`: Find any record by its id or the start of its store id: one box for customers, entitlements, products, orders, subscriptions, files and events.
+ */
+export interface SearchOperations {
+  /**
+   * Search everything by id or store id
+   *
+   * Finds, in the key's mode: the record with this id (cus_, ent_, prod_, ord_, sub_, file_, evt_), and the customers, products, orders and subscriptions whose store id starts with `q` (case-sensitive; `%` and `_` are plain characters). At most 5 records of each kind, the exact id first, then by kind and store id; no pagination. Needs `customers:read`; entitlements, orders and subscriptions are included with `entitlements:read`, products with `products:read`, files with `files:read` and events with `events:read`. Customers carry no email of their own: a store id that is an email is found by its start like any store id. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
+   *
+   * `GET /v1/search` · API key with scope `customers:read` · operationId `search.search`
+   *
+   * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_PARAMETER, MISSING_REQUIRED_FIELD, RATE_LIMITED, SERVICE_UNAVAILABLE
+   */
+  search(query: Query<'search.search'>, options?: RequestOptions): Promise<ApiResult<'search.search'>>;
+}
+
+/**
  * `client.imports`: Bulk imports of existing grants (CSV or JSON, up to 100,000 rows), processed in the background.
  */
 export interface ImportsOperations {
@@ -1836,6 +1860,7 @@ export interface OperationGroups {
   events: EventsOperations;
   webhookEndpoints: WebhookEndpointsOperations;
   subscriptions: SubscriptionsOperations;
+  search: SearchOperations;
   imports: ImportsOperations;
   licenseKeys: LicenseKeysOperations;
   licenses: LicensesOperations;
