@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation, useNavigation, useParams } from 'react-router';
 import { isMode, MODES, type Mode } from '../api/client';
 import { lastMode, rememberMode } from '../lib/mode';
+import { SearchBox } from './search-box';
 import { useSession, useSignOut } from './session';
 
 const PAGES: Array<{ path: string; label: string }> = [
@@ -89,6 +90,7 @@ function Layout({ mode }: { mode: Mode }) {
             </Link>
           ))}
         </nav>
+        <SearchBox />
         <div className="account">
           <span className="email" title={`${session.email} (${session.role}${session.test_only ? ', test mode only' : ''})`}>
             {session.email}
