@@ -4,6 +4,7 @@ import { Brackets, In } from 'typeorm';
 import { entityFromJson, ReadPart, WritePart } from '../database/combined-statement';
 import type { Tenant } from '../database/tenant';
 import { likePrefix } from '../database/like-pattern';
+import type { SqlCondition } from '../database/sql-condition';
 import { assertTenant, TenantTable } from '../database/tenant-table';
 import type { Reader, Transaction } from '../database/transaction';
 import { generateId, isValidId } from '../ids/id';
@@ -51,6 +52,22 @@ export class CustomersRepository {
           VALUES (${parameters.text(customer.id)}, ${parameters.text(tenant.merchantId)}, ${parameters.text(tenant.mode)}, ${parameters.text(customer.store_customer_id)}, NULL, ${parameters.timestamptz(customer.created_at)})
           ON CONFLICT (merchant_id, mode, store_customer_id) DO NOTHING RETURNING id`,
       refusal,
+    };
+  }
+
+  /**
+   * The store-id filter of every list (`store_customer_id` on entitlements, orders,
+   * subscriptions): `customerIdColumn` holds the id of a customer of the tenant whose store id
+   * starts with `prefix` (like-pattern.ts: wildcards escaped; an exact store id is its own prefix).
+   * A subquery served by customers_store_id_prefix_idx, so a prefix needs no read of its own.
+   */
+  storeIdPrefixCondition(tenant: Tenant, customerIdColumn: string, prefix: string): SqlCondition {
+    assertTenant(tenant);
+    return {
+      sql:
+        `${customerIdColumn} IN (SELECT prefixed_customer.id FROM customers prefixed_customer WHERE prefixed_customer.merchant_id = :prefixedCustomerMerchantId ` +
+        'AND prefixed_customer.mode = :prefixedCustomerMode AND prefixed_customer.store_customer_id LIKE :storeCustomerIdPrefix)',
+      parameters: { prefixedCustomerMerchantId: tenant.merchantId, prefixedCustomerMode: tenant.mode, storeCustomerIdPrefix: likePrefix(prefix) },
     };
   }
 

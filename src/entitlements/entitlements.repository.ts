@@ -1,3 +1,4 @@
+import type { SqlCondition } from '../database/sql-condition';
 import { searchTable, type SearchableTable, type SearchHit } from '../database/search-hit';
 import { isValidId } from '../ids/id';
 import { Injectable } from '@nestjs/common';
@@ -27,6 +28,8 @@ export interface CheckRow {
 export interface EntitlementFilters {
   /** Every customer id given must match (customer_id, and the id store_customer_id resolved to). */
   customerIds?: string[];
+  /** The customer's store id starts with… (the customer-records owner's condition). */
+  customerCondition?: SqlCondition;
   productId?: string;
   status?: EntitlementStatus;
   source?: EntitlementSource;
@@ -220,6 +223,7 @@ export class EntitlementsRepository {
       for (const [index, customerId] of (filters.customerIds ?? []).entries()) {
         query.andWhere(`entitlement.customer_id = :customerId${index}`, { [`customerId${index}`]: customerId });
       }
+      if (filters.customerCondition) query.andWhere(filters.customerCondition.sql, filters.customerCondition.parameters);
       if (filters.productId !== undefined) query.andWhere('entitlement.product_id = :productId', { productId: filters.productId });
       if (filters.status !== undefined) {
         query.andWhere(`${effectiveStatusSql('entitlement', rowNowSql('entitlement', ':now'))} = :status`, { status: filters.status, now: now.toISOString() });

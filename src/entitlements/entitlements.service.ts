@@ -147,17 +147,14 @@ export class EntitlementsService {
     const page = toPageRequest(query);
     const now = this.time.realNow();
     const customerIds = query.customer_id !== undefined ? [query.customer_id] : [];
-    if (query.store_customer_id !== undefined) {
-      const customer = await this.customers.findByStoreId(this.unitOfWork.replica, tenant, query.store_customer_id);
-      // No such customer: nothing matches.
-      if (!customer) return new PageResult([], { total: 0, limit: page.limit, has_more: false, next_cursor: null });
-      customerIds.push(customer.id);
-    }
+    // A store customer id filter is a prefix, as everywhere (an exact store id is its own prefix).
+    const customerCondition = query.store_customer_id !== undefined ? this.customers.storeIdPrefixCondition(tenant, 'entitlement.customer_id', query.store_customer_id) : undefined;
     const { rows, total } = await this.entitlements.list(
       this.unitOfWork.replica,
       tenant,
       {
         customerIds,
+        customerCondition,
         productId: query.product_id,
         status: query.status,
         source: query.source,

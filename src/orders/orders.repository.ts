@@ -1,3 +1,4 @@
+import type { SqlCondition } from '../database/sql-condition';
 import { searchTable, type SearchableTable, type SearchHit } from '../database/search-hit';
 import { isValidId } from '../ids/id';
 import { Injectable } from '@nestjs/common';
@@ -13,6 +14,8 @@ import { OrderEntity } from './order.entity';
 
 export interface OrderFilters {
   customerId?: string;
+  /** The customer's store id starts with… (the customer-records owner's condition). */
+  customerCondition?: SqlCondition;
   /** An exact order id or store order id. */
   search?: string;
 }
@@ -109,6 +112,7 @@ export class OrdersRepository {
     const base = () => {
       const query = this.orders.select(db.manager, tenant);
       if (filters.customerId !== undefined) query.andWhere('ord.customer_id = :customerId', { customerId: filters.customerId });
+      if (filters.customerCondition) query.andWhere(filters.customerCondition.sql, filters.customerCondition.parameters);
       if (filters.search !== undefined) {
         query.andWhere(new Brackets((where) => where.where('ord.id = :search', { search: filters.search }).orWhere('ord.store_order_id = :search', { search: filters.search })));
       }

@@ -1,3 +1,4 @@
+import type { SqlCondition } from '../database/sql-condition';
 import { searchTable, type SearchableTable, type SearchHit } from '../database/search-hit';
 import { isValidId } from '../ids/id';
 import { Injectable } from '@nestjs/common';
@@ -12,6 +13,8 @@ import { SubscriptionEntity, SubscriptionStatus } from './subscription.entity';
 
 export interface SubscriptionFilters {
   customerId?: string;
+  /** The customer's store id starts with… (the customer-records owner's condition). */
+  customerCondition?: SqlCondition;
   status?: SubscriptionStatus;
   /** An exact subscription id or store subscription id. */
   search?: string;
@@ -73,6 +76,7 @@ export class SubscriptionsRepository {
     const base = () => {
       const query = this.table.select(db.manager, tenant);
       if (filters.customerId !== undefined) query.andWhere('subscription.customer_id = :customerId', { customerId: filters.customerId });
+      if (filters.customerCondition) query.andWhere(filters.customerCondition.sql, filters.customerCondition.parameters);
       if (filters.status !== undefined) query.andWhere('subscription.status = :status', { status: filters.status });
       if (filters.search !== undefined) {
         query.andWhere(

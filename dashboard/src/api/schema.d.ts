@@ -8656,7 +8656,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Filter: customer id, e.g. cus_01jd8x3k2m4n5p6q7r8s9t0v1w */
                 customer_id?: string;
-                /** @description Filter: customer id in the e-commerce platform */
+                /** @description Filter: the start of the customer id in the e-commerce platform (case-sensitive; an exact store id is its own start) */
                 store_customer_id?: string;
                 /** @description Filter: product id, e.g. prod_01jd8x3k2m4n5p6q7r8s9t0v1w */
                 product_id?: string;
@@ -10575,7 +10575,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Orders of this customer */
                 customer_id?: string;
-                /** @description Orders of the customer with this store id */
+                /** @description Orders of the customers whose store id starts with this (case-sensitive; an exact store id is its own start) */
                 store_customer_id?: string;
                 /** @description An exact order id or an exact store order id, e.g. order_1001 */
                 search?: string;
@@ -16404,7 +16404,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Customer id (one of customer_id / store_customer_id), e.g. cus_01jd8x3k2m4n5p6q7r8s9t0v1w */
                 customer_id?: string;
-                /** @description Customer id in the e-commerce platform, e.g. store_cust_1001 */
+                /** @description The start of the customer id in the e-commerce platform (case-sensitive; an exact store id is its own start), e.g. store_cust_1001 */
                 store_customer_id?: string;
                 /** @description An exact subscription id or an exact store subscription id, e.g. store_sub_1001 */
                 search?: string;
