@@ -9,7 +9,7 @@ import { ApiEnvelopeResponse } from '../swagger/api-envelope-response.decorator'
 import { ApiErrorResponses } from '../swagger/api-error-responses.decorator';
 import { mayLag } from '../swagger/replica-lag';
 import { SearchQueryDto } from './dto/search-query.dto';
-import { SearchResultDto } from './dto/search-result.dto';
+import { SEARCH_OBJECTS, SearchResultDto } from './dto/search-result.dto';
 import { SEARCH_LIMIT_PER_OBJECT, SearchService } from './search.service';
 
 /** One box for every id and store id (DESIGN §11: paste anything, jump to its record). */
@@ -34,7 +34,7 @@ export class SearchController {
         'found by its start like any store id.',
     }),
   )
-  @ApiEnvelopeResponse(SearchResultDto, { description: 'The records found (possibly none)', array: true })
+  @ApiEnvelopeResponse(SearchResultDto, { description: 'The records found (possibly none)', array: true, maxItems: SEARCH_LIMIT_PER_OBJECT * SEARCH_OBJECTS.length })
   @ApiErrorResponses(ErrorCode.MISSING_REQUIRED_FIELD, ErrorCode.INVALID_PARAMETER)
   search(@CurrentTenant() tenant: Tenant, @CurrentScopes() holds: CallerScopes, @Query() query: SearchQueryDto): Promise<SearchResultDto[]> {
     return this.searchService.search(tenant, query.q, holds);

@@ -98,13 +98,17 @@ export interface Page<T> {
   total?: number;
 }
 
-/** A list answer as one page: its items, whether more follow and the total when the list counts it. */
+/**
+ * A list answer as one page: its items, whether more follow and the total when the list counts it.
+ * Lists that can also answer CSV (Accept: text/csv, see downloadCsv) are typed as JSON or text:
+ * the dashboard asks them for JSON, so text here is a failure.
+ */
 export function unwrapPage<T>(result: {
-  data?: { data: T[]; pagination: { has_more: boolean; next_cursor?: string | null; total?: number } };
+  data?: { data: T[]; pagination: { has_more: boolean; next_cursor?: string | null; total?: number } } | string;
   error?: unknown;
   response: Response;
 }): Page<T> {
-  if (result.data === undefined) throw failureOf(result.response.status, result.error);
+  if (result.data === undefined || typeof result.data === 'string') throw failureOf(result.response.status, result.error);
   const { pagination } = result.data;
   return { data: result.data.data, has_more: pagination.has_more, next_cursor: pagination.next_cursor ?? null, total: pagination.total };
 }

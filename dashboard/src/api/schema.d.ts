@@ -8675,7 +8675,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of entitlements */
+            /** @description A page of entitlements; with `Accept: text/csv`, every page of the list (the same filters) as one streamed CSV file with a header row */
             200: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -8694,6 +8694,7 @@ export interface operations {
                         meta: components["schemas"]["MetaDto"];
                         pagination: components["schemas"]["PaginationDto"];
                     };
+                    "text/csv": string;
                 };
             };
             /** @description `FILTER_REQUIRED`: The list needs at least one filter; `INVALID_PARAMETER`: A present field is invalid or unknown */
@@ -11465,7 +11466,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of customers */
+            /** @description A page of customers; with `Accept: text/csv`, every page of the list (the same filters) as one streamed CSV file with a header row */
             200: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -11484,6 +11485,7 @@ export interface operations {
                         meta: components["schemas"]["MetaDto"];
                         pagination: components["schemas"]["PaginationDto"];
                     };
+                    "text/csv": string;
                 };
             };
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */

@@ -16,6 +16,8 @@ export class SearchResultDto {
     description:
       "What a person recognises it by: a customer's, order's or subscription's store id, a product's or file's name, an event's type, " +
       "an entitlement's customer store id and product name",
+    // A store id (255) and a product name (512) with their separator, the longest label.
+    maxLength: 1024,
     example: 'store_cust_1001',
   })
   label: string;
