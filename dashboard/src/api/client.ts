@@ -115,3 +115,22 @@ export function unwrapPage<T>(result: {
 
 /** The JSON body an operation takes, exactly as openapi-fetch checks it. */
 export type BodyOf<P extends keyof paths, M extends 'post' | 'patch' | 'put'> = NonNullable<RequestBodyOption<paths[P][M]>['body']>;
+
+/**
+ * Every page of a list as a CSV file saved by the browser (`Accept: text/csv`, DESIGN §11): the
+ * server streams all pages with the list's filters; the session's cookie and the page's mode
+ * authenticate it as any /v1 request (a plain link could not send `Eh-Mode`).
+ */
+export async function downloadCsv(mode: Mode, path: string, query: Record<string, string | undefined>, fileName: string): Promise<void> {
+  const search = new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => Boolean(entry[1])));
+  const url = `${window.location.origin}${path}${search.size > 0 ? `?${search.toString()}` : ''}`;
+  const response = await globalThis.fetch(url, { credentials: 'same-origin', headers: { 'Eh-Mode': mode, Accept: 'text/csv' } });
+  if (!response.ok) throw failureOf(response.status, await response.json().catch(() => undefined));
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(await response.blob());
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  URL.revokeObjectURL(link.href);
+}
