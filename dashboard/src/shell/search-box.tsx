@@ -4,19 +4,9 @@ import { unwrap, type Schemas } from '../api/client';
 import { describeFailure } from '../lib/errors';
 import { useApi, useModePath } from '../lib/mode';
 import { useCan } from '../lib/permissions';
+import { recordPath } from '../lib/record-path';
 
 type SearchResult = Schemas['SearchResultDto'];
-
-/** Where each kind of record is shown: its own page, or (files have none) the list that has it. */
-const RECORD_PATHS: Record<SearchResult['object'], (id: string) => string> = {
-  customer: (id) => `customers/${id}`,
-  entitlement: (id) => `entitlements/${id}`,
-  product: (id) => `products/${id}`,
-  order: (id) => `orders/${id}`,
-  subscription: (id) => `subscriptions/${id}`,
-  file: () => 'files',
-  event: (id) => `events/${id}`,
-};
 
 const OBJECT_NAMES: Record<SearchResult['object'], string> = {
   customer: 'Customer',
@@ -27,10 +17,6 @@ const OBJECT_NAMES: Record<SearchResult['object'], string> = {
   file: 'File',
   event: 'Event',
 };
-
-export function recordPath(result: Pick<SearchResult, 'object' | 'id'>): string {
-  return RECORD_PATHS[result.object](result.id);
-}
 
 /**
  * The header's search (DESIGN §11, issue 34): paste an id or the start of a store id, press Enter.
@@ -66,7 +52,7 @@ export function SearchBox() {
       if (only) {
         close();
         setTerm('');
-        void navigate(path(recordPath(only)));
+        void navigate(path(recordPath(only.id) ?? ''));
         return;
       }
       setSearched(q);
@@ -112,7 +98,7 @@ export function SearchBox() {
             <ul>
               {results.map((result) => (
                 <li key={`${result.object}:${result.id}`}>
-                  <Link to={path(recordPath(result))} onClick={close}>
+                  <Link to={path(recordPath(result.id) ?? '')} onClick={close}>
                     <span className="muted">{OBJECT_NAMES[result.object]}</span> {result.label}
                   </Link>{' '}
                   <code className="muted">{result.id}</code>
