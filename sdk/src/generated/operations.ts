@@ -76,6 +76,7 @@ export const OPERATIONS = {
   'webhookEndpoints.rotateSecret': { group: 'webhookEndpoints', name: 'rotateSecret', method: 'POST', path: '/v1/webhook-endpoints/{endpoint_id}/rotate-secret', pathParameters: ['endpoint_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'webhookEndpoints.test': { group: 'webhookEndpoints', name: 'test', method: 'POST', path: '/v1/webhook-endpoints/{endpoint_id}/test', pathParameters: ['endpoint_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'webhookEndpoints.listDeliveries': { group: 'webhookEndpoints', name: 'listDeliveries', method: 'GET', path: '/v1/webhook-endpoints/{endpoint_id}/deliveries', pathParameters: ['endpoint_id'], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
+  'webhookDeliveries.list': { group: 'webhookDeliveries', name: 'list', method: 'GET', path: '/v1/webhook-deliveries', pathParameters: [], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
   'subscriptions.getByStoreId': { group: 'subscriptions', name: 'getByStoreId', method: 'GET', path: '/v1/subscriptions/store/{store_subscription_id}', pathParameters: ['store_subscription_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'subscriptions.upsert': { group: 'subscriptions', name: 'upsert', method: 'PUT', path: '/v1/subscriptions/store/{store_subscription_id}', pathParameters: ['store_subscription_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'subscriptions.get': { group: 'subscriptions', name: 'get', method: 'GET', path: '/v1/subscriptions/{subscription_id}', pathParameters: ['subscription_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
@@ -595,6 +596,13 @@ export interface OperationTypes {
     body: never;
     response: operations['webhookEndpoints.listDeliveries']['responses'][200]['content']['application/json'];
     item: (operations['webhookEndpoints.listDeliveries']['responses'][200]['content']['application/json'])['data'][number];
+    errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_PARAMETER' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'WEBHOOK_ENDPOINT_NOT_FOUND';
+  };
+  'webhookDeliveries.list': {
+    query: NonNullable<operations['webhookDeliveries.list']['parameters']['query']>;
+    body: never;
+    response: operations['webhookDeliveries.list']['responses'][200]['content']['application/json'];
+    item: (operations['webhookDeliveries.list']['responses'][200]['content']['application/json'])['data'][number];
     errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_PARAMETER' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'WEBHOOK_ENDPOINT_NOT_FOUND';
   };
   'subscriptions.getByStoreId': {
@@ -1625,6 +1633,24 @@ export interface WebhookEndpointsOperations {
 }
 
 /**
+ * `client.webhookDeliveries`: Webhook endpoints that receive signed events, with their delivery attempts.
+ */
+export interface WebhookDeliveriesOperations {
+  /**
+   * List delivery attempts to every endpoint
+   *
+   * Every attempt to any of your endpoints, newest first, cursor-paginated with total; `endpoint_id` and `status` (succeeded, failed) narrow it. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
+   *
+   * `GET /v1/webhook-deliveries` · API key with scope `webhooks:read` · operationId `webhookDeliveries.list`
+   *
+   * Await it for one page, or `for await` over it (or `.toArray({ limit })`) for every item across pages.
+   *
+   * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_PARAMETER, RATE_LIMITED, SERVICE_UNAVAILABLE, WEBHOOK_ENDPOINT_NOT_FOUND
+   */
+  list(query?: Query<'webhookDeliveries.list'>, options?: RequestOptions): PagePromise<'webhookDeliveries.list'>;
+}
+
+/**
  * `client.subscriptions`: Store subscriptions: one subscription-linked entitlement kept in step with the store's status.
  */
 export interface SubscriptionsOperations {
@@ -1859,6 +1885,7 @@ export interface OperationGroups {
   usage: UsageOperations;
   events: EventsOperations;
   webhookEndpoints: WebhookEndpointsOperations;
+  webhookDeliveries: WebhookDeliveriesOperations;
   subscriptions: SubscriptionsOperations;
   search: SearchOperations;
   imports: ImportsOperations;
