@@ -65,6 +65,13 @@ interface Seed extends SeededMerchant {
   deepCursor: string;
 }
 
+/** The search scenario's requests: ids and store ids of seeded customers, and the broadest prefix. */
+function searchPaths(seed: Seed): string[] {
+  const picks = [0, Math.floor(seed.customers.length / 2), seed.customers.length - 1].filter((index) => index >= 0 && index < seed.customers.length);
+  const queries = [...picks.map((index) => seed.customers[index]), ...picks.map((index) => seed.storeCustomerIds[index]), 'bench_customer_', 'bench_', seed.largeCustomerId];
+  return queries.map((q) => `/v1/search?q=${encodeURIComponent(q)}`);
+}
+
 /** Grows the merchant to `total` entitlements: customers with 5 products each plus one large customer (10%). */
 async function growEntitlements(database: Client, seed: Seed, current: number, total: number): Promise<void> {
   const largeShare = Math.floor((total - current) / 10);
@@ -242,6 +249,8 @@ async function main(): Promise<void> {
           results.push(await scenario('entitlements/check', { key: seed.key, next: rotating(paths) }));
           results.push(await scenario('list first page', { key: seed.key, next: rotating([listBase]) }));
           results.push(await scenario('list deep cursor page', { key: seed.key, next: rotating([`${listBase}&cursor=${encodeURIComponent(seed.deepCursor)}`]) }));
+          // GET /v1/search (issue 34): a pasted customer id, an exact store id, and a short prefix that every seeded customer shares.
+          results.push(await scenario('search', { key: seed.key, next: rotating(searchPaths(seed)) }));
           // Beside the downloads/s: how many of the entitlements' updates were HOT (issue 39: ≥ 90 %).
           const downloads = await withEntitlementHotUpdates(database, seed.downloads[0].fileId, () => scenario('download URL', { key: seed.key, next: rotating(downloadTargets) }));
           results.push({ ...downloads.result, entitlementHot: downloads.hot });
@@ -360,6 +369,8 @@ async function main(): Promise<void> {
   const deepPage = find('list deep cursor page', large, 10);
   const p50Ratio = check10 && checkLarge ? checkLarge.p50Milliseconds / Math.max(check10.p50Milliseconds, 0.001) : Infinity;
   add(`check p50 at ${large.toLocaleString('en')} entitlements within 1.25× of ${small.toLocaleString('en')}, express`, `${round(p50Ratio)}×`, p50Ratio <= 1.25);
+  const search = find('search', large, 10);
+  add(`search p99 ≤ 20 ms at ${large.toLocaleString('en')} entitlements, express`, `${search?.p99Milliseconds ?? '–'} ms`, (search?.p99Milliseconds ?? Infinity) <= 20);
   const deepRatio = firstPage && deepPage ? deepPage.p50Milliseconds / Math.max(firstPage.p50Milliseconds, 0.001) : Infinity;
   add('deep cursor page p50 within 1.25× of the first page, express', `${round(deepRatio)}×`, deepRatio <= 1.25);
   const expressNeighbour = neighbours.find((entry) => entry.adapter === 'express');

@@ -32,6 +32,7 @@ import { ProductsModule } from './products/products.module';
 import { RateLimitingModule } from './rate-limiting/rate-limiting.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { SearchModule } from './search/search.module';
 
 @Module({})
 export class AppModule {
@@ -63,6 +64,7 @@ export class AppModule {
         AuditModule,
         IdempotencyModule,
         SubscriptionsModule,
+        SearchModule,
         ImportsModule,
         LicensesModule,
         DashboardModule,

@@ -52,6 +52,7 @@ export function createRoutes(): RouteObject[] {
           at('files', () => import('./pages/files/files-page'), 'FilesPage'),
           at('webhooks', () => import('./pages/webhooks/webhooks-page'), 'WebhooksPage'),
           at('webhooks/new', () => import('./pages/webhooks/new-endpoint-page'), 'NewEndpointPage'),
+          at('webhooks/deliveries', () => import('./pages/webhooks/deliveries-page'), 'DeliveriesPage'),
           at('webhooks/:endpointId', () => import('./pages/webhooks/endpoint-page'), 'EndpointPage'),
           at('events', () => import('./pages/events/events-page'), 'EventsPage'),
           at('events/:eventId', () => import('./pages/events/event-page'), 'EventPage'),

@@ -4,6 +4,7 @@ import { AdminRoute } from '../auth/route-access.decorators';
 import { AdminUsageStatementResponseDto, StatementsClosedResponseDto } from '../billing/dto/usage-statement-response.dto';
 import { statementsCsv } from '../billing/usage-statement.mapper';
 import { UsageStatementsService } from '../billing/usage-statements.service';
+import { CSV_CONTENT_TYPE, wantsCsv } from '../envelope/csv';
 import { Envelope, envelopeOf } from '../envelope/envelope';
 import { RawResponse } from '../envelope/raw-response.decorator';
 import { requestIdOf } from '../envelope/request-id';
@@ -13,10 +14,6 @@ import { ApiEnvelopeResponse } from '../swagger/api-envelope-response.decorator'
 import { ApiErrorResponses } from '../swagger/api-error-responses.decorator';
 import { MetaDto } from '../swagger/envelope.dto';
 import { CloseStatementsDto, ListStatementsQueryDto } from './dto/statements-request.dto';
-
-function wantsCsv(accept: string | undefined): boolean {
-  return (accept ?? '').split(',').some((type) => type.split(';')[0].trim().toLowerCase() === 'text/csv');
-}
 
 /** The operator's side of usage statements (DESIGN §17): closing a month, and the month's billing run. */
 @AdminRoute()
@@ -73,7 +70,7 @@ export class AdminStatementsController {
     const statements = await this.statements.listMonth(query.month);
     if (!wantsCsv(accept)) return envelopeOf(statements, requestIdOf(request));
     return new StreamableFile(Buffer.from(statementsCsv(statements)), {
-      type: 'text/csv; charset=utf-8',
+      type: CSV_CONTENT_TYPE,
       disposition: `attachment; filename="statements-${query.month}.csv"`,
     });
   }

@@ -1,3 +1,4 @@
+import { csvLine } from '../envelope/csv';
 import { AdminUsageStatementResponseDto, UsageStatementResponseDto } from './dto/usage-statement-response.dto';
 import type { UsageStatementEntity } from './usage-statement.entity';
 
@@ -42,16 +43,7 @@ const CSV_COLUMNS = [
   'report_error',
 ] as const satisfies ReadonlyArray<keyof AdminUsageStatementResponseDto>;
 
-/** RFC 4180: quoted when it holds a comma, quote or line break; a leading =, +, - or @ is prefixed with ' so spreadsheets don't run it. */
-function csvField(value: string | number | null): string {
-  if (value === null) return '';
-  let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-/** The statements as CSV with a header row, CRLF line ends (RFC 4180). */
+/** The statements as CSV with a header row, CRLF line ends (RFC 4180, envelope/csv.ts). */
 export function statementsCsv(statements: readonly AdminUsageStatementResponseDto[]): string {
-  const lines = [CSV_COLUMNS.join(','), ...statements.map((statement) => CSV_COLUMNS.map((column) => csvField(statement[column] as string | number | null)).join(','))];
-  return `${lines.join('\r\n')}\r\n`;
+  return [csvLine(CSV_COLUMNS), ...statements.map((statement) => csvLine(CSV_COLUMNS.map((column) => statement[column])))].join('');
 }

@@ -1,8 +1,10 @@
+import type { SearchHit } from '../database/search-hit';
 import { Injectable } from '@nestjs/common';
 import type { ReadPart, WritePart } from '../database/combined-statement';
 import { LRUCache } from 'lru-cache';
 import type { EntityManager } from 'typeorm';
 import type { Tenant } from '../database/tenant';
+import type { SqlCondition } from '../database/sql-condition';
 import type { Reader, Transaction } from '../database/transaction';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
@@ -37,6 +39,11 @@ export class CustomerRecordsService {
     private readonly customers: CustomersRepository,
     private readonly testClocks: TestClockTime,
   ) {}
+
+  /** GET /v1/search's customers (search/search.service.ts), read where the caller says (the replica). */
+  search(db: Reader, tenant: Tenant, term: string, limit: number): Promise<SearchHit[]> {
+    return this.customers.search(db, tenant, term, limit);
+  }
 
   /**
    * The customer a write names, created in `tx` when named by a new store id. `testClockId` (test
@@ -108,6 +115,11 @@ export class CustomerRecordsService {
   /** The tenant's customer with this id, or null (the caller checked the id's form). */
   findByIdOrNull(db: Reader, tenant: Tenant, customerId: string): Promise<CustomerEntity | null> {
     return this.customers.findById(db, tenant, customerId);
+  }
+
+  /** A list's `store_customer_id` filter (a prefix of the store id) on its customer id column: see CustomersRepository. */
+  storeIdPrefixCondition(tenant: Tenant, customerIdColumn: string, prefix: string): SqlCondition {
+    return this.customers.storeIdPrefixCondition(tenant, customerIdColumn, prefix);
   }
 
   findByStoreId(db: Reader, tenant: Tenant, storeCustomerId: string): Promise<CustomerEntity | null> {

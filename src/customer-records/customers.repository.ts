@@ -1,11 +1,13 @@
+import { searchTable, type SearchableTable, type SearchHit } from '../database/search-hit';
 import { Injectable } from '@nestjs/common';
 import { Brackets, In } from 'typeorm';
 import { entityFromJson, ReadPart, WritePart } from '../database/combined-statement';
 import type { Tenant } from '../database/tenant';
 import { likePrefix } from '../database/like-pattern';
+import type { SqlCondition } from '../database/sql-condition';
 import { assertTenant, TenantTable } from '../database/tenant-table';
 import type { Reader, Transaction } from '../database/transaction';
-import { generateId } from '../ids/id';
+import { generateId, isValidId } from '../ids/id';
 import { fetchPageWithTotal } from '../pagination/keyset';
 import type { PageRequest } from '../pagination/page';
 import { CustomerEntity } from './customer.entity';
@@ -16,6 +18,8 @@ export interface CustomerFilters {
   createdAfter?: Date;
   createdBefore?: Date;
 }
+
+const CUSTOMER_SEARCH: SearchableTable = { table: 'customers', storeIdColumn: 'store_customer_id', labelSql: 'store_customer_id' };
 
 @Injectable()
 export class CustomersRepository {
@@ -48,6 +52,22 @@ export class CustomersRepository {
           VALUES (${parameters.text(customer.id)}, ${parameters.text(tenant.merchantId)}, ${parameters.text(tenant.mode)}, ${parameters.text(customer.store_customer_id)}, NULL, ${parameters.timestamptz(customer.created_at)})
           ON CONFLICT (merchant_id, mode, store_customer_id) DO NOTHING RETURNING id`,
       refusal,
+    };
+  }
+
+  /**
+   * The store-id filter of every list (`store_customer_id` on entitlements, orders,
+   * subscriptions): `customerIdColumn` holds the id of a customer of the tenant whose store id
+   * starts with `prefix` (like-pattern.ts: wildcards escaped; an exact store id is its own prefix).
+   * A subquery served by customers_store_id_prefix_idx, so a prefix needs no read of its own.
+   */
+  storeIdPrefixCondition(tenant: Tenant, customerIdColumn: string, prefix: string): SqlCondition {
+    assertTenant(tenant);
+    return {
+      sql:
+        `${customerIdColumn} IN (SELECT prefixed_customer.id FROM customers prefixed_customer WHERE prefixed_customer.merchant_id = :prefixedCustomerMerchantId ` +
+        'AND prefixed_customer.mode = :prefixedCustomerMode AND prefixed_customer.store_customer_id LIKE :storeCustomerIdPrefix)',
+      parameters: { prefixedCustomerMerchantId: tenant.merchantId, prefixedCustomerMode: tenant.mode, storeCustomerIdPrefix: likePrefix(prefix) },
     };
   }
 
@@ -113,5 +133,10 @@ export class CustomersRepository {
       [tenant.merchantId, tenant.mode, storeIds.map(() => generateId('cus')), storeIds, testClockId],
     );
     return this.table.find(tx.manager, tenant, { store_customer_id: In(storeIds) });
+  }
+
+  /** GET /v1/search: the customer with this id, or those whose store id starts with the term (by id or by the start of its store id). */
+  search(db: Reader, tenant: Tenant, term: string, limit: number): Promise<SearchHit[]> {
+    return searchTable(db, tenant, CUSTOMER_SEARCH, term, isValidId('cus', term) ? term : null, limit);
   }
 }

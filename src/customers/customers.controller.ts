@@ -1,8 +1,9 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Headers, Param, Query, StreamableFile } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../auth/current-tenant.decorator';
 import { RequireScopes } from '../auth/route-access.decorators';
 import type { Tenant } from '../database/tenant';
+import { CSV_EXPORT_PAGE_SIZE, csvExport, type CsvColumns, wantsCsv } from '../envelope/csv';
 import { PageResult } from '../envelope/page-result';
 import { ErrorCode } from '../errors/error-code.enum';
 import { PaginationQueryDto } from '../pagination/pagination-query.dto';
@@ -15,6 +16,9 @@ import { ListCustomersQueryDto } from './dto/customer-query.dto';
 import { CustomerResponseDto } from './dto/customer-response.dto';
 import { ApiIdParam, ApiStoreIdParam, IdSource } from '../swagger/api-path-parameters';
 import { mayLag } from '../swagger/replica-lag';
+
+/** The customers list's CSV export (Accept: text/csv). */
+const CUSTOMER_CSV_COLUMNS: CsvColumns<CustomerResponseDto> = ['id', 'store_customer_id', 'test_clock', 'created_at'];
 
 const CUSTOMER_ID_SOURCES: IdSource[] = ['GET /v1/customers', ['POST /v1/entitlements', 'customer_id'], ['GET /v1/entitlements', 'customer_id']];
 
@@ -32,10 +36,15 @@ export class CustomersController {
       'Newest first, cursor-paginated with total. `search` matches an exact customer id or the start of a store customer id ' +
       '(case-sensitive); `created_after` and `created_before` are exclusive bounds.',
   }))
-  @ApiEnvelopeResponse(CustomerResponseDto, { description: 'A page of customers', list: 'total' })
+  @ApiEnvelopeResponse(CustomerResponseDto, { description: 'A page of customers', list: 'total', csvColumns: CUSTOMER_CSV_COLUMNS })
   @ApiErrorResponses(ErrorCode.INVALID_PARAMETER)
-  list(@CurrentTenant() tenant: Tenant, @Query() query: ListCustomersQueryDto): Promise<PageResult<CustomerResponseDto>> {
-    return this.customers.list(tenant, query);
+  list(
+    @CurrentTenant() tenant: Tenant,
+    @Query() query: ListCustomersQueryDto,
+    @Headers('accept') accept: string | undefined,
+  ): Promise<PageResult<CustomerResponseDto> | StreamableFile> {
+    if (!wantsCsv(accept)) return this.customers.list(tenant, query);
+    return csvExport('customers.csv', CUSTOMER_CSV_COLUMNS, (cursor) => this.customers.list(tenant, { ...query, limit: CSV_EXPORT_PAGE_SIZE, cursor }));
   }
 
   @Get('store/:store_customer_id')

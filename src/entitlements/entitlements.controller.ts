@@ -1,9 +1,10 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Patch, Post, Query, StreamableFile } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../auth/current-tenant.decorator';
 import { RequireScopes } from '../auth/route-access.decorators';
 import type { Tenant } from '../database/tenant';
 import type { Operation } from '../database/operation';
+import { CSV_EXPORT_PAGE_SIZE, csvExport, type CsvColumns, wantsCsv } from '../envelope/csv';
 import { PageResult } from '../envelope/page-result';
 import { ErrorCode } from '../errors/error-code.enum';
 import { CurrentOperation } from '../idempotency/current-operation.decorator';
@@ -23,6 +24,28 @@ import { mayLag } from '../swagger/replica-lag';
 const ENTITLEMENT_ID_PARAM = ApiIdParam('entitlement_id', 'ent', 'Entitlement', ['POST /v1/entitlements', 'GET /v1/entitlements']);
 const TRANSITION_NOTE = 'Refused with 409 INVALID_STATUS_TRANSITION ("Cannot <operation> an entitlement that is <status>") where the lifecycle table forbids it.';
 
+
+/** The entitlements list's CSV export (Accept: text/csv): every field of a list item. */
+const ENTITLEMENT_CSV_COLUMNS: CsvColumns<EntitlementListItemDto> = [
+  'id',
+  'customer_id',
+  'store_customer_id',
+  'product_id',
+  'product_name',
+  'status',
+  'granted_at',
+  'expires_at',
+  'revoked_at',
+  'revocation_reason',
+  'usage_count',
+  'usage_limit',
+  'source',
+  'store_order_id',
+  'metadata',
+  'test_clock',
+  'created_at',
+  'updated_at',
+];
 @ApiTags('entitlements')
 @Controller('v1/entitlements')
 export class EntitlementsController {
@@ -53,10 +76,15 @@ export class EntitlementsController {
       'filters on the effective status; status and source accept upper or lower case; granted_after is inclusive, ' +
       'granted_before exclusive.',
   }))
-  @ApiEnvelopeResponse(EntitlementListItemDto, { description: 'A page of entitlements', list: 'total' })
+  @ApiEnvelopeResponse(EntitlementListItemDto, { description: 'A page of entitlements', list: 'total', csvColumns: ENTITLEMENT_CSV_COLUMNS })
   @ApiErrorResponses(ErrorCode.FILTER_REQUIRED, ErrorCode.INVALID_PARAMETER)
-  list(@CurrentTenant() tenant: Tenant, @Query() query: ListEntitlementsQueryDto): Promise<PageResult<EntitlementListItemDto>> {
-    return this.entitlements.list(tenant, query);
+  list(
+    @CurrentTenant() tenant: Tenant,
+    @Query() query: ListEntitlementsQueryDto,
+    @Headers('accept') accept: string | undefined,
+  ): Promise<PageResult<EntitlementListItemDto> | StreamableFile> {
+    if (!wantsCsv(accept)) return this.entitlements.list(tenant, query);
+    return csvExport('entitlements.csv', ENTITLEMENT_CSV_COLUMNS, (cursor) => this.entitlements.list(tenant, { ...query, limit: CSV_EXPORT_PAGE_SIZE, cursor }));
   }
 
   @Get(':entitlement_id')

@@ -1,3 +1,6 @@
+import type { SqlCondition } from '../database/sql-condition';
+import { searchTable, type SearchableTable, type SearchHit } from '../database/search-hit';
+import { isValidId } from '../ids/id';
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
@@ -25,6 +28,8 @@ export interface CheckRow {
 export interface EntitlementFilters {
   /** Every customer id given must match (customer_id, and the id store_customer_id resolved to). */
   customerIds?: string[];
+  /** The customer's store id starts with… (the customer-records owner's condition). */
+  customerCondition?: SqlCondition;
   productId?: string;
   status?: EntitlementStatus;
   source?: EntitlementSource;
@@ -93,6 +98,8 @@ export interface DueEntitlement {
 }
 
 // A CTE, so the driver returns the rows (a bare UPDATE … RETURNING comes back as [rows, count]).
+const ENTITLEMENT_SEARCH: SearchableTable = { table: 'entitlements', storeIdColumn: null, labelSql: 'id' };
+
 @Injectable()
 export class EntitlementsRepository {
   private readonly table = new TenantTable(EntitlementEntity, 'entitlement');
@@ -216,6 +223,7 @@ export class EntitlementsRepository {
       for (const [index, customerId] of (filters.customerIds ?? []).entries()) {
         query.andWhere(`entitlement.customer_id = :customerId${index}`, { [`customerId${index}`]: customerId });
       }
+      if (filters.customerCondition) query.andWhere(filters.customerCondition.sql, filters.customerCondition.parameters);
       if (filters.productId !== undefined) query.andWhere('entitlement.product_id = :productId', { productId: filters.productId });
       if (filters.status !== undefined) {
         query.andWhere(`${effectiveStatusSql('entitlement', rowNowSql('entitlement', ':now'))} = :status`, { status: filters.status, now: now.toISOString() });
@@ -283,5 +291,10 @@ export class EntitlementsRepository {
       .andWhere('entitlement.customer_id = :customerId', { customerId })
       .andWhere(`entitlement.status = 'active'`)
       .andWhere(`NOT ${runOutSql('entitlement', rowNowSql('entitlement', ':now'))}`, { now });
+  }
+
+  /** GET /v1/search: the entitlement with this id, or those whose store id starts with the term (by id only (it has no store id)). */
+  search(db: Reader, tenant: Tenant, term: string, limit: number): Promise<SearchHit[]> {
+    return searchTable(db, tenant, ENTITLEMENT_SEARCH, term, isValidId('ent', term) ? term : null, limit);
   }
 }

@@ -1,3 +1,4 @@
+import type { SearchHit } from '../database/search-hit';
 import { Injectable } from '@nestjs/common';
 import type { Tenant } from '../database/tenant';
 import { CustomerRecordsService } from '../customer-records/customer-records.service';
@@ -62,6 +63,23 @@ export class EntitlementsService {
     private readonly tokens: EntitlementTokensService,
     private readonly metrics: Metrics,
   ) {}
+
+  /** GET /v1/search's entitlements (search/search.service.ts), read where the caller says (the replica). */
+  async search(db: Reader, tenant: Tenant, term: string, limit: number): Promise<SearchHit[]> {
+    const hits = await this.entitlements.search(db, tenant, term, limit);
+    if (hits.length === 0) return hits;
+    // An entitlement is recognised by whose and of what: "store customer id · product name".
+    const rows = await this.entitlements.findByIds(db, tenant, hits.map((hit) => hit.id));
+    const [storeIds, productNames] = await Promise.all([
+      this.customers.storeIdsOf(db, tenant, rows.map((row) => row.customer_id)),
+      this.products.namesOf(db, tenant, rows.map((row) => row.product_id)),
+    ]);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return hits.map((hit) => {
+      const row = byId.get(hit.id);
+      return row ? { ...hit, label: `${storeIds.get(row.customer_id) ?? row.customer_id} · ${productNames.get(row.product_id) ?? row.product_id}` } : hit;
+    });
+  }
 
   /** The effective status of the tenant's entitlement, or null when it has none (for the sources that link one). */
   async statusOf(db: Reader, tenant: Tenant, entitlementId: string): Promise<EntitlementStatus | null> {
@@ -129,17 +147,14 @@ export class EntitlementsService {
     const page = toPageRequest(query);
     const now = this.time.realNow();
     const customerIds = query.customer_id !== undefined ? [query.customer_id] : [];
-    if (query.store_customer_id !== undefined) {
-      const customer = await this.customers.findByStoreId(this.unitOfWork.replica, tenant, query.store_customer_id);
-      // No such customer: nothing matches.
-      if (!customer) return new PageResult([], { total: 0, limit: page.limit, has_more: false, next_cursor: null });
-      customerIds.push(customer.id);
-    }
+    // A store customer id filter is a prefix, as everywhere (an exact store id is its own prefix).
+    const customerCondition = query.store_customer_id !== undefined ? this.customers.storeIdPrefixCondition(tenant, 'entitlement.customer_id', query.store_customer_id) : undefined;
     const { rows, total } = await this.entitlements.list(
       this.unitOfWork.replica,
       tenant,
       {
         customerIds,
+        customerCondition,
         productId: query.product_id,
         status: query.status,
         source: query.source,

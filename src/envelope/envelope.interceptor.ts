@@ -1,4 +1,4 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor, StreamableFile } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { map, Observable } from 'rxjs';
 import type { HttpRequest, HttpResponse } from '../exchange/http-exchange';
@@ -16,7 +16,9 @@ export class EnvelopeInterceptor implements NestInterceptor {
     if (raw || context.getType() !== 'http') return next.handle();
     const request = context.switchToHttp().getRequest<HttpRequest>();
     return next.handle().pipe(
-      map((result: unknown): Envelope<unknown> => {
+      map((result: unknown): Envelope<unknown> | StreamableFile => {
+        // A file (a list's CSV export) is its own answer: never enveloped.
+        if (result instanceof StreamableFile) return result;
         if (result instanceof StatusResult) context.switchToHttp().getResponse<HttpResponse>().status(result.status);
         return envelopeOf(result, requestIdOf(request));
       }),

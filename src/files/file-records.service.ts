@@ -1,3 +1,4 @@
+import type { SearchHit } from '../database/search-hit';
 import { Injectable } from '@nestjs/common';
 import type { Tenant } from '../database/tenant';
 import type { Reader } from '../database/transaction';
@@ -9,6 +10,11 @@ import { FilesRepository } from './files.repository';
 @Injectable()
 export class FileRecordsService implements FileCatalog {
   constructor(private readonly files: FilesRepository) {}
+
+  /** GET /v1/search's files (search/search.service.ts), read where the caller says (the replica). */
+  search(db: Reader, tenant: Tenant, term: string, limit: number): Promise<SearchHit[]> {
+    return this.files.search(db, tenant, term, limit);
+  }
 
   /** Which of `fileIds` are files of this tenant (others' and unknown ids are left out). */
   existingIds(db: Reader, tenant: Tenant, fileIds: string[]): Promise<string[]> {

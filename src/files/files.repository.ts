@@ -1,3 +1,5 @@
+import { searchTable, type SearchableTable, type SearchHit } from '../database/search-hit';
+import { isValidId } from '../ids/id';
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
@@ -16,6 +18,8 @@ export interface FileFilters {
 }
 
 export type NewFile = WithoutTenant<Omit<FileEntity, 'merchant' | 'created_at' | 'updated_at'>>;
+
+const FILE_SEARCH: SearchableTable = { table: 'files', storeIdColumn: null, labelSql: 'file_name' };
 
 @Injectable()
 export class FilesRepository {
@@ -77,5 +81,10 @@ export class FilesRepository {
       return query;
     };
     return fetchPageWithTotal(base, 'file', page);
+  }
+
+  /** GET /v1/search: the file with this id, or those whose store id starts with the term (by id only (it has no store id)). */
+  search(db: Reader, tenant: Tenant, term: string, limit: number): Promise<SearchHit[]> {
+    return searchTable(db, tenant, FILE_SEARCH, term, isValidId('file', term) ? term : null, limit);
   }
 }

@@ -9,6 +9,8 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 /** A store order (DESIGN §10): one per store_order_id per merchant and mode; posting it again upserts. */
 @Entity('orders')
 // The upsert's row: concurrent posts of one order meet on this index, then on the row's lock.
+// Store id prefix search (GET /v1/search, store-id filters): text_pattern_ops, created by a migration (TypeORM can't declare it).
+@Index('orders_store_id_prefix_idx', { synchronize: false })
 @Index('orders_store_id_key', ['merchant_id', 'mode', 'store_order_id'], { unique: true })
 @Index('orders_customer_created_idx', ['merchant_id', 'mode', 'customer_id', 'created_at', 'id'])
 // The unfiltered list (the dashboard's Orders page): newest first, by keyset.

@@ -11,5 +11,6 @@ import { OrdersService } from './orders.service';
   imports: [CustomerRecordsModule, ProductsModule, EntitlementsModule],
   controllers: [OrdersController],
   providers: [OrdersRepository, OrdersService],
+  exports: [OrdersService],
 })
 export class OrdersModule {}

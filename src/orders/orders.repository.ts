@@ -1,3 +1,6 @@
+import type { SqlCondition } from '../database/sql-condition';
+import { searchTable, type SearchableTable, type SearchHit } from '../database/search-hit';
+import { isValidId } from '../ids/id';
 import { Injectable } from '@nestjs/common';
 import { Brackets, In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
@@ -11,6 +14,8 @@ import { OrderEntity } from './order.entity';
 
 export interface OrderFilters {
   customerId?: string;
+  /** The customer's store id starts with… (the customer-records owner's condition). */
+  customerCondition?: SqlCondition;
   /** An exact order id or store order id. */
   search?: string;
 }
@@ -28,6 +33,8 @@ const INSERT_IF_NEW_SQL = `WITH inserted AS (
   SELECT * FROM inserted`;
 
 /** SQL of orders and order_line_items. */
+const ORDER_SEARCH: SearchableTable = { table: 'orders', storeIdColumn: 'store_order_id', labelSql: 'store_order_id' };
+
 @Injectable()
 export class OrdersRepository {
   private readonly orders = new TenantTable(OrderEntity, 'ord');
@@ -105,11 +112,17 @@ export class OrdersRepository {
     const base = () => {
       const query = this.orders.select(db.manager, tenant);
       if (filters.customerId !== undefined) query.andWhere('ord.customer_id = :customerId', { customerId: filters.customerId });
+      if (filters.customerCondition) query.andWhere(filters.customerCondition.sql, filters.customerCondition.parameters);
       if (filters.search !== undefined) {
         query.andWhere(new Brackets((where) => where.where('ord.id = :search', { search: filters.search }).orWhere('ord.store_order_id = :search', { search: filters.search })));
       }
       return query;
     };
     return fetchPageWithTotal(base, 'ord', page);
+  }
+
+  /** GET /v1/search: the order with this id, or those whose store id starts with the term (by id or by the start of its store id). */
+  search(db: Reader, tenant: Tenant, term: string, limit: number): Promise<SearchHit[]> {
+    return searchTable(db, tenant, ORDER_SEARCH, term, isValidId('ord', term) ? term : null, limit);
   }
 }

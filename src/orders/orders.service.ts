@@ -1,3 +1,4 @@
+import type { SearchHit } from '../database/search-hit';
 import { Injectable } from '@nestjs/common';
 import type { Tenant } from '../database/tenant';
 import { CustomerRecordsService } from '../customer-records/customer-records.service';
@@ -46,6 +47,11 @@ export class OrdersService {
     private readonly transitions: EntitlementTransitionsService,
     private readonly unitOfWork: UnitOfWork,
   ) {}
+
+  /** GET /v1/search's orders (search/search.service.ts), read where the caller says (the replica). */
+  search(db: Reader, tenant: Tenant, term: string, limit: number): Promise<SearchHit[]> {
+    return this.orders.search(db, tenant, term, limit);
+  }
 
   /** Upsert by store_order_id: 201 when the order is new, 200 after. All or nothing. */
   post(operation: Operation, input: CreateOrderDto): Promise<StatusResult<OrderResponseDto>> {
@@ -183,15 +189,18 @@ export class OrdersService {
   }
 
   /**
-   * The tenant's orders, newest first, optionally a customer's (an unknown customer has none: not
-   * a 404, it's a filter) and searched by exact id or store order id.
+   * The tenant's orders, newest first, optionally a customer's (by id, or by the start of the store
+   * customer id: both must hold when both are given; an unknown customer has none: not a 404, it's
+   * a filter) and searched by exact id or store order id.
    */
   async list(tenant: Tenant, query: ListOrdersQueryDto): Promise<PageResult<OrderResponseDto>> {
     const page = toPageRequest(query);
     const db = this.unitOfWork.replica;
-    const customer = await this.customerFilter(db, tenant, query);
-    if (customer === null) return new PageResult([], { total: 0, limit: page.limit, has_more: false, next_cursor: null });
-    const { rows, total } = await this.orders.list(db, tenant, { customerId: customer, search: query.search }, page);
+    const present = (value: string | undefined): value is string => value !== undefined && value !== '';
+    const customerId = present(query.customer_id) ? query.customer_id : undefined;
+    if (customerId !== undefined && !isValidId('cus', customerId)) return new PageResult([], { total: 0, limit: page.limit, has_more: false, next_cursor: null });
+    const customerCondition = present(query.store_customer_id) ? this.customers.storeIdPrefixCondition(tenant, 'ord.customer_id', query.store_customer_id) : undefined;
+    const { rows, total } = await this.orders.list(db, tenant, { customerId, customerCondition, search: query.search }, page);
     const lineItems = await this.orders.lineItemsOf(db, tenant, rows.map((row) => row.id));
     const customers = await this.customers.byIds(db, tenant, rows.map((row) => row.customer_id));
     const productNames = await this.productNamesOf(db, tenant, [...lineItems.values()].flat());
@@ -202,19 +211,6 @@ export class OrdersService {
       (row) => toOrderResponse(row, lineItems.get(row.id) ?? [], customers.get(row.customer_id), productNames),
       total,
     );
-  }
-
-  /**
-   * The customer the list is limited to: undefined when neither filter is given, null when the
-   * filters name nobody (an unknown id or store id, or two that disagree).
-   */
-  private async customerFilter(db: Reader, tenant: Tenant, query: ListOrdersQueryDto): Promise<string | null | undefined> {
-    const present = (value: string | undefined): value is string => value !== undefined && value !== '';
-    if (!present(query.customer_id) && !present(query.store_customer_id)) return undefined;
-    const byStoreId = present(query.store_customer_id) ? await this.customers.findByStoreId(db, tenant, query.store_customer_id) : undefined;
-    const named = [present(query.customer_id) ? query.customer_id : undefined, byStoreId === undefined ? undefined : (byStoreId?.id ?? null)].filter((id) => id !== undefined);
-    const customerId = named.every((id) => id === named[0]) ? named[0] : null;
-    return customerId && isValidId('cus', customerId) ? customerId : null;
   }
 
   /**

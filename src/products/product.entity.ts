@@ -37,6 +37,8 @@ export interface FulfillmentWithFiles extends FulfillmentConfig {
 }
 
 @Entity('products')
+// Store id prefix search (GET /v1/search, store-id filters): text_pattern_ops, created by a migration (TypeORM can't declare it).
+@Index('products_store_id_prefix_idx', { synchronize: false })
 @Index('products_tenant_created_idx', ['merchant_id', 'mode', 'created_at', 'id'])
 @Index('products_store_id_key', ['merchant_id', 'mode', 'store_product_id'], {
   unique: true,

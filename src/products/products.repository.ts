@@ -1,3 +1,5 @@
+import { searchTable, type SearchableTable, type SearchHit } from '../database/search-hit';
+import { isValidId } from '../ids/id';
 import { Injectable } from '@nestjs/common';
 import { Brackets, In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
@@ -40,6 +42,8 @@ export type NewProduct = Required<ProductChanges> & { id: string };
 
 /** A product named by our id or by the store's id. */
 export type ProductReference = { id: string; storeId?: undefined } | { id?: undefined; storeId: string };
+
+const PRODUCT_SEARCH: SearchableTable = { table: 'products', storeIdColumn: 'store_product_id', labelSql: 'name' };
 
 @Injectable()
 export class ProductsRepository {
@@ -170,5 +174,10 @@ export class ProductsRepository {
     const product = await this.findById(tx, tenant, productId);
     if (!product) throw new Error(`Product ${productId} vanished inside its own transaction`);
     return product;
+  }
+
+  /** GET /v1/search: the product with this id, or those whose store id starts with the term (by id or by the start of its store id). */
+  search(db: Reader, tenant: Tenant, term: string, limit: number): Promise<SearchHit[]> {
+    return searchTable(db, tenant, PRODUCT_SEARCH, term, isValidId('prod', term) ? term : null, limit);
   }
 }

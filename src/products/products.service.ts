@@ -1,3 +1,4 @@
+import type { SearchHit } from '../database/search-hit';
 import { Injectable } from '@nestjs/common';
 import type { ReadPart, WritePart } from '../database/combined-statement';
 import { isGrantable } from './product-lookup.sql';
@@ -47,6 +48,11 @@ export class ProductsService {
     private readonly fileRecords: FileCatalog,
     private readonly unitOfWork: UnitOfWork,
   ) {}
+
+  /** GET /v1/search's products (search/search.service.ts), read where the caller says (the replica). */
+  search(db: Reader, tenant: Tenant, term: string, limit: number): Promise<SearchHit[]> {
+    return this.products.search(db, tenant, term, limit);
+  }
 
   async list(tenant: Tenant, query: ListProductsQueryDto): Promise<PageResult<ProductListItemDto>> {
     const page = toPageRequest(query);

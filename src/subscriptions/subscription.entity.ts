@@ -13,6 +13,8 @@ export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
  * its id is kept here.
  */
 @Entity('subscriptions')
+// Store id prefix search (GET /v1/search, store-id filters): text_pattern_ops, created by a migration (TypeORM can't declare it).
+@Index('subscriptions_store_id_prefix_idx', { synchronize: false })
 @Index('subscriptions_store_id_key', ['merchant_id', 'mode', 'store_subscription_id'], { unique: true })
 @Index('subscriptions_customer_created_idx', ['merchant_id', 'mode', 'customer_id', 'created_at', 'id'])
 // The unfiltered list (the dashboard's Subscriptions page): newest first, by keyset.

@@ -12,5 +12,6 @@ import { SubscriptionsService } from './subscriptions.service';
   imports: [TestClockRecordsModule, CustomerRecordsModule, ProductsModule, EntitlementsModule],
   controllers: [SubscriptionsController],
   providers: [SubscriptionsRepository, SubscriptionsService],
+  exports: [SubscriptionsService],
 })
 export class SubscriptionsModule {}

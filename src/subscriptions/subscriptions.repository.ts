@@ -1,3 +1,6 @@
+import type { SqlCondition } from '../database/sql-condition';
+import { searchTable, type SearchableTable, type SearchHit } from '../database/search-hit';
+import { isValidId } from '../ids/id';
 import { Injectable } from '@nestjs/common';
 import { Brackets } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
@@ -10,6 +13,8 @@ import { SubscriptionEntity, SubscriptionStatus } from './subscription.entity';
 
 export interface SubscriptionFilters {
   customerId?: string;
+  /** The customer's store id starts with… (the customer-records owner's condition). */
+  customerCondition?: SqlCondition;
   status?: SubscriptionStatus;
   /** An exact subscription id or store subscription id. */
   search?: string;
@@ -22,6 +27,8 @@ export type SubscriptionState = Pick<
   SubscriptionEntity,
   'status' | 'current_period_end' | 'cancel_at_period_end' | 'store_updated_at' | 'entitlement_id'
 >;
+
+const SUBSCRIPTION_SEARCH: SearchableTable = { table: 'subscriptions', storeIdColumn: 'store_subscription_id', labelSql: 'store_subscription_id' };
 
 @Injectable()
 export class SubscriptionsRepository {
@@ -69,6 +76,7 @@ export class SubscriptionsRepository {
     const base = () => {
       const query = this.table.select(db.manager, tenant);
       if (filters.customerId !== undefined) query.andWhere('subscription.customer_id = :customerId', { customerId: filters.customerId });
+      if (filters.customerCondition) query.andWhere(filters.customerCondition.sql, filters.customerCondition.parameters);
       if (filters.status !== undefined) query.andWhere('subscription.status = :status', { status: filters.status });
       if (filters.search !== undefined) {
         query.andWhere(
@@ -80,5 +88,10 @@ export class SubscriptionsRepository {
       return query;
     };
     return fetchPageWithTotal(base, 'subscription', page);
+  }
+
+  /** GET /v1/search: the subscription with this id, or those whose store id starts with the term (by id or by the start of its store id). */
+  search(db: Reader, tenant: Tenant, term: string, limit: number): Promise<SearchHit[]> {
+    return searchTable(db, tenant, SUBSCRIPTION_SEARCH, term, isValidId('sub', term) ? term : null, limit);
   }
 }

@@ -1,3 +1,4 @@
+import type { SearchHit } from '../database/search-hit';
 import { Injectable } from '@nestjs/common';
 import type { Tenant } from '../database/tenant';
 import { CustomerEntity } from '../customer-records/customer.entity';
@@ -70,6 +71,11 @@ export class SubscriptionsService {
     private readonly unitOfWork: UnitOfWork,
     private readonly time: TestClockTime,
   ) {}
+
+  /** GET /v1/search's subscriptions (search/search.service.ts), read where the caller says (the replica). */
+  search(db: Reader, tenant: Tenant, term: string, limit: number): Promise<SearchHit[]> {
+    return this.subscriptions.search(db, tenant, term, limit);
+  }
 
   async put(operation: Operation, storeSubscriptionId: string, body: PutSubscriptionDto): Promise<PutResult> {
     // The path names the subscription it creates: the bound every store id has (the document declares it).
@@ -154,16 +160,12 @@ export class SubscriptionsService {
     const customerName = customerNameOf(atMostOne({ customer_id: query.customer_id, store_customer_id: query.store_customer_id }));
     const page = toPageRequest(query);
     const db = this.unitOfWork.replica;
-    const customer =
-      customerName === null
-        ? undefined
-        : 'id' in customerName
-          ? isValidId('cus', customerName.id)
-            ? await this.customers.findByIdOrNull(db, tenant, customerName.id)
-            : null
-          : await this.customers.findByStoreId(db, tenant, customerName.storeId);
-    if (customer === null) return new PageResult([], { total: 0, limit: page.limit, has_more: false, next_cursor: null });
-    const { rows, total } = await this.subscriptions.list(db, tenant, { customerId: customer?.id, status: query.status, search: query.search }, page);
+    // By id: that customer (a malformed or unknown id has none); by store id: its start, as every store-id filter.
+    if (customerName !== null && 'id' in customerName && !isValidId('cus', customerName.id)) return new PageResult([], { total: 0, limit: page.limit, has_more: false, next_cursor: null });
+    const customerId = customerName !== null && 'id' in customerName ? customerName.id : undefined;
+    const customerCondition =
+      customerName !== null && 'storeId' in customerName ? this.customers.storeIdPrefixCondition(tenant, 'subscription.customer_id', customerName.storeId) : undefined;
+    const { rows, total } = await this.subscriptions.list(db, tenant, { customerId, customerCondition, status: query.status, search: query.search }, page);
     const pageRows = rows.slice(0, page.limit);
     const customers = await this.customers.byIds(db, tenant, pageRows.map((row) => row.customer_id));
     const statuses = await this.entitlements.statusesOf(db, tenant, pageRows.flatMap((row) => (row.entitlement_id ? [row.entitlement_id] : [])));

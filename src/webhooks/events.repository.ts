@@ -1,3 +1,5 @@
+import { searchTable, type SearchableTable, type SearchHit } from '../database/search-hit';
+import { isValidId } from '../ids/id';
 import { Injectable } from '@nestjs/common';
 import type { Tenant } from '../database/tenant';
 import { TenantTable } from '../database/tenant-table';
@@ -12,6 +14,8 @@ export interface EventFilters {
   createdAfter?: Date;
   createdBefore?: Date;
 }
+
+const EVENT_SEARCH: SearchableTable = { table: 'events', storeIdColumn: null, labelSql: 'type' };
 
 @Injectable()
 export class EventsRepository {
@@ -32,5 +36,10 @@ export class EventsRepository {
       return query;
     };
     return fetchPageWithTotal(base, 'event', page);
+  }
+
+  /** GET /v1/search: the event with this id, or those whose store id starts with the term (by id only (it has no store id)). */
+  search(db: Reader, tenant: Tenant, term: string, limit: number): Promise<SearchHit[]> {
+    return searchTable(db, tenant, EVENT_SEARCH, term, isValidId('evt', term) ? term : null, limit);
   }
 }

@@ -1,3 +1,4 @@
+import type { SearchHit } from '../database/search-hit';
 import { Injectable } from '@nestjs/common';
 import type { Tenant } from '../database/tenant';
 import { UnitOfWork } from '../database/unit-of-work';
@@ -19,6 +20,11 @@ export class EventsService {
     private readonly events: EventsRepository,
     private readonly unitOfWork: UnitOfWork,
   ) {}
+
+  /** GET /v1/search's events (search/search.service.ts), read where the caller says (the replica). */
+  search(db: Reader, tenant: Tenant, term: string, limit: number): Promise<SearchHit[]> {
+    return this.events.search(db, tenant, term, limit);
+  }
 
   async list(tenant: Tenant, query: ListEventsQueryDto): Promise<PageResult<EventResponseDto>> {
     const page = toPageRequest(query);

@@ -347,12 +347,25 @@ export class WebhookDeliveriesRepository {
     return this.attempts.insert(db.manager, tenant, attempt);
   }
 
-  /** One keyset page of attempts, newest first, of one endpoint or of one event (to every endpoint), and their total. */
-  async listAttempts(db: Reader, tenant: Tenant, of: { endpointId: string } | { eventId: string }, page: PageRequest): Promise<{ rows: WebhookDeliveryAttemptEntity[]; total: number }> {
-    const base = () =>
-      'endpointId' in of
-        ? this.attempts.select(db.manager, tenant).andWhere('attempt.endpoint_id = :endpointId', { endpointId: of.endpointId })
-        : this.attempts.select(db.manager, tenant).andWhere('attempt.event_id = :eventId', { eventId: of.eventId });
+  /**
+   * One keyset page of attempts, newest first, and their total: of one endpoint, of one event (to
+   * every endpoint), or of the tenant (to every endpoint, GET /v1/webhook-deliveries), optionally
+   * only those that succeeded or failed.
+   */
+  async listAttempts(
+    db: Reader,
+    tenant: Tenant,
+    of: { endpointId: string } | { eventId: string } | { tenant: true },
+    page: PageRequest,
+    succeeded?: boolean,
+  ): Promise<{ rows: WebhookDeliveryAttemptEntity[]; total: number }> {
+    const base = () => {
+      const query = this.attempts.select(db.manager, tenant);
+      if ('endpointId' in of) query.andWhere('attempt.endpoint_id = :endpointId', { endpointId: of.endpointId });
+      if ('eventId' in of) query.andWhere('attempt.event_id = :eventId', { eventId: of.eventId });
+      if (succeeded !== undefined) query.andWhere('attempt.succeeded = :succeeded', { succeeded });
+      return query;
+    };
     return fetchPageWithTotal(base, 'attempt', page, 'attempted_at');
   }
 }

@@ -8,6 +8,8 @@ import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 @Index('webhook_delivery_attempts_endpoint_idx', ['endpoint_id', 'attempted_at', 'id'])
 // GET /v1/events/{id}/deliveries: one event's attempts, to every endpoint.
 @Index('webhook_delivery_attempts_event_idx', ['event_id', 'attempted_at', 'id'])
+// GET /v1/webhook-deliveries: the tenant's attempts to every endpoint, newest first.
+@Index('webhook_delivery_attempts_tenant_idx', ['merchant_id', 'mode', 'attempted_at', 'id'])
 // EVENT_RETENTION deletes attempts by age (event-retention.repository.ts).
 @Index('webhook_delivery_attempts_attempted_idx', ['attempted_at'])
 export class WebhookDeliveryAttemptEntity {

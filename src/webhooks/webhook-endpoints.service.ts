@@ -1,3 +1,4 @@
+import { ListWebhookDeliveriesQueryDto } from './dto/webhook-deliveries-query.dto';
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { Tenant } from '../database/tenant';
@@ -123,6 +124,19 @@ export class WebhookEndpointsService {
     await this.require(this.unitOfWork.pool, tenant, endpointId);
     const page = toPageRequest(query);
     const { rows, total } = await this.deliveries.listAttempts(this.unitOfWork.replica, tenant, { endpointId }, page);
+    return toPageResult(rows, page, (row) => row.attempted_at, toWebhookDeliveryResponse, total);
+  }
+
+  /**
+   * GET /v1/webhook-deliveries: attempts to every endpoint of the tenant, or to one (an unknown
+   * endpoint id is a 404, as on its own route), only failed or succeeded ones when asked.
+   */
+  async listAllDeliveries(tenant: Tenant, query: ListWebhookDeliveriesQueryDto): Promise<PageResult<WebhookDeliveryResponseDto>> {
+    if (query.endpoint_id !== undefined) await this.require(this.unitOfWork.pool, tenant, query.endpoint_id);
+    const page = toPageRequest(query);
+    const of = query.endpoint_id !== undefined ? { endpointId: query.endpoint_id } : { tenant: true as const };
+    const succeeded = query.status === undefined ? undefined : query.status === 'succeeded';
+    const { rows, total } = await this.deliveries.listAttempts(this.unitOfWork.replica, tenant, of, page, succeeded);
     return toPageResult(rows, page, (row) => row.attempted_at, toWebhookDeliveryResponse, total);
   }
 

@@ -1,3 +1,4 @@
+import { WebhookDeliveriesController } from './webhook-deliveries.controller';
 import { Module } from '@nestjs/common';
 import { EventRetention } from './event-retention';
 import { EventRetentionRepository } from './event-retention.repository';
@@ -14,7 +15,7 @@ import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { WebhookTestSends } from './webhook-test-sends.service';
 
 @Module({
-  controllers: [EventsController, WebhookEndpointsController],
+  controllers: [EventsController, WebhookEndpointsController, WebhookDeliveriesController],
   providers: [
     EventsRepository,
     EventsService,
@@ -28,6 +29,6 @@ import { WebhookTestSends } from './webhook-test-sends.service';
     EventRetentionRepository,
     EventRetention,
   ],
-  exports: [],
+  exports: [EventsService],
 })
 export class WebhooksModule {}

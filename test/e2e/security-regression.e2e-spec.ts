@@ -50,6 +50,8 @@ const QUERY_PARAMETER_RESOURCES: Record<string, keyof VictimIds> = {
   customer_id: 'customerId',
   product_id: 'productId',
   store_customer_id: 'storeCustomerId',
+  // GET /v1/search: a customer's id finds that customer, for its owner only.
+  q: 'customerId',
   // The operator's statements listing (admin): a month, not an id.
   month: 'statementMonth',
 };
@@ -444,6 +446,12 @@ describe('security regression (every route of the OpenAPI document)', () => {
         await testApp.http.get(`/v1/entitlements?customer_id=${victimIds.customerId}`).set(attackerKey),
         (response) => response.status === 200 && response.body.data.length === 0,
       );
+    }
+    if (has('GET /v1/search')) {
+      // Every id of B's and B's store customer id find nothing under A's key.
+      for (const [name, id] of Object.entries(victimIds)) {
+        check(`GET /v1/search?q= B's ${name}`, await testApp.http.get('/v1/search').query({ q: id }).set(attackerKey), (response) => response.status === 200 && response.body.data.length === 0);
+      }
     }
     // B's audit log names B's objects and keys; A's list must name none of them.
     for (const list of ['/v1/products', '/v1/files', '/v1/events', '/v1/webhook-endpoints', '/v1/audit-log']) {

@@ -77,6 +77,7 @@ export function validQueries(ids: Record<string, string>): Record<string, Record
     'GET /v1/files/{file_id}/download': { entitlement_id: ids.entitlement_id, customer_id: ids.customer_id },
     'GET /v1/orders': { store_customer_id: ids.store_customer_id },
     'GET /v1/subscriptions': { store_customer_id: ids.store_customer_id },
+    'GET /v1/search': { q: ids.store_customer_id },
     'GET /v1/license-keys': { customer_id: ids.license_customer_id, limit: '10' },
     // The operator's statements of a closed month (admin).
     'GET /admin/v1/statements': { month: '2020-01' },

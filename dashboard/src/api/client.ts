@@ -98,16 +98,39 @@ export interface Page<T> {
   total?: number;
 }
 
-/** A list answer as one page: its items, whether more follow and the total when the list counts it. */
+/**
+ * A list answer as one page: its items, whether more follow and the total when the list counts it.
+ * Lists that can also answer CSV (Accept: text/csv, see downloadCsv) are typed as JSON or text:
+ * the dashboard asks them for JSON, so text here is a failure.
+ */
 export function unwrapPage<T>(result: {
-  data?: { data: T[]; pagination: { has_more: boolean; next_cursor?: string | null; total?: number } };
+  data?: { data: T[]; pagination: { has_more: boolean; next_cursor?: string | null; total?: number } } | string;
   error?: unknown;
   response: Response;
 }): Page<T> {
-  if (result.data === undefined) throw failureOf(result.response.status, result.error);
+  if (result.data === undefined || typeof result.data === 'string') throw failureOf(result.response.status, result.error);
   const { pagination } = result.data;
   return { data: result.data.data, has_more: pagination.has_more, next_cursor: pagination.next_cursor ?? null, total: pagination.total };
 }
 
 /** The JSON body an operation takes, exactly as openapi-fetch checks it. */
 export type BodyOf<P extends keyof paths, M extends 'post' | 'patch' | 'put'> = NonNullable<RequestBodyOption<paths[P][M]>['body']>;
+
+/**
+ * Every page of a list as a CSV file saved by the browser (`Accept: text/csv`, DESIGN §11): the
+ * server streams all pages with the list's filters; the session's cookie and the page's mode
+ * authenticate it as any /v1 request (a plain link could not send `Eh-Mode`).
+ */
+export async function downloadCsv(mode: Mode, path: string, query: Record<string, string | undefined>, fileName: string): Promise<void> {
+  const search = new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => Boolean(entry[1])));
+  const url = `${window.location.origin}${path}${search.size > 0 ? `?${search.toString()}` : ''}`;
+  const response = await globalThis.fetch(url, { credentials: 'same-origin', headers: { 'Eh-Mode': mode, Accept: 'text/csv' } });
+  if (!response.ok) throw failureOf(response.status, await response.json().catch(() => undefined));
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(await response.blob());
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  URL.revokeObjectURL(link.href);
+}

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation, useNavigation, useParams } from 'react-router';
 import { isMode, MODES, type Mode } from '../api/client';
 import { lastMode, rememberMode } from '../lib/mode';
+import { SearchBox } from './search-box';
 import { useSession, useSignOut } from './session';
 
 /** `scope`: shown only to a role holding it (the server refuses the page's request anyway). */
@@ -91,6 +92,7 @@ function Layout({ mode }: { mode: Mode }) {
             </Link>
           ))}
         </nav>
+        <SearchBox />
         <div className="account">
           <span className="email" title={`${session.email} (${session.role}${session.test_only ? ', test mode only' : ''})`}>
             {session.email}

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { unwrap } from '../api/client';
 import { useApi, useMode, useModePath } from '../lib/mode';
+import { recordPath } from '../lib/record-path';
 
 /** Fetches a product's name (cached per mode and id); many rows naming one product ask once. */
 export function useProductName(productId: string | null | undefined) {
@@ -31,4 +32,17 @@ export function ProductLink({ id, name }: { id: string | null | undefined; name?
 export function CustomerLink({ id, storeId }: { id: string; storeId?: string | null }) {
   const path = useModePath();
   return <Link to={path(`customers/${id}`)}>{storeId || id}</Link>;
+}
+
+/** Any id as a link to its record (lib/record-path.ts), or as code when the dashboard shows it nowhere. */
+export function RecordLink({ id }: { id: string }) {
+  const path = useModePath();
+  const target = recordPath(id);
+  return target ? (
+    <Link to={path(target)}>
+      <code>{id}</code>
+    </Link>
+  ) : (
+    <code>{id}</code>
+  );
 }

@@ -76,11 +76,13 @@ export const OPERATIONS = {
   'webhookEndpoints.get': { group: 'webhookEndpoints', name: 'get', method: 'GET', path: '/v1/webhook-endpoints/{endpoint_id}', pathParameters: ['endpoint_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'webhookEndpoints.delete': { group: 'webhookEndpoints', name: 'delete', method: 'DELETE', path: '/v1/webhook-endpoints/{endpoint_id}', pathParameters: ['endpoint_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'webhookEndpoints.update': { group: 'webhookEndpoints', name: 'update', method: 'PATCH', path: '/v1/webhook-endpoints/{endpoint_id}', pathParameters: ['endpoint_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'none' },
+  'webhookDeliveries.list': { group: 'webhookDeliveries', name: 'list', method: 'GET', path: '/v1/webhook-deliveries', pathParameters: [], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
   'auditLog.list': { group: 'auditLog', name: 'list', method: 'GET', path: '/v1/audit-log', pathParameters: [], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
   'subscriptions.getByStoreId': { group: 'subscriptions', name: 'getByStoreId', method: 'GET', path: '/v1/subscriptions/store/{store_subscription_id}', pathParameters: ['store_subscription_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'subscriptions.upsert': { group: 'subscriptions', name: 'upsert', method: 'PUT', path: '/v1/subscriptions/store/{store_subscription_id}', pathParameters: ['store_subscription_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'subscriptions.get': { group: 'subscriptions', name: 'get', method: 'GET', path: '/v1/subscriptions/{subscription_id}', pathParameters: ['subscription_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'subscriptions.list': { group: 'subscriptions', name: 'list', method: 'GET', path: '/v1/subscriptions', pathParameters: [], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
+  'search.search': { group: 'search', name: 'search', method: 'GET', path: '/v1/search', pathParameters: [], input: 'query', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'imports.list': { group: 'imports', name: 'list', method: 'GET', path: '/v1/entitlement-imports', pathParameters: [], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
   'imports.create': { group: 'imports', name: 'create', method: 'POST', path: '/v1/entitlement-imports', pathParameters: [], input: 'body', contentTypes: ['application/json', 'text/csv'], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'imports.get': { group: 'imports', name: 'get', method: 'GET', path: '/v1/entitlement-imports/{import_id}', pathParameters: ['import_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
@@ -597,6 +599,13 @@ export interface OperationTypes {
     item: never;
     errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'WEBHOOK_ENDPOINT_NOT_FOUND';
   };
+  'webhookDeliveries.list': {
+    query: NonNullable<operations['webhookDeliveries.list']['parameters']['query']>;
+    body: never;
+    response: operations['webhookDeliveries.list']['responses'][200]['content']['application/json'];
+    item: (operations['webhookDeliveries.list']['responses'][200]['content']['application/json'])['data'][number];
+    errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_PARAMETER' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'WEBHOOK_ENDPOINT_NOT_FOUND';
+  };
   'auditLog.list': {
     query: NonNullable<operations['auditLog.list']['parameters']['query']>;
     body: never;
@@ -631,6 +640,13 @@ export interface OperationTypes {
     response: operations['subscriptions.list']['responses'][200]['content']['application/json'];
     item: (operations['subscriptions.list']['responses'][200]['content']['application/json'])['data'][number];
     errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_PARAMETER' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
+  };
+  'search.search': {
+    query: NonNullable<operations['search.search']['parameters']['query']>;
+    body: never;
+    response: operations['search.search']['responses'][200]['content']['application/json'];
+    item: never;
+    errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_PARAMETER' | 'MISSING_REQUIRED_FIELD' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
   };
   'imports.list': {
     query: NonNullable<operations['imports.list']['parameters']['query']>;
@@ -1625,6 +1641,24 @@ export interface WebhookEndpointsOperations {
 }
 
 /**
+ * `client.webhookDeliveries`: Webhook endpoints that receive signed events, with their delivery attempts.
+ */
+export interface WebhookDeliveriesOperations {
+  /**
+   * List delivery attempts to every endpoint
+   *
+   * Every attempt to any of your endpoints, newest first, cursor-paginated with total; `endpoint_id` and `status` (succeeded, failed) narrow it. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
+   *
+   * `GET /v1/webhook-deliveries` · API key with scope `webhooks:read` · operationId `webhookDeliveries.list`
+   *
+   * Await it for one page, or `for await` over it (or `.toArray({ limit })`) for every item across pages.
+   *
+   * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_PARAMETER, RATE_LIMITED, SERVICE_UNAVAILABLE, WEBHOOK_ENDPOINT_NOT_FOUND
+   */
+  list(query?: Query<'webhookDeliveries.list'>, options?: RequestOptions): PagePromise<'webhookDeliveries.list'>;
+}
+
+/**
  * `client.auditLog`: Who did what: every write, sign-in and team change, recorded with the change itself (append-only).
  */
 export interface AuditLogOperations {
@@ -1691,6 +1725,22 @@ export interface SubscriptionsOperations {
    * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_PARAMETER, RATE_LIMITED, SERVICE_UNAVAILABLE
    */
   list(query?: Query<'subscriptions.list'>, options?: RequestOptions): PagePromise<'subscriptions.list'>;
+}
+
+/**
+ * `client.search`: Find any record by its id or the start of its store id: one box for customers, entitlements, products, orders, subscriptions, files and events.
+ */
+export interface SearchOperations {
+  /**
+   * Search everything by id or store id
+   *
+   * Finds, in the key's mode: the record with this id (cus_, ent_, prod_, ord_, sub_, file_, evt_), and the customers, products, orders and subscriptions whose store id starts with `q` (case-sensitive; `%` and `_` are plain characters). At most 5 records of each kind, the exact id first, then by kind and store id; no pagination. Needs `customers:read`; entitlements, orders and subscriptions are included with `entitlements:read`, products with `products:read`, files with `files:read` and events with `events:read`. Customers carry no email of their own: a store id that is an email is found by its start like any store id. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
+   *
+   * `GET /v1/search` · API key with scope `customers:read` · operationId `search.search`
+   *
+   * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_PARAMETER, MISSING_REQUIRED_FIELD, RATE_LIMITED, SERVICE_UNAVAILABLE
+   */
+  search(query: Query<'search.search'>, options?: RequestOptions): Promise<ApiResult<'search.search'>>;
 }
 
 /**
@@ -1861,8 +1911,10 @@ export interface OperationGroups {
   usage: UsageOperations;
   events: EventsOperations;
   webhookEndpoints: WebhookEndpointsOperations;
+  webhookDeliveries: WebhookDeliveriesOperations;
   auditLog: AuditLogOperations;
   subscriptions: SubscriptionsOperations;
+  search: SearchOperations;
   imports: ImportsOperations;
   licenseKeys: LicenseKeysOperations;
   licenses: LicensesOperations;

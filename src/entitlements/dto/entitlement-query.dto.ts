@@ -63,7 +63,7 @@ export class ListEntitlementsQueryDto extends PaginationQueryDto {
   customer_id?: string;
 
   // The one filter with an example, so "Try it out" lists the demo customer's entitlements as shipped.
-  @ApiPropertyOptional({ description: 'Filter: customer id in the e-commerce platform', example: 'store_cust_1001' })
+  @ApiPropertyOptional({ description: 'Filter: the start of the customer id in the e-commerce platform (case-sensitive; an exact store id is its own start)', example: 'store_cust_1001' })
   @IsOptional()
   @IsString()
   @MaxLength(STORE_ID_MAX_LENGTH)

@@ -11,7 +11,7 @@ export class ListOrdersQueryDto extends PaginationQueryDto {
   @MaxLength(STORE_ID_MAX_LENGTH)
   customer_id?: string;
 
-  @ApiPropertyOptional({ description: 'Orders of the customer with this store id', example: 'cust_8841' })
+  @ApiPropertyOptional({ description: 'Orders of the customers whose store id starts with this (case-sensitive; an exact store id is its own start)', example: 'cust_8841' })
   @IsOptional()
   @IsString()
   @MaxLength(STORE_ID_MAX_LENGTH)

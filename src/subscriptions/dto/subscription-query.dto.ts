@@ -12,7 +12,7 @@ export class ListSubscriptionsQueryDto extends PaginationQueryDto {
   @MaxLength(STORE_ID_MAX_LENGTH)
   customer_id?: string;
 
-  @ApiPropertyOptional({ description: 'Customer id in the e-commerce platform, e.g. store_cust_1001' })
+  @ApiPropertyOptional({ description: 'The start of the customer id in the e-commerce platform (case-sensitive; an exact store id is its own start), e.g. store_cust_1001' })
   @IsOptional()
   @IsString()
   @MaxLength(STORE_ID_MAX_LENGTH)

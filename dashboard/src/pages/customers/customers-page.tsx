@@ -3,6 +3,7 @@ import { unwrapPage, type Schemas } from '../../api/client';
 import { presentFilters, useListState, usePage } from '../../lib/list';
 import { useApi, useModePath } from '../../lib/mode';
 import { useCan } from '../../lib/permissions';
+import { ExportCsvButton } from '../../ui/export-csv-button';
 import { DateFilter, FilterBar, SearchInput } from '../../ui/filters';
 import { PageHeader } from '../../ui/page';
 import { ListView } from '../../ui/list-view';
@@ -25,11 +26,14 @@ export function CustomersPage() {
         title="Customers"
         description="Everyone who was granted something: created by a grant, an order or a subscription naming a new store customer id."
         actions={
-          can('entitlements:grant') && (
-            <Link className="button primary" to={path('entitlements/new')}>
-              Grant a product
-            </Link>
-          )
+          <>
+            <ExportCsvButton path="/v1/customers" query={presentFilters(list.filters)} fileName="customers.csv" />
+            {can('entitlements:grant') && (
+              <Link className="button primary" to={path('entitlements/new')}>
+                Grant a product
+              </Link>
+            )}
+          </>
         }
       />
       <FilterBar label="Search customers">

@@ -3,6 +3,7 @@ import { unwrapPage, type Schemas } from '../../api/client';
 import { presentFilters, useListState, usePage } from '../../lib/list';
 import { useApi, useModePath } from '../../lib/mode';
 import { useCan } from '../../lib/permissions';
+import { ExportCsvButton } from '../../ui/export-csv-button';
 import { DateFilter, FilterBar, FilterSelect, SearchInput } from '../../ui/filters';
 import { useProductName } from '../../ui/names';
 import { PageHeader } from '../../ui/page';
@@ -40,11 +41,9 @@ export function EntitlementsPage() {
   const path = useModePath();
   const list = useListState(['status', 'source', 'product_id', 'customer_id', 'store_customer_id', 'granted_after', 'granted_before'] as const);
   const product = useProductName(list.filters.product_id || null);
-  const page = usePage('entitlements', list, async (paging) => {
-    const filters = presentFilters(list.filters);
-    const query = { ...(Object.keys(filters).length > 0 ? filters : EVERYTHING), status: filters.status as Status | undefined, source: filters.source as Source | undefined };
-    return unwrapPage(await api.GET('/v1/entitlements', { params: { query: { ...paging, ...query } } }));
-  });
+  const filters = presentFilters(list.filters);
+  const query = { ...(Object.keys(filters).length > 0 ? filters : EVERYTHING), status: filters.status as Status | undefined, source: filters.source as Source | undefined };
+  const page = usePage('entitlements', list, async (paging) => unwrapPage(await api.GET('/v1/entitlements', { params: { query: { ...paging, ...query } } })));
   const filtered = Object.values(list.filters).some(Boolean);
   return (
     <>
@@ -53,6 +52,7 @@ export function EntitlementsPage() {
         description="Who may use which product, from which source, until when."
         actions={
           <>
+            <ExportCsvButton path="/v1/entitlements" query={query} fileName="entitlements.csv" />
             <Link className="button secondary" to={path('imports')}>
               Import from CSV
             </Link>
@@ -66,7 +66,7 @@ export function EntitlementsPage() {
       />
       <CheckAccess />
       <FilterBar label="Filter entitlements">
-        <SearchInput label="Store customer id" placeholder="Exact store customer id" value={list.filters.store_customer_id} onChange={(store_customer_id) => list.setFilters({ store_customer_id })} />
+        <SearchInput label="Store customer id" placeholder="The start of a store customer id" value={list.filters.store_customer_id} onChange={(store_customer_id) => list.setFilters({ store_customer_id })} />
         <FilterSelect label="Status" value={list.filters.status} onChange={(status) => list.setFilters({ status })} options={STATUSES} />
         <FilterSelect label="Source" value={list.filters.source} onChange={(source) => list.setFilters({ source })} options={SOURCES} />
         <DateFilter label="Granted from" value={list.filters.granted_after} onChange={(granted_after) => list.setFilters({ granted_after })} />

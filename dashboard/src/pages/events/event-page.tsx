@@ -1,24 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { unwrap, unwrapPage } from '../../api/client';
 import { useApi, useMode, useModePath } from '../../lib/mode';
 import { useCan } from '../../lib/permissions';
 import { useWrite } from '../../lib/write';
 import { Id } from '../../ui/copy';
 import { JsonView } from '../../ui/json';
+import { RecordLink } from '../../ui/names';
 import { Facts, PageHeader, Section } from '../../ui/page';
 import { Empty, ErrorMessage, Loading } from '../../ui/states';
 import { Time } from '../../ui/time';
 import { describeFailure } from '../../lib/errors';
 import { AttemptsTable } from '../webhooks/attempts-table';
 import { objectIdOf } from './events-page';
-
-/** The page of the record an id names, by its prefix. */
-export function recordPath(id: string): string | null {
-  const prefix = id.split('_')[0];
-  const section: Record<string, string> = { ent: 'entitlements', prod: 'products', ord: 'orders', sub: 'subscriptions', cus: 'customers', we: 'webhooks' };
-  return section[prefix] ? `${section[prefix]}/${id}` : null;
-}
 
 /** One event: its payload as sent, copyable, and every delivery attempt of it. */
 export function EventPage() {
@@ -43,7 +37,6 @@ export function EventPage() {
   if (event.error || !event.data) return <ErrorMessage error={event.error} />;
   const data = event.data;
   const objectId = objectIdOf(data);
-  const record = objectId ? recordPath(objectId) : null;
   return (
     <>
       <PageHeader
@@ -72,11 +65,11 @@ export function EventPage() {
           items={[
             ['Event id', <Id key="id" value={data.id} />],
             ['When', <Time key="when" value={data.created_at} />],
-            ['About', objectId ? record ? <Link key="about" to={path(record)}>{objectId}</Link> : <code key="about">{objectId}</code> : '—'],
+            ['About', objectId ? <RecordLink key="about" id={objectId} /> : '—'],
             ['Mode', data.livemode ? 'Live' : 'Test'],
           ]}
         />
-        <JsonView label="Payload" value={data} />
+        <JsonView label="Payload" value={data} linkIds />
       </Section>
       <Section title="Deliveries">
         {deliveries.isPending && <Loading what="deliveries" />}

@@ -5,6 +5,7 @@ import { useApi, useModePath } from '../../lib/mode';
 import { DateFilter, FilterBar, FilterSelect, SearchInput } from '../../ui/filters';
 import { PageHeader } from '../../ui/page';
 import { ListView } from '../../ui/list-view';
+import { RecordLink } from '../../ui/names';
 import { Empty } from '../../ui/states';
 import { Table } from '../../ui/table';
 import { Time } from '../../ui/time';
@@ -46,7 +47,7 @@ export function EventsPage() {
             rowKey={(event) => event.id}
             columns={[
               { header: 'Event', rowHeader: true, cell: (event) => <Link to={path(`events/${event.id}`)}>{event.type}</Link> },
-              { header: 'About', cell: (event) => <code>{objectIdOf(event) ?? '—'}</code> },
+              { header: 'About', cell: (event) => { const about = objectIdOf(event); return about ? <RecordLink id={about} /> : '—'; } },
               { header: 'When', cell: (event) => <Time value={event.created_at} /> },
             ]}
           />

@@ -31,7 +31,7 @@ export function SubscriptionsPage() {
       <PageHeader title="Subscriptions" description="Store subscriptions and the access each keeps: active while paid, suspended while paused, ended when canceled." />
       <FilterBar label="Search subscriptions">
         <SearchInput label="Search" placeholder="Subscription id or store subscription id" value={list.filters.search} onChange={(search) => list.setFilters({ search })} />
-        <SearchInput label="Store customer id" placeholder="Exact store customer id" value={list.filters.store_customer_id} onChange={(store_customer_id) => list.setFilters({ store_customer_id })} />
+        <SearchInput label="Store customer id" placeholder="The start of a store customer id" value={list.filters.store_customer_id} onChange={(store_customer_id) => list.setFilters({ store_customer_id })} />
         <FilterSelect label="Status" value={list.filters.status} onChange={(status) => list.setFilters({ status })} options={STATUSES} />
       </FilterBar>
       <ListView page={page} list={list} noun="subscriptions" empty={<Empty title={filtered ? 'No subscription matches.' : 'No subscriptions yet.'}>{filtered ? null : <p>Your store reports subscriptions with PUT /v1/subscriptions/store/…; they appear here.</p>}</Empty>}>

@@ -24,11 +24,16 @@ export function WebhooksPage() {
         title="Webhooks"
         description="Your servers hear about every change as it happens: each event is POSTed, signed, to the endpoints that want it, and retried until they answer 2xx."
         actions={
-          can('webhooks:manage') && (
-            <Link className="button primary" to={path('webhooks/new')}>
-              Add endpoint
+          <>
+            <Link className="button secondary" to={path('webhooks/deliveries')}>
+              All deliveries
             </Link>
-          )
+            {can('webhooks:manage') && (
+              <Link className="button primary" to={path('webhooks/new')}>
+                Add endpoint
+              </Link>
+            )}
+          </>
         }
       />
       <ListView
