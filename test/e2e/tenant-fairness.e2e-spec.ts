@@ -114,6 +114,8 @@ describe('tenant fairness: one merchant burst does not stall another merchant', 
       // its share, so the queue gets room and time.
       DATABASE_TENANT_QUEUE: '1000',
       DATABASE_TENANT_QUEUE_TIMEOUT: '60s',
+      // The same for the fair share's queue in front of the handlers (MERCHANT_REQUESTS_IN_FLIGHT).
+      MERCHANT_REQUEST_QUEUE_TIMEOUT: '60s',
     });
   });
 
