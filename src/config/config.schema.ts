@@ -97,7 +97,7 @@ export const configSchema = z.object({
   DATABASE_TENANT_TRANSACTIONS: positiveInteger.optional(),
   DATABASE_TENANT_QUEUE: positiveInteger.default(1_000),
   DATABASE_TENANT_QUEUE_TIMEOUT: duration.default(10_000),
-  MERCHANT_REQUESTS_IN_FLIGHT: positiveInteger.default(8),
+  MERCHANT_REQUESTS_IN_FLIGHT: positiveInteger.default(2),
   MERCHANT_REQUEST_QUEUE: positiveInteger.default(1_000),
   MERCHANT_REQUEST_QUEUE_TIMEOUT: duration.default(10_000),
   DATABASE_READ_URL: url(['postgres:', 'postgresql:']).optional().or(z.literal('').transform(() => undefined)),

@@ -51,6 +51,9 @@ const TEST_DEFAULTS: Record<string, string> = {
   DATABASE_ACQUIRE_TIMEOUT: '60s',
   DATABASE_TENANT_QUEUE_TIMEOUT: '60s',
   MERCHANT_REQUEST_QUEUE_TIMEOUT: '60s',
+  // Suites that race requests of one merchant (grants, idempotency, downloads) keep their
+  // concurrency, as they keep their rate limits; merchant-admission tests the share itself.
+  MERCHANT_REQUESTS_IN_FLIGHT: '1000',
   ADMIN_TOKEN: TEST_ADMIN_TOKEN,
   SKIP_DEMO_SEED: 'true',
   LOG_LEVEL: 'silent',
