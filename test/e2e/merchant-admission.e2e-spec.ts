@@ -5,11 +5,12 @@ import { freePort } from '../support/free-port';
 import { createTestApp, TestApp, TestTenant } from '../support/test-app';
 
 /**
- * Fair share (DESIGN §15): a merchant has MERCHANT_REQUESTS_IN_FLIGHT requests handled at once
- * and MERCHANT_REQUEST_QUEUE waiting; one more is 429 RATE_LIMITED with Retry-After, while another
- * merchant is served. Requests are held in flight without timing: a POST whose body never comes
- * has passed authentication (and taken its slot) and waits for its body. Outcomes are counted,
- * never timed; the admission's own counters say when a request has reached it.
+ * Fair share (DESIGN §15): while another merchant is present, a merchant has
+ * MERCHANT_REQUESTS_IN_FLIGHT requests handled at once and MERCHANT_REQUEST_QUEUE waiting; one
+ * more is 429 RATE_LIMITED with Retry-After, while the other merchant is served. Alone, it is not
+ * limited. Requests are held in flight without timing: a POST whose body never comes has passed
+ * authentication (and taken its slot) and waits for its body. Outcomes are counted, never timed;
+ * the admission's own counters say when a request has reached it.
  */
 const IN_FLIGHT = 2;
 const QUEUE = 1;
@@ -20,7 +21,7 @@ interface HeldRequest {
   received: Promise<string>;
 }
 
-/** A POST /v1/products with A's key whose announced body is not sent (until `finish`). */
+/** A POST /v1/products with `key` whose announced body is not sent (until the test sends it). */
 function holdRequest(port: number, key: string): HeldRequest {
   const socket = connect(port, '127.0.0.1');
   socket.setNoDelay(true);
@@ -53,10 +54,15 @@ describe('merchant admission: one merchant over its share is refused, others are
   const get = (key: string, path = '/v1/products') => fetch(`${baseUrl}${path}`, { headers: { Authorization: `Bearer ${key}` } });
   const loadOf = (tenant: TestTenant) => admission.load(tenant.merchantId);
   const until = (condition: () => boolean) => eventually(() => Promise.resolve(condition()), 30_000, 20);
-  const hold = () => {
-    const held = holdRequest(port, merchantA.testKey);
+  const hold = (tenant: TestTenant = merchantA) => {
+    const held = holdRequest(port, tenant.testKey);
     open.push(held.socket);
     return held;
+  };
+  /** B holds a request in flight, so A is not alone and is held to its share. */
+  const bPresent = async () => {
+    hold(merchantB);
+    await until(() => loadOf(merchantB).running === 1);
   };
 
   beforeAll(async () => {
@@ -75,12 +81,14 @@ describe('merchant admission: one merchant over its share is refused, others are
 
   afterEach(async () => {
     for (const socket of open.splice(0)) socket.destroy();
-    await until(() => loadOf(merchantA).running === 0 && loadOf(merchantA).waiting === 0);
+    // Every slot back, and both merchants forgotten once idle: the next test starts with nobody present.
+    await until(() => admission.present() === 0);
   });
 
   afterAll(() => testApp?.close());
 
   it("refuses A's request over its in-flight limit and its queue with 429 RATE_LIMITED and Retry-After, while B is served", async () => {
+    await bPresent();
     const held = [hold(), hold()];
     await until(() => loadOf(merchantA).running === IN_FLIGHT);
     // The queue's one place: this request waits for a turn.
@@ -106,7 +114,8 @@ describe('merchant admission: one merchant over its share is refused, others are
       body: JSON.stringify({ name: 'B product', entitlement_type: 'permanent' }),
     });
     expect(write.status).toBe(201);
-    expect(loadOf(merchantB)).toEqual({ running: 0, waiting: 0 });
+    // B's held request is all B has in flight: its served requests gave their slots back.
+    expect(loadOf(merchantB)).toEqual({ running: 1, waiting: 0 });
 
     // A held request ending in an error (400: its body is not JSON) hands its slot to the queued one.
     held[0].socket.end('x'.repeat(39));
@@ -120,6 +129,7 @@ describe('merchant admission: one merchant over its share is refused, others are
   }, 60_000);
 
   it('lets a client that goes away while queued leave the queue, so the place is free again', async () => {
+    await bPresent();
     hold();
     hold();
     await until(() => loadOf(merchantA).running === IN_FLIGHT);
@@ -135,7 +145,25 @@ describe('merchant admission: one merchant over its share is refused, others are
     expect((await queued).status).toBe(200);
   }, 60_000);
 
+  it('does not limit a merchant alone; once another merchant is present, its next request waits, and runs when the other is gone', async () => {
+    const held = [hold(), hold(), hold()];
+    // Nobody else present: all three are in flight, over the share of 2.
+    await until(() => loadOf(merchantA).running === 3);
+    expect(loadOf(merchantA).waiting).toBe(0);
+    await bPresent();
+    const waiting = get(merchantA.testKey);
+    await until(() => loadOf(merchantA).waiting === 1);
+    // A finished request does not pass its slot on while A is over its share: A shrinks to it.
+    held[0].socket.destroy();
+    await until(() => loadOf(merchantA).running === 2);
+    expect(loadOf(merchantA).waiting).toBe(1);
+    // B gone (and forgotten once idle): A is alone again and its waiting request runs.
+    open.find((socket) => socket !== held[0].socket && socket !== held[1].socket && socket !== held[2].socket)?.destroy();
+    expect((await waiting).status).toBe(200);
+  }, 60_000);
+
   it('gives every slot back after many requests ending in errors and successes', async () => {
+    await bPresent();
     const outcomes = await Promise.all(
       Array.from({ length: 20 }, (_unused, index) => get(merchantA.testKey, index % 2 === 0 ? '/v1/products' : '/v1/products/prod_missing')),
     );
@@ -144,6 +172,6 @@ describe('merchant admission: one merchant over its share is refused, others are
     expect(statuses.every((status) => status === 200 || status === 404 || status === 429)).toBe(true);
     expect(statuses.filter((status) => status === 404).length + statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(IN_FLIGHT);
     await until(() => loadOf(merchantA).running === 0 && loadOf(merchantA).waiting === 0);
-    expect((await get(merchantA.testKey)).status).toBe(200);
+    expect((await Promise.all([get(merchantA.testKey), get(merchantA.testKey)])).map((response) => response.status)).toEqual([200, 200]);
   }, 60_000);
 });
