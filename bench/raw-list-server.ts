@@ -8,9 +8,9 @@ import { decodeCursor, encodeCursor, useCursorSecret } from '../src/pagination/c
  * The limit of this machine for a list page (issue 36, item 4), as raw-check-server.ts is the
  * check's: a bare `node:http` server answering `GET /v1/entitlements?customer_id=…&limit=…[&cursor=…]`
  * with the statements the service sends for that list (a keyset page of limit + 1 rows, newest
- * first, and the COUNT(*) of all matches, at once on two connections), the list item's store
- * customer id and product name joined in, the same signed cursors and an envelope of the same
- * shape; nothing else (no authentication, rate limit, validation, framework, TypeORM). The status
+ * first, and the COUNT(*) of all matches, at once on two connections; then the page's store
+ * customer ids and product names, read by id, as the service asks the modules that own them),
+ * the same signed cursors and an envelope of the same shape; nothing else (no authentication, rate limit, validation, framework, TypeORM). The status
  * is the stored one (the service derives the effective status from expiry and usage too). Run by
  * the harness as a child process: MERCHANT_ID, PORT and CURSOR_SECRET set, the mode is live.
  */
@@ -21,9 +21,7 @@ useCursorSecret(Buffer.from(process.env.CURSOR_SECRET ?? '', 'utf8'));
 interface ListRow {
   id: string;
   customer_id: string;
-  store_customer_id: string;
   product_id: string;
-  product_name: string;
   status: string;
   granted_at: Date;
   expires_at: Date | null;
@@ -40,25 +38,24 @@ interface ListRow {
 }
 
 const PAGE_SQL = (afterCursor: boolean) => `
-  SELECT e.id, e.customer_id, c.store_customer_id, e.product_id, p.name AS product_name, e.status, e.granted_at,
-         e.expires_at, e.revoked_at, e.revocation_reason, e.usage_count, e.usage_limit, e.source, e.store_order_id,
-         e.metadata, e.test_clock_id, e.created_at, e.updated_at
+  SELECT e.id, e.customer_id, e.product_id, e.status, e.granted_at, e.expires_at, e.revoked_at, e.revocation_reason,
+         e.usage_count, e.usage_limit, e.source, e.store_order_id, e.metadata, e.test_clock_id, e.created_at, e.updated_at
   FROM entitlements e
-  JOIN customers c ON c.id = e.customer_id AND c.merchant_id = e.merchant_id AND c.mode = e.mode
-  JOIN products p ON p.id = e.product_id AND p.merchant_id = e.merchant_id AND p.mode = e.mode
   WHERE e.merchant_id = $1 AND e.mode = 'live' AND e.customer_id = $2
   ${afterCursor ? 'AND (e.created_at, e.id) < ($4, $5)' : ''}
   ORDER BY e.created_at DESC, e.id DESC
   LIMIT $3`;
 const COUNT_SQL = `SELECT COUNT(*) AS total FROM entitlements e WHERE e.merchant_id = $1 AND e.mode = 'live' AND e.customer_id = $2`;
+const CUSTOMERS_SQL = `SELECT id, store_customer_id FROM customers WHERE merchant_id = $1 AND mode = 'live' AND id = ANY($2)`;
+const PRODUCTS_SQL = `SELECT id, name FROM products WHERE merchant_id = $1 AND mode = 'live' AND id = ANY($2)`;
 
 const iso = (value: Date | null) => (value === null ? null : new Date(value).toISOString());
 
-function item(row: ListRow) {
+function item(row: ListRow, storeCustomerIds: Map<string, string>, productNames: Map<string, string>) {
   return {
     id: row.id,
     customer_id: row.customer_id,
-    store_customer_id: row.store_customer_id,
+    store_customer_id: storeCustomerIds.get(row.customer_id) ?? null,
     product_id: row.product_id,
     status: row.status,
     granted_at: iso(row.granted_at),
@@ -73,7 +70,7 @@ function item(row: ListRow) {
     test_clock: row.test_clock_id,
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
-    product_name: row.product_name,
+    product_name: productNames.get(row.product_id) ?? null,
   };
 }
 
@@ -87,8 +84,14 @@ async function listPage(customerId: string, limit: number, cursor: string | unde
   const hasMore = page.rows.length > limit;
   const rows = hasMore ? page.rows.slice(0, limit) : page.rows;
   const last = rows[rows.length - 1];
+  const [customers, products] = await Promise.all([
+    pool.query<{ id: string; store_customer_id: string }>({ name: 'raw_list_customers', text: CUSTOMERS_SQL, values: [merchantId, [...new Set(rows.map((row) => row.customer_id))]] }),
+    pool.query<{ id: string; name: string }>({ name: 'raw_list_products', text: PRODUCTS_SQL, values: [merchantId, [...new Set(rows.map((row) => row.product_id))]] }),
+  ]);
+  const storeCustomerIds = new Map(customers.rows.map((row) => [row.id, row.store_customer_id]));
+  const productNames = new Map(products.rows.map((row) => [row.id, row.name]));
   return JSON.stringify({
-    data: rows.map(item),
+    data: rows.map((row) => item(row, storeCustomerIds, productNames)),
     meta: { request_id: `req_${randomBytes(12).toString('base64url')}`, timestamp: new Date().toISOString() },
     pagination: {
       total: Number(count.rows[0]?.total ?? 0),
