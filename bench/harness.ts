@@ -209,6 +209,14 @@ export class Server {
     return Server.spawn(['-r', 'ts-node/register/transpile-only', path.join(REPOSITORY, 'bench', 'raw-check-server.ts')], databaseUrl, { MERCHANT_ID: merchantId });
   }
 
+  /**
+   * The machine's limit for a list page (bench/raw-list-server.ts): `node:http` and `pg` with the
+   * service's page and count statements, for one merchant's live mode.
+   */
+  static startRawList(databaseUrl: string, merchantId: string): Promise<Server> {
+    return Server.spawn(['-r', 'ts-node/register/transpile-only', path.join(REPOSITORY, 'bench', 'raw-list-server.ts')], databaseUrl, { MERCHANT_ID: merchantId });
+  }
+
   private static async spawn(script: string[], databaseUrl: string, environment: Record<string, string>, shippedFlags: string[] = []): Promise<Server> {
     const port = await freePort();
     // BENCH_NODE_OPTIONS: flags for the server only (e.g. --cpu-prof --cpu-prof-dir=/tmp/profiles),

@@ -17,6 +17,7 @@ import {
   measureFixedRateCheck,
   measureNeighbourDuringBurst,
   measureOrders,
+  median,
   NeighbourResult,
   ScenarioContext,
   seedNeighbour,
@@ -36,8 +37,18 @@ import { measureWebhookBurst, RECEIVER_DELAY_MILLISECONDS, WebhookBurstResult } 
 const SMOKE = process.env.BENCH_SMOKE === '1';
 /** BENCH_ONLY=metrics-cost: the small size seeded and only the metrics-on/off comparison run (minutes, not an hour). */
 const ONLY_METRICS_COST = process.env.BENCH_ONLY === 'metrics-cost';
+/** BENCH_ONLY=neighbour: the small size seeded and only the neighbour scenario run, on both adapters (a few minutes). */
+const ONLY_NEIGHBOUR = process.env.BENCH_ONLY === 'neighbour';
+/** BENCH_ONLY=lists: both sizes seeded, only the list pages at 10 connections, the service's beside the raw list server's. */
+const ONLY_LISTS = process.env.BENCH_ONLY === 'lists';
 const ALL_SIZES = SMOKE ? [1_000, 5_000] : [10_000, 1_000_000];
-const SIZES = ONLY_METRICS_COST ? ALL_SIZES.slice(0, 1) : ALL_SIZES;
+const SIZES = ONLY_METRICS_COST || ONLY_NEIGHBOUR ? ALL_SIZES.slice(0, 1) : ALL_SIZES;
+/** The fair share's limits, passed to the servers when set (e.g. a huge MERCHANT_REQUESTS_IN_FLIGHT for a run without it). */
+const FAIR_SHARE_VARIABLES = ['MERCHANT_REQUESTS_IN_FLIGHT', 'MERCHANT_REQUEST_QUEUE', 'MERCHANT_REQUEST_QUEUE_TIMEOUT'];
+/** A per-merchant limit no scenario reaches: the service without the fair share. */
+const UNREACHED_LIMIT = '1000000';
+/** BENCH_ONLY=neighbour: rounds of the neighbour scenario per adapter and side (the median ratio is the measure). */
+const NEIGHBOUR_ROUNDS = Number(process.env.BENCH_NEIGHBOUR_ROUNDS ?? 3);
 const DURATION_SECONDS = SMOKE ? 1 : 10;
 const WARMUP_SECONDS = SMOKE ? 0 : 2;
 const CONNECTIONS = [10, 50];
@@ -191,15 +202,19 @@ async function main(): Promise<void> {
   process.stdout.write(pinning ? `load generator on cpu ${pinning.load}, servers on cpu ${pinning.server}\n` : 'no cpu pinning (BENCH_LOAD_CPUS unset)\n');
   const loadAverageAtStart = loadavg();
   const scratch = await createScratchDatabase('eh_bench');
-  const serverEnvironment = { WEBHOOK_ENDPOINT_CONCURRENCY: BENCH_WEBHOOK_CONCURRENCY };
+  const fairShare = Object.fromEntries(FAIR_SHARE_VARIABLES.flatMap((name) => (process.env[name] ? [[name, process.env[name] ?? '']] : [])));
+  const serverEnvironment = { WEBHOOK_ENDPOINT_CONCURRENCY: BENCH_WEBHOOK_CONCURRENCY, ...fairShare };
   const server = await Server.start(scratch.url, 'express', serverEnvironment);
   // Started once the first has migrated the database; idle while the other is measured.
   let fastify: Server | null = null;
   let raw: Server | null = null;
+  let rawList: Server | null = null;
   const database = new Client({ connectionString: scratch.url });
   const results: ScenarioResult[] = [];
   const rounds: CheckRounds[] = [];
   const neighbours: NeighbourResult[] = [];
+  /** BENCH_ONLY=neighbour: the same scenario on servers without the fair share. */
+  const neighboursWithoutShare: NeighbourResult[] = [];
   const creates: Array<CreatesResult & { adapter: Adapter }> = [];
   const bursts: WebhookBurstResult[] = [];
   const metricsCosts: MetricsCostRounds[] = [];
@@ -214,6 +229,7 @@ async function main(): Promise<void> {
     const neighbour = await seedNeighbour(server);
     fastify = await Server.start(scratch.url, 'fastify', serverEnvironment);
     raw = await Server.startRawCheck(scratch.url, base.merchantId);
+    rawList = await Server.startRawList(scratch.url, base.merchantId);
     const servers: Array<[Adapter, Server]> = [
       ['express', server],
       ['fastify', fastify],
@@ -241,6 +257,51 @@ async function main(): Promise<void> {
         }
         continue;
       }
+      if (ONLY_LISTS) {
+        const listScenarios: Array<[string, string]> = [
+          ['list first page', listBase],
+          ['list deep cursor page', `${listBase}&cursor=${encodeURIComponent(seed.deepCursor)}`],
+        ];
+        for (const [scenarioName, listPath] of listScenarios) {
+          for (const [adapter, target] of servers) {
+            results.push(await measure(target, { adapter, size, scenario: scenarioName, warmupSeconds: WARMUP_SECONDS }, { connections: 10, seconds: DURATION_SECONDS, key: seed.key, next: rotating([listPath]) }));
+          }
+          results.push(await measure(rawList, { adapter: 'raw', size, scenario: `raw node:http + pg ${scenarioName}`, warmupSeconds: WARMUP_SECONDS }, { connections: 10, seconds: DURATION_SECONDS, next: rotating([listPath]) }));
+        }
+        continue;
+      }
+      if (ONLY_NEIGHBOUR) {
+        // Beside each adapter's server, one without the share (a limit nobody reaches), measured in
+        // turn in the same minutes: on a shared machine only a comparison within one run means much.
+        for (const [adapter, target] of servers) {
+          const unshared = await Server.start(scratch.url, adapter, { ...serverEnvironment, MERCHANT_REQUESTS_IN_FLIGHT: UNREACHED_LIMIT });
+          try {
+            const context: ScenarioContext = { adapter, size, seconds: DURATION_SECONDS, warmupSeconds: WARMUP_SECONDS, key: seed.key };
+            // Rounds in turn, each side leading as often: the VM's speed moves several-fold between
+            // one 10-second window and the next here, so one round's ratio says little; the median does.
+            for (let round = 0; round < NEIGHBOUR_ROUNDS; round += 1) {
+              const sides: Array<[string, Server]> = [['without the share', unshared], ['', target]];
+              for (const [label, server] of round % 2 === 0 ? sides : sides.reverse()) {
+                const neighbourResult = await measureNeighbourDuringBurst(server, context, neighbour, downloadTargets);
+                const named = (result: ScenarioResult) => ({ ...result, scenario: label === '' ? result.scenario : `${result.scenario} (${label})` });
+                (label === '' ? neighbours : neighboursWithoutShare).push(neighbourResult);
+                results.push(named(neighbourResult.quiet), named(neighbourResult.burst), named(neighbourResult.duringBurst));
+              }
+            }
+            // What the share costs a merchant alone: its check at 10 connections, with and without, alternated.
+            for (let round = 0; round < CHECK_ROUNDS; round += 1) {
+              const order: Array<[string, Server]> = round % 2 === 0 ? [['', target], ['without the share', unshared]] : [['without the share', unshared], ['', target]];
+              for (const [label, server] of order) {
+                const scenarioName = `entitlements/check, one merchant alone${label === '' ? '' : ` (${label})`}`;
+                results.push(await measure(server, { adapter, size, scenario: scenarioName, warmupSeconds: WARMUP_SECONDS }, { connections: 10, seconds: DURATION_SECONDS, key: seed.key, next: rotating(paths) }));
+              }
+            }
+          } finally {
+            await unshared.stop();
+          }
+        }
+        continue;
+      }
       for (const connections of CONNECTIONS) {
         for (const [adapter, target] of servers) {
           const scenario = (scenarioName: string, options: Omit<LoadOptions, 'connections' | 'seconds'>) =>
@@ -255,8 +316,16 @@ async function main(): Promise<void> {
           const downloads = await withEntitlementHotUpdates(database, seed.downloads[0].fileId, () => scenario('download URL', { key: seed.key, next: rotating(downloadTargets) }));
           results.push({ ...downloads.result, entitlementHot: downloads.hot });
         }
-        // The raw server beside them, at the same size and connections (the limit; no RSS target).
+        // The raw servers beside them, at the same size and connections (the limits; no RSS target).
         results.push(await measure(raw, { adapter: 'raw', size, scenario: 'raw node:http + pg check (limit)', warmupSeconds: WARMUP_SECONDS }, { connections, seconds: DURATION_SECONDS, next: rotating(paths) }));
+        results.push(await measure(rawList, { adapter: 'raw', size, scenario: 'raw node:http + pg list first page', warmupSeconds: WARMUP_SECONDS }, { connections, seconds: DURATION_SECONDS, next: rotating([listBase]) }));
+        results.push(
+          await measure(rawList, { adapter: 'raw', size, scenario: 'raw node:http + pg list deep cursor page', warmupSeconds: WARMUP_SECONDS }, {
+            connections,
+            seconds: DURATION_SECONDS,
+            next: rotating([`${listBase}&cursor=${encodeURIComponent(seed.deepCursor)}`]),
+          }),
+        );
       }
       if (size !== SIZES[0]) continue;
       // At the small size only: the targets that are not about data size.
@@ -287,6 +356,8 @@ async function main(): Promise<void> {
       }
     }
     if (ONLY_METRICS_COST) return reportMetricsCost(metricsCosts);
+    if (ONLY_NEIGHBOUR) return reportNeighbours(neighbours, neighboursWithoutShare, results, fairShare, loadAverageAtStart);
+    if (ONLY_LISTS) return reportLists(results, loadAverageAtStart);
     tokens = await measureTokens({ baseUrl: server.baseUrl, apiKey: seed.key, entitlementId: seed.downloads[0].entitlementId, durationSeconds: DURATION_SECONDS });
     imports = await measureImport({ baseUrl: server.baseUrl, apiKey: seed.key, storeProductId: 'bench_sku_1', rows: IMPORT_ROWS });
   } finally {
@@ -295,6 +366,7 @@ async function main(): Promise<void> {
     await server.stop();
     await fastify?.stop();
     await raw?.stop();
+    await rawList?.stop();
     await scratch.drop();
     await sink.close();
     process.stdout.write(`servers' peak RSS over the whole run (VmHWM): express ${Math.round(peakRss.express)} MB, fastify ${Math.round(peakRss.fastify)} MB\n`);
@@ -375,6 +447,7 @@ async function main(): Promise<void> {
   add('deep cursor page p50 within 1.25× of the first page, express', `${round(deepRatio)}×`, deepRatio <= 1.25);
   const expressNeighbour = neighbours.find((entry) => entry.adapter === 'express');
   add('another merchant’s check p99 during a download burst ≤ 3× its quiet p99, express', `${round(expressNeighbour?.p99Ratio ?? Infinity)}×`, (expressNeighbour?.p99Ratio ?? Infinity) <= 3);
+  for (const target of listTargets(results, large)) add(...target);
   const orders = find('order of 5 line items', small, 10);
   add('orders of 5 line items ≥ 200/s, express', `${orders?.requestsPerSecond ?? '–'}/s`, (orders?.requestsPerSecond ?? 0) >= 200);
   add(`import of ${IMPORT_ROWS.toLocaleString('en')} rows ≤ ${IMPORT_TARGET_SECONDS} s`, `${imports?.totalSeconds ?? '–'} s`, (imports?.totalSeconds ?? Infinity) <= IMPORT_TARGET_SECONDS);
@@ -414,6 +487,74 @@ function metricsCostTarget(cost: MetricsCostRounds): [string, string, boolean] {
       `server CPU per check ${cost.cpuIncreasePercent >= 0 ? '+' : ''}${cost.cpuIncreasePercent} % (off ${cost.offCpuMicroseconds.join(', ')} µs, on ${cost.onCpuMicroseconds.join(', ')} µs); ${cost.countedChecks} checks counted)`,
     cost.medianRatio >= 0.97 && cost.countedChecks > 0,
   ];
+}
+
+/** Issue 36's list targets at `size` and 10 connections: p99 ≤ 20 ms, and ≥ 0.5 of the raw list server's throughput. */
+function listTargets(results: ScenarioResult[], size: number): Array<[string, string, boolean]> {
+  const targets: Array<[string, string, boolean]> = [];
+  for (const scenario of ['list first page', 'list deep cursor page']) {
+    const raw = results.find((result) => result.adapter === 'raw' && result.scenario === `raw node:http + pg ${scenario}` && result.size === size && result.connections === 10);
+    for (const adapter of ['express', 'fastify'] as Adapter[]) {
+      const served = results.find((result) => result.adapter === adapter && result.scenario === scenario && result.size === size && result.connections === 10);
+      const ratio = served && raw && raw.requestsPerSecond > 0 ? Math.round((100 * served.requestsPerSecond) / raw.requestsPerSecond) / 100 : 0;
+      targets.push([
+        `${scenario} at ${size.toLocaleString('en')} entitlements, 10 connections: p99 ≤ 20 ms and ≥ 0.5 of the raw node:http + pg list server, ${adapter}`,
+        `p99 ${served?.p99Milliseconds ?? '–'} ms; ${served?.requestsPerSecond ?? '–'} req/s against ${raw?.requestsPerSecond ?? '–'} (raw p99 ${raw?.p99Milliseconds ?? '–'} ms): ${ratio}`,
+        (served?.p99Milliseconds ?? Infinity) <= 20 && ratio >= 0.5,
+      ]);
+    }
+  }
+  return targets;
+}
+
+/** BENCH_ONLY=lists: the list targets alone, and bench/results.lists.json. */
+function reportLists(results: ScenarioResult[], loadAverageAtStart: number[]): void {
+  printTable(results);
+  const loadAverageAtEnd = loadavg();
+  process.stdout.write(`load average (1, 5, 15 min) at start ${loadAverageAtStart.map((value) => value.toFixed(2)).join(', ')}, at end ${loadAverageAtEnd.map((value) => value.toFixed(2)).join(', ')}\n`);
+  const targets = SIZES.flatMap((size) => listTargets(results, size));
+  for (const [target, measured, met] of targets) process.stdout.write(`${met ? 'met   ' : 'MISSED'} ${target}: ${measured}\n`);
+  writeFileSync(
+    path.join(__dirname, 'results.lists.json'),
+    `${JSON.stringify({ smoke: SMOKE, finishedAt: new Date().toISOString(), loadAverage: { start: loadAverageAtStart, end: loadAverageAtEnd }, results, targets }, null, 2)}\n`,
+  );
+}
+
+/** BENCH_ONLY=neighbour: the neighbour target per adapter, the scenarios' table, and bench/results.neighbour.json. */
+function reportNeighbours(
+  neighbours: NeighbourResult[],
+  withoutShare: NeighbourResult[],
+  results: ScenarioResult[],
+  fairShare: Record<string, string>,
+  loadAverageAtStart: number[],
+): void {
+  printTable(results);
+  const loadAverageAtEnd = loadavg();
+  process.stdout.write(`fair share: ${JSON.stringify(fairShare)} (unset: the defaults)\n`);
+  process.stdout.write(`load average (1, 5, 15 min) at start ${loadAverageAtStart.map((value) => value.toFixed(2)).join(', ')}, at end ${loadAverageAtEnd.map((value) => value.toFixed(2)).join(', ')}\n`);
+  const line = (neighbour: NeighbourResult, label: string) => {
+    const ratio = Math.round(neighbour.p99Ratio * 100) / 100;
+    return (
+      `${ratio <= 3 ? 'met   ' : 'MISSED'} another merchant's check p99 during a download burst ≤ 3× its quiet p99, ${neighbour.adapter}${label}: ${ratio}× ` +
+      `(quiet p99 ${neighbour.quiet.p99Milliseconds} ms, during ${neighbour.duringBurst.p99Milliseconds} ms; burst ${neighbour.burst.requestsPerSecond}/s, ${neighbour.burst.non2xx} non-2xx)\n`
+    );
+  };
+  for (const neighbour of withoutShare) process.stdout.write(line(neighbour, ' (without the share)'));
+  for (const neighbour of neighbours) process.stdout.write(line(neighbour, ''));
+  for (const [label, side] of [[' (without the share)', withoutShare], ['', neighbours]] as Array<[string, NeighbourResult[]]>) {
+    for (const adapter of ['express', 'fastify'] as Adapter[]) {
+      const ratios = side.filter((entry) => entry.adapter === adapter).map((entry) => Math.round(entry.p99Ratio * 100) / 100);
+      if (ratios.length === 0) continue;
+      const middle = median(ratios);
+      process.stdout.write(
+        `${middle <= 3 ? 'met   ' : 'MISSED'} median of ${ratios.length} rounds: another merchant's check p99 during a download burst ≤ 3× its quiet p99, ${adapter}${label}: ${middle}× (rounds ${ratios.join(', ')})\n`,
+      );
+    }
+  }
+  writeFileSync(
+    path.join(__dirname, 'results.neighbour.json'),
+    `${JSON.stringify({ smoke: SMOKE, finishedAt: new Date().toISOString(), fairShare, loadAverage: { start: loadAverageAtStart, end: loadAverageAtEnd }, neighbours, withoutShare, results }, null, 2)}\n`,
+  );
 }
 
 /** BENCH_ONLY=metrics-cost: its targets alone, and bench/results.metrics-cost.json. */

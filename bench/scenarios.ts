@@ -153,7 +153,8 @@ export interface CheckRounds {
   checkP99Milliseconds: number[];
 }
 
-const median = (values: number[]) => [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)];
+/** The middle value (the upper one of an even count). */
+export const median = (values: number[]) => [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)];
 
 /**
  * The check, the raw check server (the machine's limit: bench/raw-check-server.ts) and

@@ -13,6 +13,7 @@ import { DashboardAssets } from './http/dashboard-assets';
 import { createHttpPlatform } from './http/create-http-platform';
 import type { HttpPlatform } from './http/http-platform';
 import { RequestGate } from './http/request-gate';
+import { MerchantAdmission } from './rate-limiting/merchant-admission';
 import { PinoNestLogger } from './logging/pino-nest.logger';
 import { RootLogger } from './logging/root-logger';
 import { RequestObserver } from './observability/request-observer';
@@ -41,7 +42,13 @@ export function configureApp(app: INestApplication, platform: HttpPlatform): voi
   app.flushLogs();
   const config = app.get(AppConfig);
   platform.install(app, {
-    gate: new RequestGate(app.get(RequestAuthenticator), config.httpTimeouts, config.dashboardEnabled, new ClientAddressResolver(config.trustProxy)),
+    gate: new RequestGate(
+      app.get(RequestAuthenticator),
+      config.httpTimeouts,
+      config.dashboardEnabled,
+      new ClientAddressResolver(config.trustProxy),
+      app.get(MerchantAdmission),
+    ),
     guard: app.get(AccessGuard),
     directRoutes: DIRECT_ROUTES.map((definition) => ({ definition, instance: app.get(definition.controller) })),
     logger: app.get(RootLogger).pino,

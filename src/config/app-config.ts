@@ -77,6 +77,14 @@ export class AppConfig {
       tenantQueueTimeoutMilliseconds: this.environment.DATABASE_TENANT_QUEUE_TIMEOUT,
     };
   }
+  /** Fair share (DESIGN §15): one merchant's requests handled at once, and how many may wait for a turn. */
+  get merchantAdmission(): { inFlight: number; queue: number; queueTimeoutMilliseconds: number } {
+    return {
+      inFlight: this.environment.MERCHANT_REQUESTS_IN_FLIGHT,
+      queue: this.environment.MERCHANT_REQUEST_QUEUE,
+      queueTimeoutMilliseconds: this.environment.MERCHANT_REQUEST_QUEUE_TIMEOUT,
+    };
+  }
   get dataDirectory(): string {
     return path.resolve(this.environment.DATA_DIR);
   }

@@ -10,6 +10,14 @@ import { isDashboardPath } from './dashboard-assets';
 import { announcesBody, armRequestDeadline } from '../exchange/request-deadline';
 import { pathOf, pathProblem } from '../exchange/request-path';
 import { bodyRulesFor } from '../validation/route-body-rules';
+import type { MerchantAdmission } from '../rate-limiting/merchant-admission';
+
+/** The merchant a request acts for: an API key's, a dashboard session's; null for the admin and the public routes. */
+function merchantOf(credential: RequestCredential): string | null {
+  if (credential.kind === 'api-key') return credential.auth.merchantId;
+  if (credential.kind === 'dashboard-session') return credential.session.merchantId;
+  return null;
+}
 
 /**
  * A GET or HEAD takes no body: every field of one is an unknown field (400 naming it), as in any
@@ -32,8 +40,10 @@ export interface GatePass {
  * Everything a request goes through before routing, the same on both adapters (each calls it
  * from its earliest hook): the client's address is resolved (TRUST_PROXY; once, kept on the
  * request); a path that can name nothing is a 404; the credential is checked
- * (RequestAuthenticator) before any of the body is read; then the JSON API's body is read within
- * its deadline. A failure is thrown as a catalogue error; the adapter answers it, closing the
+ * (RequestAuthenticator) before any of the body is read; the merchant's request takes a slot of its
+ * fair share (MerchantAdmission), waiting for one while the merchant has too many in flight; then
+ * the JSON API's body is read within its deadline (a body still arriving holds its merchant's slot,
+ * not anyone else's). A failure is thrown as a catalogue error; the adapter answers it, closing the
  * connection if a body was left unread (`leavesBodyUnread`).
  */
 export class RequestGate {
@@ -42,6 +52,7 @@ export class RequestGate {
     private readonly timeouts: HttpTimeouts,
     private readonly dashboardEnabled: boolean = true,
     private readonly clients: ClientAddressResolver = new ClientAddressResolver(null),
+    private readonly admission: MerchantAdmission | null = null,
   ) {}
 
   /** The request's client (address, https or not), resolved on first ask and kept on the request. */
@@ -64,6 +75,12 @@ export class RequestGate {
       clientAddress: client.address,
       secure: client.secure,
     });
+    const merchantId = this.admission === null ? null : merchantOf(credential);
+    if (merchantId !== null) {
+      // Under the limit: no promise and no await (the check's fast path); over it: a turn in the queue.
+      const turn = this.admission?.admit(merchantId, response) ?? null;
+      if (turn !== null) await turn;
+    }
     const body = isJsonApiPath(path) ? await readJsonApiBody(request, bodyRulesFor(request.method ?? 'GET', path)) : undefined;
     refuseReadBody(request.method ?? 'GET', body);
     return { credential, auth: credential.kind === 'api-key' || credential.kind === 'dashboard-session' ? credential.auth : undefined, body };

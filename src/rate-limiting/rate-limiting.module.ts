@@ -4,6 +4,8 @@ import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis'
 import { AuthFailureLimiter } from './auth-failure-limiter';
 import { FixedWindowMemoryStorage } from './fixed-window-memory.storage';
 import { RateLimiter } from './rate-limiter';
+import { MerchantAdmission } from './merchant-admission';
+import { AppConfig } from '../config/app-config';
 import { RedisClient } from './redis-client';
 
 @Module({ providers: [RedisClient], exports: [RedisClient] })
@@ -23,7 +25,11 @@ class RedisModule {}
       }),
     }),
   ],
-  providers: [AuthFailureLimiter, RateLimiter],
-  exports: [AuthFailureLimiter, RateLimiter, ThrottlerModule, RedisModule],
+  providers: [
+    AuthFailureLimiter,
+    RateLimiter,
+    { provide: MerchantAdmission, inject: [AppConfig], useFactory: (config: AppConfig) => new MerchantAdmission(config.merchantAdmission) },
+  ],
+  exports: [AuthFailureLimiter, RateLimiter, MerchantAdmission, ThrottlerModule, RedisModule],
 })
 export class RateLimitingModule {}

@@ -45,6 +45,8 @@ export class AppProcess {
           // As test-app.ts: a loaded machine must not turn a queue into 503s; fault tests set their own.
           DATABASE_ACQUIRE_TIMEOUT: '60s',
           DATABASE_TENANT_QUEUE_TIMEOUT: '60s',
+          MERCHANT_REQUEST_QUEUE_TIMEOUT: '60s',
+          MERCHANT_REQUESTS_IN_FLIGHT: '1000',
           HTTP_ADAPTER: testHttpAdapter(),
           ...environment,
         },

@@ -42,7 +42,8 @@ export interface TestApp {
  * Defaults that keep suites from throttling themselves; a suite overrides what it tests. The
  * connection and queue waits are long because suites run in parallel on a shared machine, where a
  * burst queued on the embedded database's one connection can wait longer than the production
- * bounds without anything being wrong (database-faults and tenant-fairness test those bounds).
+ * bounds without anything being wrong (database-faults, tenant-fairness and merchant-admission test
+ * those bounds).
  */
 const TEST_DEFAULTS: Record<string, string> = {
   RATE_LIMIT_READ_PER_MINUTE: '100000',
@@ -50,6 +51,10 @@ const TEST_DEFAULTS: Record<string, string> = {
   AUTH_FAILURE_LIMIT_PER_MINUTE: '100000',
   DATABASE_ACQUIRE_TIMEOUT: '60s',
   DATABASE_TENANT_QUEUE_TIMEOUT: '60s',
+  MERCHANT_REQUEST_QUEUE_TIMEOUT: '60s',
+  // Suites that race requests of one merchant (grants, idempotency, downloads) keep their
+  // concurrency, as they keep their rate limits; merchant-admission tests the share itself.
+  MERCHANT_REQUESTS_IN_FLIGHT: '1000',
   ADMIN_TOKEN: TEST_ADMIN_TOKEN,
   SKIP_DEMO_SEED: 'true',
   LOG_LEVEL: 'silent',
