@@ -122,4 +122,27 @@ describe('CSV export of lists', () => {
     expect(parseCsv((await csv('/v1/entitlements', { product_id: productId }, bearer(other.testKey)).expect(200)).text)).toHaveLength(1);
     expect(parseCsv((await csv('/v1/customers', { search: 'bulk_' }, bearer(tenant.liveKey)).expect(200)).text)).toHaveLength(1);
   });
+  it('streams every page of the audit log, the actor and object in columns of their own, only with audit:read', async () => {
+    const auditKey = bearer(await testApp.createKey(tenant.merchantId, 'test', ['audit:read']));
+    const response = await csv('/v1/audit-log', { action: 'entitlements.create' }, auditKey).expect(200);
+    expect(response.headers['content-disposition']).toBe('attachment; filename="audit-log.csv"');
+    const [header, ...rows] = parseCsv(response.text);
+    expect(header).toEqual(['id', 'created_at', 'actor_type', 'actor_id', 'actor_label', 'action', 'object_type', 'object_id', 'mode', 'request_id', 'client_address', 'status']);
+    // One row per grant of this merchant (beforeAll's and the other tests'), across more than one export page, none of the other merchant's.
+    expect(rows.length).toBeGreaterThan(CSV_EXPORT_PAGE_SIZE);
+    expect(new Set(rows.map((row) => row[7])).size).toBe(rows.length);
+    const entitlementIds = new Set<string>();
+    for (let cursor: string | null | undefined = undefined; ; ) {
+      const page: { body: { data: Array<{ id: string }>; pagination: { next_cursor: string | null } } } = await testApp.http.get('/v1/entitlements').query({ product_id: productId, limit: '100', ...(cursor ? { cursor } : {}) }).set(key()).expect(200);
+      for (const entitlement of page.body.data) entitlementIds.add(entitlement.id);
+      cursor = page.body.pagination.next_cursor;
+      if (!cursor) break;
+    }
+    expect(entitlementIds.size).toBeGreaterThanOrEqual(ROWS);
+    const exported = new Set(rows.map((row) => row[7]));
+    expect([...entitlementIds].every((id) => exported.has(id))).toBe(true);
+    expect(rows[0]).toEqual([expect.stringMatching(/^aud_/), expect.any(String), 'api_key', expect.any(String), expect.any(String), 'entitlements.create', 'entitlement', expect.stringMatching(/^ent_/), 'test', expect.any(String), expect.any(String), 'succeeded']);
+    const withoutAudit = bearer(await testApp.createKey(tenant.merchantId, 'test', ['entitlements:read', 'customers:read']));
+    expect((await csv('/v1/audit-log', {}, withoutAudit).expect(403)).body.error.code).toBe('INSUFFICIENT_SCOPE');
+  });
 });

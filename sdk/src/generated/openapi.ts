@@ -1319,7 +1319,7 @@ export interface paths {
          * List the audit log
          * @description **Scope:** `audit:read`
          *
-         *     Who did what: one row per successful write (by a dashboard user, an API key, the admin token or the CLI), sign-in, failed sign-in, key and team change, written in the change's own transaction. This mode's rows and the account's (mode null), newest first, cursor-paginated; filter by actor, object, action and creation time (exclusive bounds). May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
+         *     Who did what: one row per successful write (by a dashboard user, an API key, the admin token or the CLI), sign-in, failed sign-in, key and team change, written in the change's own transaction. This mode's rows and the account's (mode null), newest first, cursor-paginated; filter by actor, object, action and creation time (exclusive bounds). With `Accept: text/csv` every page of the filtered log is streamed as one CSV file (the actor and object in columns of their own). May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
          */
         get: operations["auditLog.list"];
         put?: never;
@@ -16194,7 +16194,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of audit rows */
+            /** @description A page of audit rows; with `Accept: text/csv`, every page of the list (the same filters) as one streamed CSV file with a header row */
             200: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -16213,6 +16213,7 @@ export interface operations {
                         meta: components["schemas"]["MetaDto"];
                         pagination: components["schemas"]["PaginationDto"];
                     };
+                    "text/csv": string;
                 };
             };
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */

@@ -31,6 +31,17 @@ describe('the audit log page', () => {
     expect(screen.getByText('failed')).toBeInTheDocument();
   });
 
+  it('exports every page of the log as filtered now, as CSV', async () => {
+    URL.createObjectURL = () => 'blob:audit';
+    URL.revokeObjectURL = () => undefined;
+    const { user } = renderAt('/live/audit-log?action=entitlements.revoke', <AuditLogPage />, { path: '/:mode/audit-log' });
+    await user.click(await screen.findByRole('button', { name: 'Export CSV' }));
+    await waitFor(() => expect(sent.some((request) => request.path === '/v1/audit-log' && request.headers.get('Accept') === 'text/csv')).toBe(true));
+    const exported = sent.find((request) => request.path === '/v1/audit-log' && request.headers.get('Accept') === 'text/csv');
+    expect(exported?.query.get('action')).toBe('entitlements.revoke');
+    expect(exported?.headers.get('Eh-Mode')).toBe('live');
+  });
+
   it('filters by the actor a row names', async () => {
     const { user } = renderAt('/test/audit-log', <AuditLogPage />, { path: '/:mode/audit-log' });
     await user.click(await screen.findByRole('button', { name: 'ada@example.com' }));

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { unwrapPage, type Schemas } from '../../api/client';
 import { presentFilters, useListState, usePage } from '../../lib/list';
 import { useApi, useModePath } from '../../lib/mode';
+import { ExportCsvButton } from '../../ui/export-csv-button';
 import { DateFilter, FilterBar, SearchInput } from '../../ui/filters';
 import { PageHeader } from '../../ui/page';
 import { ListView } from '../../ui/list-view';
@@ -38,7 +39,11 @@ export function AuditLogPage() {
   const filtered = Object.values(list.filters).some(Boolean);
   return (
     <>
-      <PageHeader title="Audit log" description="Who did what: every change, sign-in and team change, recorded with the change itself. This mode's and the account's." />
+      <PageHeader
+        title="Audit log"
+        description="Who did what: every change, sign-in and team change, recorded with the change itself. This mode's and the account's."
+        actions={<ExportCsvButton path="/v1/audit-log" query={presentFilters(list.filters)} fileName="audit-log.csv" />}
+      />
       <FilterBar label="Filter the audit log">
         <SearchInput label="Actor" placeholder="user_…, key_…, admin, cli" value={list.filters.actor_id} onChange={(actor_id) => list.setFilters({ actor_id })} />
         <SearchInput label="Object" placeholder="An id: ent_…, prod_…, user_…" value={list.filters.object_id} onChange={(object_id) => list.setFilters({ object_id })} />
