@@ -22,6 +22,7 @@ export const ID_PREFIXES = {
   licenseKey: 'lic',
   licenseActivation: 'act',
   usageStatement: 'stmt',
+  portalSession: 'ps',
 } as const;
 
 export type IdPrefix = (typeof ID_PREFIXES)[keyof typeof ID_PREFIXES];

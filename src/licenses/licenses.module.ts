@@ -17,5 +17,7 @@ import { LicensesService } from './licenses.service';
   imports: [LicenseRecordsModule, EntitlementsModule, ProductsModule],
   controllers: [LicenseKeysController, LicensesController, LicensePreflightController],
   providers: [LicenseKeysService, LicensesService, LicenseFileSigner],
+  // The portal lists its customer's keys and deactivates devices through it (DESIGN §19).
+  exports: [LicenseKeysService],
 })
 export class LicensesModule {}

@@ -24,6 +24,7 @@ export const TABLE_OWNERS: Readonly<Record<string, readonly string[]>> = {
   'license-records': ['license_keys', 'license_activations'],
   imports: ['entitlement_imports', 'import_rows'],
   dashboard: ['dashboard_users', 'dashboard_setup_links', 'dashboard_sessions'],
+  portal: ['portal_sessions', 'portal_settings'],
 };
 
 export const SOURCE_ROOT = path.resolve(__dirname, '../../src');
