@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { DataSource } from 'typeorm';
 import { controlClock, insertProduct } from '../support/entitlement-fixtures';
 import { FileFixtures, putObject } from '../support/file-fixtures';
@@ -309,6 +310,37 @@ describe('customer portal', () => {
       await testApp.http.post('/portal/api/sign-out').set(as(other, false)).expect(403);
       await testApp.http.post('/portal/api/sign-out').set(as(other)).expect(200);
       await testApp.http.get('/portal/api/entitlements').set(as(other)).expect(401);
+    });
+  });
+
+  describe('the portal page', () => {
+    it('is served at /portal under a strict Content-Security-Policy, in at most 60 KB of gzip JavaScript', async () => {
+      const page = await testApp.http.get('/portal/').expect(200);
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      const policy = page.headers['content-security-policy'];
+      expect(policy).toContain("default-src 'none'");
+      expect(policy).toContain("script-src 'self'");
+      expect(policy).toContain("connect-src 'self'");
+      expect(policy).toContain("frame-ancestors 'none'");
+      expect(policy).not.toContain('unsafe-inline');
+      expect(policy).not.toContain('unsafe-eval');
+      // The app's own routes are not the page: a reload of /portal/anything is the page again.
+      expect((await testApp.http.get('/portal/anything').expect(200)).text).toBe(page.text);
+      const scripts = [...page.text.matchAll(/<script[^>]*src="([^"]+)"/g)].map((match) => match[1]);
+      expect(scripts.length).toBeGreaterThan(0);
+      let gzipBytes = 0;
+      for (const script of scripts) {
+        const response = await testApp.http.get(script).buffer(true).parse((res, done) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => done(null, Buffer.concat(chunks)));
+        }).expect(200);
+        gzipBytes += gzipSync(response.body as Buffer, { level: 9 }).length;
+      }
+      expect(gzipBytes).toBeLessThanOrEqual(60 * 1024);
+      // No script or style is inline: the policy would refuse it.
+      expect(page.text).not.toMatch(/<script(?![^>]*src=)[^>]*>/);
+      expect(page.text).not.toContain('<style');
     });
   });
 

@@ -92,6 +92,9 @@ export const OPERATIONS = {
   'licenses.activate': { group: 'licenses', name: 'activate', method: 'POST', path: '/v1/licenses/activate', pathParameters: [], input: 'body', contentTypes: ['application/json'], paginated: false, credential: null, idempotency: 'none' },
   'licenses.deactivate': { group: 'licenses', name: 'deactivate', method: 'POST', path: '/v1/licenses/deactivate', pathParameters: [], input: 'body', contentTypes: ['application/json'], paginated: false, credential: null, idempotency: 'none' },
   'licenses.heartbeat': { group: 'licenses', name: 'heartbeat', method: 'POST', path: '/v1/licenses/heartbeat', pathParameters: [], input: 'body', contentTypes: ['application/json'], paginated: false, credential: null, idempotency: 'none' },
+  'portalSessions.create': { group: 'portalSessions', name: 'create', method: 'POST', path: '/v1/portal-sessions', pathParameters: [], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'header' },
+  'portalSettings.get': { group: 'portalSettings', name: 'get', method: 'GET', path: '/v1/portal-settings', pathParameters: [], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
+  'portalSettings.update': { group: 'portalSettings', name: 'update', method: 'PATCH', path: '/v1/portal-settings', pathParameters: [], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'admin.createDashboardUser': { group: 'admin', name: 'createDashboardUser', method: 'POST', path: '/admin/v1/merchants/{merchant_id}/users', pathParameters: ['merchant_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'adminToken', idempotency: 'none' },
 } as const satisfies Record<string, OperationDescription>;
 
@@ -707,6 +710,27 @@ export interface OperationTypes {
     response: operations['licenses.heartbeat']['responses'][200]['content']['application/json'];
     item: never;
     errorCode: 'ACTIVATION_NOT_FOUND' | 'ENTITLEMENT_NOT_ACTIVE' | 'INTERNAL_ERROR' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'LICENSE_KEY_NOT_FOUND' | 'MISSING_REQUIRED_FIELD' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
+  };
+  'portalSessions.create': {
+    query: never;
+    body: operations['portalSessions.create']['requestBody']['content']['application/json'];
+    response: operations['portalSessions.create']['responses'][201]['content']['application/json'];
+    item: never;
+    errorCode: 'CUSTOMER_NOT_FOUND' | 'IDEMPOTENCY_KEY_CONFLICT' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'MISSING_REQUIRED_FIELD' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
+  };
+  'portalSettings.get': {
+    query: never;
+    body: never;
+    response: operations['portalSettings.get']['responses'][200]['content']['application/json'];
+    item: never;
+    errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
+  };
+  'portalSettings.update': {
+    query: never;
+    body: operations['portalSettings.update']['requestBody']['content']['application/json'];
+    response: operations['portalSettings.update']['responses'][200]['content']['application/json'];
+    item: never;
+    errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
   };
   'admin.createDashboardUser': {
     query: never;
@@ -1820,6 +1844,49 @@ export interface LicensesOperations {
   heartbeat(body: Body<'licenses.heartbeat'>, options?: RequestOptions): Promise<ApiResult<'licenses.heartbeat'>>;
 }
 
+/**
+ * `client.portalSessions`: portal.
+ */
+export interface PortalSessionsOperations {
+  /**
+   * Create a portal session
+   *
+   * A one-time link to the hosted customer portal, where the customer sees their entitlements, downloads files, copies license keys and deactivates devices. Redirect the customer to `url`: it works once, within one hour, and starts a portal session (12 hours idle) for that customer in this mode only. `return_url` must be https (http only on loopback). Accepts `Idempotency-Key`.
+   *
+   * `POST /v1/portal-sessions` · API key with scope `portal:write` · operationId `portalSessions.create`
+   *
+   * @throws {ApiError} CUSTOMER_NOT_FOUND, IDEMPOTENCY_KEY_CONFLICT, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_JSON, INVALID_PARAMETER, MISSING_REQUIRED_FIELD, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE
+   */
+  create(body: Body<'portalSessions.create'>, options?: RequestOptions): Promise<ApiResult<'portalSessions.create'>>;
+}
+
+/**
+ * `client.portalSettings`: portal.
+ */
+export interface PortalSettingsOperations {
+  /**
+   * Get the portal's branding
+   *
+   * The name, accent colour, logo and support page the portal shows in this mode (null fields: the defaults).
+   *
+   * `GET /v1/portal-settings` · API key with scope `portal:read` · operationId `portalSettings.get`
+   *
+   * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, RATE_LIMITED, SERVICE_UNAVAILABLE
+   */
+  get(options?: RequestOptions): Promise<ApiResult<'portalSettings.get'>>;
+
+  /**
+   * Change the portal's branding
+   *
+   * Sets the fields given (null clears one) for this mode. `accent_color` is #rrggbb; `logo_url` and `support_url` are https.
+   *
+   * `PATCH /v1/portal-settings` · API key with scope `portal:write` · operationId `portalSettings.update`
+   *
+   * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_JSON, INVALID_PARAMETER, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE
+   */
+  update(body: Body<'portalSettings.update'>, options?: RequestOptions): Promise<ApiResult<'portalSettings.update'>>;
+}
+
 /** Every resource group of the document, as `client.<group>`. */
 export interface OperationGroups {
   health: HealthOperations;
@@ -1839,4 +1906,6 @@ export interface OperationGroups {
   imports: ImportsOperations;
   licenseKeys: LicenseKeysOperations;
   licenses: LicensesOperations;
+  portalSessions: PortalSessionsOperations;
+  portalSettings: PortalSettingsOperations;
 }
