@@ -376,3 +376,35 @@ describe('customer portal', () => {
     });
   });
 });
+
+/**
+ * Guessing portal links (DESIGN §13): a link is a long random secret like a session cookie, so a
+ * guess counts as a failed authentication of the address, past the limit every unknown link is
+ * 429 (a page, with no lookup for a token whose keyed checksum fails), and a real link still opens
+ * from that very address.
+ */
+describe('customer portal: guessing links', () => {
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    testApp = await createTestApp({ AUTH_FAILURE_LIMIT_PER_MINUTE: '3' });
+  });
+  afterAll(() => testApp.close());
+
+  it('answers 429 past the limit, and still opens a real link from the same address', async () => {
+    const tenant = await testApp.createTenant('free');
+    const customer = await new FileFixtures(testApp).customer(tenant.merchantId, 'test');
+    const created = await testApp.http.post('/v1/portal-sessions').set(bearer(tenant.testKey)).send({ customer_id: customer.id }).expect(201);
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 5; attempt += 1) statuses.push((await testApp.http.get(`/portal/open/${'G'.repeat(43)}${attempt}aaaaa`)).status);
+    expect(statuses.slice(0, 2)).toEqual([404, 404]);
+    expect(statuses.slice(3)).toEqual([429, 429]);
+    const limited = await testApp.http.get(`/portal/open/${'H'.repeat(49)}`).expect(429);
+    expect(limited.text).toContain('Too many attempts');
+    expect(limited.headers['set-cookie']).toBeUndefined();
+    // Unknown portal cookies count the same way.
+    await testApp.http.get('/portal/api/session').set({ Cookie: 'eh_portal=guessed' }).expect(429);
+    // The real link: its checksum holds, so it is looked up and opens.
+    await testApp.http.get(new URL(created.body.data.url).pathname).expect(303);
+  });
+});
