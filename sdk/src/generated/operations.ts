@@ -1845,7 +1845,7 @@ export interface LicensesOperations {
 }
 
 /**
- * `client.portalSessions`: portal.
+ * `client.portalSessions`: The hosted customer portal: one-time links your backend redirects a customer to (downloads, license keys, devices), and its branding.
  */
 export interface PortalSessionsOperations {
   /**
@@ -1861,7 +1861,7 @@ export interface PortalSessionsOperations {
 }
 
 /**
- * `client.portalSettings`: portal.
+ * `client.portalSettings`: The hosted customer portal: one-time links your backend redirects a customer to (downloads, license keys, devices), and its branding.
  */
 export interface PortalSettingsOperations {
   /**

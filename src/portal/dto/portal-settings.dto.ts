@@ -15,7 +15,7 @@ export class UpdatePortalSettingsDto {
   @MaxLength(DISPLAY_NAME_MAX_LENGTH)
   display_name?: string | null;
 
-  @ApiPropertyOptional({ description: 'The colour of buttons and links, as #rrggbb (null: the default blue)', example: '#0a7d45', nullable: true, type: String, pattern: '^#[0-9a-fA-F]{6}$' })
+  @ApiPropertyOptional({ description: 'The colour of buttons and links, as #rrggbb (null: the default blue)', example: '#0a7d45', nullable: true, type: String, pattern: '^#[0-9a-fA-F]{6}$', maxLength: 7 })
   @IsOptional()
   @IsString()
   @Matches(ACCENT_COLOR_PATTERN, { message: 'accent_color must be a colour as #rrggbb' })
@@ -38,7 +38,7 @@ export class PortalSettingsResponseDto {
   @ApiProperty({ description: "The name the portal shows; null: the merchant's name", example: 'Field Sketching Co.', nullable: true, type: String })
   display_name: string | null;
 
-  @ApiProperty({ description: 'The accent colour as #rrggbb; null: the default', example: '#0a7d45', nullable: true, type: String })
+  @ApiProperty({ description: 'The accent colour as #rrggbb; null: the default', example: '#0a7d45', nullable: true, type: String, maxLength: 7 })
   accent_color: string | null;
 
   @ApiProperty({ description: 'The https logo URL, or null', example: 'https://shop.example.com/logo.png', nullable: true, type: String })
