@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { accessibilityProblems, DashboardHarness, DashboardMerchant, describeWithBrowser, LAPTOP, PHONE, startDashboard } from '../support/dashboard-browser';
+import { accessibilityProblems, DashboardHarness, DashboardMerchant, describeWithBrowser, LAPTOP, openPage, PHONE, settled, signIn, startDashboard } from '../support/dashboard-browser';
 
 const PDF = 'application/pdf';
 const INSTRUCTIONS = 'Run <b>setup.exe</b> & type <script>alert(1)</script> the key';
@@ -120,5 +120,33 @@ describeWithBrowser('customer portal in a browser', () => {
     const response = await again.goto(session.url);
     expect(response?.status()).toBe(410);
     await again.getByRole('heading', { name: 'This link was already used' }).waitFor();
+  });
+
+  it('from the dashboard: Settings → Portal edits the branding with a preview, and the customer page gives a portal link', async () => {
+    const buyer = `dashboard_buyer_${Date.now()}`;
+    const courseId = await product({ name: 'Dashboard course', fulfillment_config: { delivery_method: 'URL', access_url: 'https://course.example.com/dashboard' } });
+    const granted = await grant(buyer, courseId);
+    const page = await harness.newPage(LAPTOP);
+    await signIn(page, harness.baseUrl, merchant.email);
+    await openPage(page, 'Settings · Portal', 'Customer portal');
+    await page.getByLabel(/^Display name/).fill('Sketchbook Store');
+    await page.getByLabel(/^Accent colour/).fill('#7a1fa2');
+    const preview = page.getByTestId('portal-preview');
+    await preview.getByText('Sketchbook Store').waitFor();
+    expect(await preview.locator('.button').evaluate((button) => getComputedStyle(button).backgroundColor)).toBe('rgb(122, 31, 162)');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    expect((await api<{ display_name: string; accent_color: string }>('GET', '/v1/portal-settings'))).toMatchObject({ display_name: 'Sketchbook Store', accent_color: '#7a1fa2' });
+    expect(await accessibilityProblems(page, 'dashboard portal settings')).toEqual([]);
+
+    await page.goto(`${harness.baseUrl}/dashboard/test/customers/${granted.customer_id}`);
+    await settled(page);
+    await page.getByRole('button', { name: 'Portal link' }).click();
+    const link = (await page.getByTestId('portal-link').textContent()) ?? '';
+    expect(link).toMatch(/\/portal\/open\//);
+    const customerTab = await harness.newPage(LAPTOP);
+    await customerTab.goto(link);
+    await customerTab.getByRole('heading', { level: 3, name: 'Dashboard course' }).waitFor();
+    expect(await customerTab.locator('#merchant-name').textContent()).toBe('Sketchbook Store');
   });
 });
