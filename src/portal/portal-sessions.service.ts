@@ -67,23 +67,25 @@ export class PortalSessionsService implements PortalSessionLookup {
     const returnUrl = body.return_url === undefined || body.return_url === null ? null : checkedReturnUrl(body.return_url);
     const token = this.newToken();
     const now = this.clock.now();
-    const session = await this.unitOfWork.run(operation, async (tx) => {
+    // The transaction's result is the response (an Idempotency-Key's replay stores exactly it): the
+    // answer is built inside, and never the row, which holds the link's hash.
+    return this.unitOfWork.run(operation, async (tx) => {
       const customer = await this.customerOf(tx, tenant, body);
-      return this.sessions.create(tx, tenant, {
+      const session = await this.sessions.create(tx, tenant, {
         customerId: customer.id,
         returnUrl,
         linkTokenHash: sha256(token),
         linkExpiresAt: new Date(now.getTime() + PORTAL_LINK_VALIDITY_MILLISECONDS),
       });
+      return {
+        id: session.id,
+        url: `${this.config.publicBaseUrl}${PORTAL_OPEN_PATH}${token}`,
+        expires_at: session.link_expires_at.toISOString(),
+        customer_id: session.customer_id,
+        return_url: session.return_url,
+        created_at: session.created_at.toISOString(),
+      };
     });
-    return {
-      id: session.id,
-      url: `${this.config.publicBaseUrl}${PORTAL_OPEN_PATH}${token}`,
-      expires_at: session.link_expires_at.toISOString(),
-      customer_id: session.customer_id,
-      return_url: session.return_url,
-      created_at: session.created_at.toISOString(),
-    };
   }
 
   /**

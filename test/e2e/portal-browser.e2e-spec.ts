@@ -142,7 +142,11 @@ describeWithBrowser('customer portal in a browser', () => {
     await page.goto(`${harness.baseUrl}/dashboard/test/customers/${granted.customer_id}`);
     await settled(page);
     await page.getByRole('button', { name: 'Portal link' }).click();
-    const link = (await page.getByTestId('portal-link').textContent()) ?? '';
+    const shown = page.getByTestId('portal-link').filter({ hasText: '/portal/open/' });
+    await shown.waitFor({ timeout: 30_000 }).catch(async () => {
+      throw new Error(`No portal link shown: ${await page.locator('main').innerHTML()}`);
+    });
+    const link = (await shown.textContent()) ?? '';
     expect(link).toMatch(/\/portal\/open\//);
     const customerTab = await harness.newPage(LAPTOP);
     await customerTab.goto(link);

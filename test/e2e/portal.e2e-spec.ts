@@ -108,6 +108,17 @@ describe('customer portal', () => {
       expect(again.headers['content-security-policy']).toMatch(/default-src 'none'/);
     });
 
+    it('answers an Idempotency-Key request with the same link again, and never with the stored row', async () => {
+      const customer = await fixtures.customer(tenant.merchantId, 'test');
+      const send = () => testApp.http.post('/v1/portal-sessions').set({ ...bearer(tenant.testKey), 'Idempotency-Key': `portal-${customer.id}` }).send({ customer_id: customer.id }).expect(201);
+      const first = await send();
+      const replayed = await send();
+      expect(first.body.data.url).toMatch(/\/portal\/open\//);
+      expect(replayed.body.data).toEqual(first.body.data);
+      expect(replayed.headers['idempotent-replayed']).toBe('true');
+      expect(JSON.stringify(first.body)).not.toMatch(/token_hash|csrf/);
+    });
+
     it('opens a link once when two browsers race for it', async () => {
       const customer = await fixtures.customer(tenant.merchantId, 'test');
       const created = await createSession(tenant.testKey, { customer_id: customer.id });
