@@ -12,6 +12,9 @@ import { TenantOwnedEntity } from '../database/tenant-owned.entity';
 @Index('portal_sessions_link_token_hash_key', ['link_token_hash'], { unique: true })
 @Index('portal_sessions_cookie_token_hash_key', ['cookie_token_hash'], { unique: true, where: 'cookie_token_hash IS NOT NULL' })
 @Index('portal_sessions_customer_idx', ['merchant_id', 'mode', 'customer_id'])
+// The Pruner deletes long-idle sessions and long-expired unopened links by these (portal-pruning.ts).
+@Index('portal_sessions_last_seen_idx', ['last_seen_at'], { where: 'last_seen_at IS NOT NULL' })
+@Index('portal_sessions_unopened_expires_idx', ['link_expires_at'], { where: 'opened_at IS NULL' })
 export class PortalSessionEntity extends TenantOwnedEntity {
   @Column({ type: 'text' })
   customer_id: string;

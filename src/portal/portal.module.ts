@@ -9,6 +9,7 @@ import { LicensesModule } from '../licenses/licenses.module';
 import { ProductsModule } from '../products/products.module';
 import { PortalApiController } from './portal-api.controller';
 import { PortalLinkController } from './portal-link.controller';
+import { PortalPruning } from './portal-pruning';
 import { PortalSessionsController } from './portal-sessions.controller';
 import { PortalSessionsRepository } from './portal-sessions.repository';
 import { PortalSessionsService } from './portal-sessions.service';
@@ -31,6 +32,7 @@ import { PortalService } from './portal.service';
     PortalSessionsService,
     PortalSettingsService,
     PortalService,
+    PortalPruning,
     { provide: PORTAL_SESSION_LOOKUP, useExisting: PortalSessionsService },
   ],
   exports: [PORTAL_SESSION_LOOKUP],

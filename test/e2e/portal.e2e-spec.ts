@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { DataSource } from 'typeorm';
+import { Pruner } from '../../src/database/pruner';
 import { controlClock, insertProduct } from '../support/entitlement-fixtures';
 import { FileFixtures, putObject } from '../support/file-fixtures';
 import { freePort } from '../support/free-port';
@@ -153,6 +154,34 @@ describe('customer portal', () => {
       } finally {
         clock.release();
       }
+    });
+
+    it('prunes spent links and sessions a week after they could last be used, keeping the clear pages until then', async () => {
+      const customer = await fixtures.customer(tenant.merchantId, 'test');
+      const unopened = await createSession(tenant.testKey, { customer_id: customer.id });
+      const opened = await createSession(tenant.testKey, { customer_id: customer.id });
+      await open(opened.url);
+      const exists = async (id: string) => (await database().query('SELECT id FROM portal_sessions WHERE id = $1', [id])).length === 1;
+      const hour = 60 * 60 * 1000;
+      const day = 24 * hour;
+      const pruner = testApp.app.get(Pruner);
+      const clock = controlClock(testApp);
+      try {
+        clock.advance(hour + 6 * day);
+        await pruner.run();
+        expect([await exists(unopened.id), await exists(opened.id)]).toEqual([true, true]);
+        expect((await testApp.http.get(new URL(unopened.url).pathname).expect(410)).text).toContain('This link expired');
+        expect((await testApp.http.get(new URL(opened.url).pathname).expect(410)).text).toContain('This link was already used');
+        clock.advance(day + 60_000);
+        await pruner.run();
+        expect([await exists(unopened.id), await exists(opened.id)]).toEqual([false, true]);
+        clock.advance(12 * hour);
+        const report = await pruner.run();
+        expect(Object.keys(report.deleted)).toContain('portal_sessions');
+      } finally {
+        clock.release();
+      }
+      expect(await exists(opened.id)).toBe(false);
     });
 
     it('answers an unknown link with a page, never a session', async () => {

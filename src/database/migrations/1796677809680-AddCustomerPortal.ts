@@ -1,10 +1,12 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-export class AddCustomerPortal1796674683134 implements MigrationInterface {
-  name = 'AddCustomerPortal1796674683134';
+export class AddCustomerPortal1796677809680 implements MigrationInterface {
+  name = 'AddCustomerPortal1796677809680';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`CREATE TABLE "portal_sessions" ("id" text NOT NULL, "merchant_id" text NOT NULL, "mode" text NOT NULL, "customer_id" text NOT NULL, "return_url" text, "link_token_hash" text NOT NULL, "link_expires_at" TIMESTAMP(3) WITH TIME ZONE NOT NULL, "opened_at" TIMESTAMP(3) WITH TIME ZONE, "cookie_token_hash" text, "csrf_token" text, "last_seen_at" TIMESTAMP(3) WITH TIME ZONE, "ended_at" TIMESTAMP(3) WITH TIME ZONE, "created_at" TIMESTAMP(3) WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_379dfbd23aa9d6e2503df20cb3d" PRIMARY KEY ("id"))`);
+    await queryRunner.query(`CREATE INDEX "portal_sessions_unopened_expires_idx" ON "portal_sessions" ("link_expires_at") WHERE opened_at IS NULL`);
+    await queryRunner.query(`CREATE INDEX "portal_sessions_last_seen_idx" ON "portal_sessions" ("last_seen_at") WHERE last_seen_at IS NOT NULL`);
     await queryRunner.query(`CREATE INDEX "portal_sessions_customer_idx" ON "portal_sessions" ("merchant_id", "mode", "customer_id") `);
     await queryRunner.query(`CREATE UNIQUE INDEX "portal_sessions_cookie_token_hash_key" ON "portal_sessions" ("cookie_token_hash") WHERE cookie_token_hash IS NOT NULL`);
     await queryRunner.query(`CREATE UNIQUE INDEX "portal_sessions_link_token_hash_key" ON "portal_sessions" ("link_token_hash") `);
@@ -20,6 +22,8 @@ export class AddCustomerPortal1796674683134 implements MigrationInterface {
     await queryRunner.query(`DROP INDEX "public"."portal_sessions_link_token_hash_key"`);
     await queryRunner.query(`DROP INDEX "public"."portal_sessions_cookie_token_hash_key"`);
     await queryRunner.query(`DROP INDEX "public"."portal_sessions_customer_idx"`);
+    await queryRunner.query(`DROP INDEX "public"."portal_sessions_last_seen_idx"`);
+    await queryRunner.query(`DROP INDEX "public"."portal_sessions_unopened_expires_idx"`);
     await queryRunner.query(`DROP TABLE "portal_sessions"`);
   }
 }
