@@ -6,7 +6,7 @@ const LAYERS = [
   { name: 'edge', folders: ['exchange', 'http', 'envelope', 'validation', 'rate-limiting', 'auth', 'idempotency', 'swagger', 'pagination'] },
   {
     name: 'domain',
-    folders: ['customer-records', 'entitlements', 'products', 'customers', 'files', 'billing', 'webhooks', 'orders', 'subscriptions', 'imports', 'grant-rules', 'test-clock-records', 'test-clocks', 'license-records', 'licenses', 'audit', 'search'],
+    folders: ['customer-records', 'entitlements', 'products', 'customers', 'files', 'billing', 'webhooks', 'orders', 'subscriptions', 'imports', 'grant-rules', 'test-clock-records', 'test-clocks', 'license-records', 'licenses', 'audit', 'search', 'portal'],
   },
   { name: 'faces', folders: ['admin', 'dashboard', 'cli', 'health', 'demo'] },
 ];

@@ -10,6 +10,7 @@ COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
 COPY sdk ./sdk
 COPY dashboard ./dashboard
+COPY portal ./portal
 RUN npm run build && npm prune --omit=dev
 
 # Runtime stage: production dependencies and the compiled app only, run by the unprivileged
@@ -21,6 +22,8 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 # The dashboard's Vite build, served at /dashboard (src/http/dashboard-assets.ts).
 COPY --from=build /app/dashboard/dist ./dashboard/dist
+# The customer portal's Vite build, served at /portal (DESIGN §19).
+COPY --from=build /app/portal/dist ./portal/dist
 COPY package.json ./
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node

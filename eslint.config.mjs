@@ -24,7 +24,7 @@ export default tseslint.config(
   },
   {
     // jest loads global setup/teardown through their default export; Vite its config's.
-    files: ['test/support/global-*.ts', 'dashboard/vite.config.mts'],
+    files: ['test/support/global-*.ts', 'dashboard/vite.config.mts', 'portal/vite.config.mts'],
     rules: { 'no-restricted-syntax': 'off' },
   },
 );

@@ -28,9 +28,11 @@ import { SubscriptionEntity } from './subscriptions/subscription.entity';
 import { EventEntity } from './webhooks/event.entity';
 import { LicenseActivationEntity } from './license-records/license-activation.entity';
 import { LicenseKeyEntity } from './license-records/license-key.entity';
+import { PortalSessionEntity } from './portal/portal-session.entity';
+import { PortalSettingsEntity } from './portal/portal-settings.entity';
 import { WebhookDeliveryAttemptEntity } from './webhooks/webhook-delivery-attempt.entity';
 import { WebhookDeliveryEntity } from './webhooks/webhook-delivery.entity';
 import { WebhookEndpointEntity } from './webhooks/webhook-endpoint.entity';
 
 /** Every entity, listed explicitly so ts-node, jest and the compiled build load the same set. */
-export const ENTITIES = [MerchantEntity, ApiKeyEntity, ProductEntity, EventEntity, CustomerEntity, EntitlementEntity, FileEntity, DownloadEntity, StorageUsageEntity, StorageReservationEntity, BandwidthUsageEntity, ProductFileEntity, ProductBundleItemEntity, WebhookEndpointEntity, WebhookDeliveryEntity, WebhookDeliveryAttemptEntity, IdempotencyKeyEntity, GrantRuleEntity, OrderEntity, OrderLineItemEntity, SubscriptionEntity, EntitlementImportEntity, ImportRowEntity, DashboardUserEntity, DashboardSetupLinkEntity, DashboardSessionEntity, ServerSecretEntity, TestClockEntity, LicenseKeyEntity, LicenseActivationEntity, UsageStatementEntity, BandwidthThresholdEntity, AuditEntryEntity];
+export const ENTITIES = [MerchantEntity, ApiKeyEntity, ProductEntity, EventEntity, CustomerEntity, EntitlementEntity, FileEntity, DownloadEntity, StorageUsageEntity, StorageReservationEntity, BandwidthUsageEntity, ProductFileEntity, ProductBundleItemEntity, WebhookEndpointEntity, WebhookDeliveryEntity, WebhookDeliveryAttemptEntity, IdempotencyKeyEntity, GrantRuleEntity, OrderEntity, OrderLineItemEntity, SubscriptionEntity, EntitlementImportEntity, ImportRowEntity, DashboardUserEntity, DashboardSetupLinkEntity, DashboardSessionEntity, ServerSecretEntity, TestClockEntity, LicenseKeyEntity, LicenseActivationEntity, UsageStatementEntity, BandwidthThresholdEntity, AuditEntryEntity, PortalSessionEntity, PortalSettingsEntity];

@@ -9,7 +9,7 @@ import { CHECK_DIRECT_ROUTE } from './entitlements/check-direct.route';
 import { ClientAddressResolver } from './exchange/client-address';
 import type { DirectRouteDefinition } from './exchange/direct-route';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
-import { DashboardAssets } from './http/dashboard-assets';
+import { DashboardAssets, portalAssets, WebApps } from './http/dashboard-assets';
 import { createHttpPlatform } from './http/create-http-platform';
 import type { HttpPlatform } from './http/http-platform';
 import { RequestGate } from './http/request-gate';
@@ -53,7 +53,7 @@ export function configureApp(app: INestApplication, platform: HttpPlatform): voi
     directRoutes: DIRECT_ROUTES.map((definition) => ({ definition, instance: app.get(definition.controller) })),
     logger: app.get(RootLogger).pino,
     requests: app.get(RequestObserver),
-    dashboard: config.dashboardEnabled ? new DashboardAssets({ uploadOrigins: uploadOriginsOf(config) }) : null,
+    dashboard: new WebApps([...(config.dashboardEnabled ? [new DashboardAssets({ uploadOrigins: uploadOriginsOf(config) })] : []), portalAssets()]),
   });
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter(platform));

@@ -28,6 +28,7 @@ import { LoggingModule } from './logging/logging.module';
 import { ObservabilityModule } from './observability/observability.module';
 import { CursorSecretInitializer } from './pagination/cursor-secret.initializer';
 import { OrdersModule } from './orders/orders.module';
+import { PortalModule } from './portal/portal.module';
 import { ProductsModule } from './products/products.module';
 import { RateLimitingModule } from './rate-limiting/rate-limiting.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
@@ -67,6 +68,7 @@ export class AppModule {
         SearchModule,
         ImportsModule,
         LicensesModule,
+        PortalModule,
         DashboardModule,
         DemoModule,
       ],

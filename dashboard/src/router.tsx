@@ -60,6 +60,7 @@ export function createRoutes(): RouteObject[] {
           at('billing', () => import('./pages/billing/billing-page'), 'BillingPage'),
           at('settings/api-keys', () => import('./pages/settings/api-keys-page'), 'ApiKeysPage'),
           at('settings/team', () => import('./pages/settings/team-page'), 'TeamPage'),
+          at('settings/portal', () => import('./pages/settings/portal-page'), 'PortalPage'),
           { path: '*', element: <NotFound /> },
         ],
       },

@@ -29,7 +29,19 @@ export type RequestCredential =
    * required), on the dashboard's own routes only when the request named one.
    */
   | { kind: 'dashboard-session'; auth: AuthContext | undefined; session: DashboardSessionCredential }
+  /** A customer's portal session (DESIGN §19): `auth` holds no scope, only the tenant its rate limit counts in. */
+  | { kind: 'portal-session'; auth: AuthContext; session: PortalSessionCredential }
   | { kind: 'admin' };
+
+/** The portal session behind a request: one customer of one merchant in one mode, and nothing else. */
+export interface PortalSessionCredential {
+  sessionId: string;
+  merchantId: string;
+  mode: ApiMode;
+  customerId: string;
+  csrfToken: string;
+  returnUrl: string | null;
+}
 
 /** The dashboard session behind a request (dashboard-only routes need its user and CSRF token). */
 export interface DashboardSessionCredential {

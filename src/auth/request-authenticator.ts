@@ -6,6 +6,7 @@ import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code.enum';
 import { ApiKeysService } from './api-keys.service';
 import type { DashboardSessionCredential, RequestCredential } from './auth-context';
+import { PORTAL_SESSION_LOOKUP, portalSessionAuth, PortalSessionLookup } from './portal-session-lookup';
 import { bearerToken } from './bearer-token';
 import { DASHBOARD_SESSION_LOOKUP, dashboardSessionAuth, DashboardSessionLookup } from './dashboard-session-lookup';
 import { GuessingRules, SecretCredential } from './guessing-rules';
@@ -29,6 +30,8 @@ const API_PREFIX = '/v1/';
 export const LICENSE_APP_PREFIX = '/v1/licenses/';
 const ADMIN_PREFIX = '/admin/';
 const DASHBOARD_API_PREFIX = '/dashboard/api/';
+/** The customer portal's JSON routes (DESIGN §19): the portal cookie and nothing else. */
+export const PORTAL_API_PREFIX = '/portal/api/';
 /** Methods that change nothing: the only ones a session may send without its CSRF token. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -52,6 +55,7 @@ export class RequestAuthenticator {
     private readonly apiKeys: ApiKeysService,
     private readonly guessing: GuessingRules,
     @Optional() @Inject(DASHBOARD_SESSION_LOOKUP) private readonly sessions: DashboardSessionLookup | null = null,
+    @Optional() @Inject(PORTAL_SESSION_LOOKUP) private readonly portalSessions: PortalSessionLookup | null = null,
   ) {
     this.adminTokenDigest = config.adminToken ? digest(config.adminToken) : null;
   }
@@ -64,7 +68,21 @@ export class RequestAuthenticator {
     }
     if (request.path.startsWith(ADMIN_PREFIX)) return this.adminToken(request);
     if (request.path.startsWith(DASHBOARD_API_PREFIX)) return this.optionalSession(request);
+    if (request.path.startsWith(PORTAL_API_PREFIX)) return this.portalSession(request);
     return NONE;
+  }
+
+  /**
+   * The portal's JSON routes: the portal cookie only (no key, no dashboard session counts here, and
+   * the portal cookie counts nowhere else). No cookie: none, and the routes' guard refuses. An
+   * unknown cookie is a failed authentication like any guess (DESIGN §13).
+   */
+  private async portalSession(request: CredentialRequest): Promise<RequestCredential> {
+    const token = this.portalSessions?.tokenFrom(request.headers, request.secure);
+    if (!token || !this.portalSessions) return NONE;
+    const found = await this.guessing.secret(request.clientAddress, this.portalSessions.credential(token), () => new ApiError(ErrorCode.INVALID_SESSION, 'The portal session has ended; open a new portal link'));
+    this.requireCsrfToken(request, found.csrfToken, 'A portal session');
+    return { kind: 'portal-session', auth: portalSessionAuth(found), session: found };
   }
 
   /** A `/v1/` request from the dashboard: an unknown or ended session counts as a failed authentication. */
@@ -103,11 +121,11 @@ export class RequestAuthenticator {
    * A cookie travels with cross-site requests too; the CSRF token does not (another site can't
    * read it), so a state-changing request proves it came from the dashboard by echoing it.
    */
-  private requireCsrfToken(request: CredentialRequest, expected: string): void {
+  private requireCsrfToken(request: CredentialRequest, expected: string, who = 'A dashboard session'): void {
     if (SAFE_METHODS.has(request.method)) return;
     const sent = request.headers['x-csrf-token'];
     if (typeof sent !== 'string' || !timingSafeEqual(digest(sent), digest(expected))) {
-      throw new ApiError(ErrorCode.CSRF_TOKEN_INVALID, "A dashboard session's state-changing request needs the X-CSRF-Token header with the session's token");
+      throw new ApiError(ErrorCode.CSRF_TOKEN_INVALID, `${who}'s state-changing request needs the X-CSRF-Token header with the session's token`);
     }
   }
 

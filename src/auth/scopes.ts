@@ -21,6 +21,8 @@ export const SCOPES = [
   'licenses:read',
   'licenses:write',
   'usage:read',
+  'portal:read',
+  'portal:write',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

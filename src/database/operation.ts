@@ -3,8 +3,8 @@ import type { WritePart } from './combined-statement';
 import type { Tenant } from './tenant';
 import type { Transaction } from './transaction';
 
-/** What a request authenticated with: an API key, or a dashboard user's browser session (DESIGN §11). */
-export type CredentialKind = 'api-key' | 'dashboard-session';
+/** What a request authenticated with: an API key, a dashboard user's browser session (DESIGN §11), or a customer's portal session (§19). */
+export type CredentialKind = 'api-key' | 'dashboard-session' | 'portal-session';
 
 /**
  * The idempotency record of one request, written inside the request's transaction (DESIGN §13).

@@ -36,6 +36,7 @@ import { ObjectStorage } from './storage/object-storage';
         config.storageDriver === 's3' ? new (await import('./storage/s3-object-storage')).S3ObjectStorage(config) : new LocalObjectStorage(config),
     },
   ],
-  exports: [ObjectStorage, DownloadStatisticsService],
+  // DownloadsService: the portal's downloads go through the very same path (DESIGN §19).
+  exports: [ObjectStorage, DownloadStatisticsService, DownloadsService],
 })
 export class FilesModule {}

@@ -10,6 +10,29 @@ import { pathOf } from '../exchange/request-path';
 export const DASHBOARD_BUILD_DIRECTORY = path.resolve(__dirname, '..', '..', 'dashboard', 'dist');
 export const DASHBOARD_PREFIX = '/dashboard';
 const DASHBOARD_API_PREFIX = '/dashboard/api/';
+/** Where `npm run build` puts the Vite build of `portal/`, the customer portal (DESIGN §19). */
+export const PORTAL_BUILD_DIRECTORY = path.resolve(__dirname, '..', '..', 'portal', 'dist');
+export const PORTAL_PREFIX = '/portal';
+/** The portal's JSON, and the links that start its sessions: the service's routes, not the app's files. */
+const PORTAL_ROUTE_PREFIXES = ['/portal/api/', '/portal/open/'];
+
+/**
+ * The portal's pages: stricter than the dashboard's, as they face every customer: its own script
+ * and style sheet only (no inline style), images from https (the merchant's logo), requests to
+ * this service only. A download is a navigation to its URL, which connect-src does not govern.
+ */
+export const PORTAL_CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' https: data:",
+  "connect-src 'self'",
+  "manifest-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "object-src 'none'",
+].join('; ');
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -71,37 +94,69 @@ export function isDashboardPath(requestPath: string): boolean {
   return requestPath === DASHBOARD_PREFIX || requestPath.startsWith(`${DASHBOARD_PREFIX}/`);
 }
 
+/** A built web app the service serves from its earliest hook (the dashboard, the portal). */
+export interface WebApp {
+  handles(request: IncomingMessage): boolean;
+  serve(request: IncomingMessage, response: ServerResponse): void;
+}
+
+/** Several web apps, each under its own prefix: the first that handles a request serves it. */
+export class WebApps implements WebApp {
+  constructor(private readonly apps: readonly WebApp[]) {}
+
+  handles(request: IncomingMessage): boolean {
+    return this.apps.some((app) => app.handles(request));
+  }
+
+  serve(request: IncomingMessage, response: ServerResponse): void {
+    this.apps.find((app) => app.handles(request))?.serve(request, response);
+  }
+}
+
+/** The portal's build at /portal, beside its JSON routes and its links. */
+export function portalAssets(root = PORTAL_BUILD_DIRECTORY): DashboardAssets {
+  return new DashboardAssets({ root, prefix: PORTAL_PREFIX, routePrefixes: PORTAL_ROUTE_PREFIXES, contentSecurityPolicy: PORTAL_CONTENT_SECURITY_POLICY, appName: 'portal' });
+}
+
 /**
  * Serves the built dashboard at /dashboard on either adapter, from the same Node request and
  * response (each platform calls it from its earliest hook, before routing): a file of the build
  * when the path names one, else index.html, so the app's own routes survive a reload (SPA
  * fallback). `/dashboard/api/` is the service's JSON and passes on to routing.
  */
-export class DashboardAssets {
+export class DashboardAssets implements WebApp {
   private readonly root: string;
+  private readonly prefix: string;
+  private readonly routePrefixes: readonly string[];
+  private readonly appName: string;
   private readonly contentSecurityPolicy: string;
   /** Compressed files by path, encoding and modification time, each made once (concurrent asks share it). */
   private readonly compressed = new Map<string, Promise<Buffer>>();
 
-  constructor(options: { uploadOrigins?: string[]; root?: string } = {}) {
+  /** The dashboard's by default; `prefix`, `routePrefixes` (left to routing) and the policy make it another app's. */
+  constructor(options: { uploadOrigins?: string[]; root?: string; prefix?: string; routePrefixes?: readonly string[]; contentSecurityPolicy?: string; appName?: string } = {}) {
     this.root = options.root ?? DASHBOARD_BUILD_DIRECTORY;
-    this.contentSecurityPolicy = contentSecurityPolicy(options.uploadOrigins ?? []);
+    this.prefix = options.prefix ?? DASHBOARD_PREFIX;
+    this.routePrefixes = options.routePrefixes ?? [DASHBOARD_API_PREFIX];
+    this.appName = options.appName ?? 'dashboard';
+    this.contentSecurityPolicy = options.contentSecurityPolicy ?? contentSecurityPolicy(options.uploadOrigins ?? []);
   }
 
   handles(request: IncomingMessage): boolean {
     const requestPath = pathOf(request.url ?? '/');
-    if (!isDashboardPath(requestPath) || requestPath.startsWith(DASHBOARD_API_PREFIX)) return false;
+    const inApp = requestPath === this.prefix || requestPath.startsWith(`${this.prefix}/`);
+    if (!inApp || this.routePrefixes.some((routePrefix) => requestPath.startsWith(routePrefix))) return false;
     return request.method === 'GET' || request.method === 'HEAD';
   }
 
   serve(request: IncomingMessage, response: ServerResponse): void {
     const requestPath = pathOf(request.url ?? '/');
-    const file = this.fileFor(requestPath) ?? this.fileFor(`${DASHBOARD_PREFIX}/index.html`);
+    const file = this.fileFor(requestPath) ?? this.fileFor(`${this.prefix}/index.html`);
     response.setHeader('Content-Security-Policy', this.contentSecurityPolicy);
     if (!file) {
       response.statusCode = 404;
       response.setHeader('Content-Type', 'text/plain; charset=utf-8');
-      response.end('The dashboard is not built: run npm run build\n');
+      response.end(`The ${this.appName} is not built: run npm run build\n`);
       return;
     }
     response.statusCode = 200;
@@ -144,11 +199,11 @@ export class DashboardAssets {
     return content;
   }
 
-  /** The build's file for a path under /dashboard, never outside the build directory. */
+  /** The build's file for a path under the app's prefix, never outside the build directory. */
   private fileFor(requestPath: string): { path: string; size: number; modified: number } | null {
     let relative: string;
     try {
-      relative = decodeURIComponent(requestPath.slice(DASHBOARD_PREFIX.length).replace(/^\/+/, '')) || 'index.html';
+      relative = decodeURIComponent(requestPath.slice(this.prefix.length).replace(/^\/+/, '')) || 'index.html';
     } catch {
       return null;
     }

@@ -3,7 +3,7 @@ import type { AbstractHttpAdapter } from '@nestjs/core';
 import type { Logger } from 'pino';
 import type { RequestObserver } from '../observability/request-observer';
 import type { ErrorReplier } from './all-exceptions.filter';
-import type { DashboardAssets } from './dashboard-assets';
+import type { WebApp } from './dashboard-assets';
 import type { AccessGuard } from '../auth/access.guard';
 import type { DirectRouterServices } from './direct-router';
 import type { RequestGate } from './request-gate';
@@ -21,8 +21,8 @@ export interface PlatformServices {
   logger: Logger;
   /** Metrics (and traces) of every request. */
   requests: RequestObserver;
-  /** The dashboard's built pages at /dashboard; null when DASHBOARD_ENABLED=false. */
-  dashboard: DashboardAssets | null;
+  /** The built web apps: the dashboard at /dashboard (unless DASHBOARD_ENABLED=false) and the portal at /portal. */
+  dashboard: WebApp | null;
 }
 
 /**

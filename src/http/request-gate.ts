@@ -83,7 +83,7 @@ export class RequestGate {
     }
     const body = isJsonApiPath(path) ? await readJsonApiBody(request, bodyRulesFor(request.method ?? 'GET', path)) : undefined;
     refuseReadBody(request.method ?? 'GET', body);
-    return { credential, auth: credential.kind === 'api-key' || credential.kind === 'dashboard-session' ? credential.auth : undefined, body };
+    return { credential, auth: credential.kind === 'api-key' || credential.kind === 'dashboard-session' || credential.kind === 'portal-session' ? credential.auth : undefined, body };
   }
 
   /** Whether answering now leaves body bytes on the connection (then it must be closed). */

@@ -23,6 +23,7 @@ export const ID_PREFIXES = {
   licenseActivation: 'act',
   usageStatement: 'stmt',
   auditEntry: 'aud',
+  portalSession: 'ps',
 } as const;
 
 export type IdPrefix = (typeof ID_PREFIXES)[keyof typeof ID_PREFIXES];

@@ -17,7 +17,8 @@ import { LicensesService } from './licenses.service';
   imports: [LicenseRecordsModule, EntitlementsModule, ProductsModule],
   controllers: [LicenseKeysController, LicensesController, LicensePreflightController],
   providers: [LicenseKeysService, LicensesService, LicenseFileSigner],
-  // The demo catalogue activates its license key once, as an app would (src/demo/).
+  // The demo catalogue activates its license key once, as an app would (src/demo/); the portal lists
+  // its customer's keys and deactivates devices through LicenseKeysService (DESIGN §19).
   exports: [LicenseKeysService, LicensesService],
 })
 export class LicensesModule {}

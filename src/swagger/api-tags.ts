@@ -13,6 +13,7 @@ export const API_TAGS: ReadonlyArray<{ name: string; description: string }> = [
   { name: 'licenses', description: "License keys issued with grants, the devices they are active on, and the customer's app's routes (validate, activate, deactivate, heartbeat) authenticated by the key alone" },
   { name: 'search', description: 'Find any record by its id or the start of its store id: one box for customers, entitlements, products, orders, subscriptions, files and events' },
   { name: 'customers', description: "A customer's entitlements and downloadable files, by customer id or store customer id" },
+  { name: 'portal', description: 'The hosted customer portal: one-time links your backend redirects a customer to (downloads, license keys, devices), and its branding' },
   { name: 'files', description: 'Upload files through signed URLs, confirm them, and deliver them to entitled customers, metered against the plan' },
   { name: 'events', description: 'The event log: every state change as an event, and redelivery to webhook endpoints' },
   { name: 'webhooks', description: 'Webhook endpoints that receive signed events, with their delivery attempts' },

@@ -17,6 +17,9 @@ const EXPLICIT_OPERATION_IDS: Record<string, string> = {
   'OrdersController.post': 'orders.upsert',
   'SubscriptionsController.put': 'subscriptions.upsert',
   'WebhookEndpointsController.deliveries': 'webhookEndpoints.listDeliveries',
+  // One controller for the merchant's two portal resources (DESIGN §19).
+  'PortalSessionsController.getSettings': 'portalSettings.get',
+  'PortalSessionsController.updateSettings': 'portalSettings.update',
 };
 
 function lowerCamelCase(name: string): string {

@@ -14,7 +14,7 @@ import { refuseDeepJson } from './input-rules';
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 const CSV_MEDIA_TYPE = 'text/csv';
 /** Routes that speak the JSON API; the local storage server (raw bodies) is outside them. */
-const JSON_API_PREFIXES = ['/v1/', '/admin/', '/dashboard/api/'];
+const JSON_API_PREFIXES = ['/v1/', '/admin/', '/dashboard/api/', '/portal/api/'];
 const JSON_MEDIA_TYPE = 'application/json';
 const NOT_JSON = 'Bodies must be JSON: send Content-Type: application/json';
 

@@ -109,6 +109,7 @@ describeWithBrowser('every dashboard page in a browser', () => {
     ['audit-log', 'audit-log'],
     ['api-keys', 'settings/api-keys'],
     ['team', 'settings/team'],
+    ['portal-settings', 'settings/portal'],
   ];
   const visit = async (address: string) => {
     await page.goto(`${harness.baseUrl}/dashboard/test${address ? `/${address}` : ''}`);

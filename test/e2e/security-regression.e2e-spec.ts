@@ -86,6 +86,8 @@ const VALID_BODIES: Record<string, (ids: VictimIds) => Record<string, unknown>> 
   // Closing a month before any merchant existed writes nothing.
   'POST /admin/v1/statements/close': (ids) => ({ month: ids.statementMonth }),
   'PATCH /v1/license-keys/{license_key_id}': () => ({ activation_limit: 7 }),
+  'POST /v1/portal-sessions': (ids) => ({ customer_id: ids.customerId, return_url: 'https://shop.example.com/account' }),
+  'PATCH /v1/portal-settings': () => ({ display_name: 'Refused shop', accent_color: '#0a7d45' }),
 };
 
 interface VictimIds {

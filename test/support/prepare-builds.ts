@@ -23,6 +23,12 @@ const BUILD_STEPS: BuildStep[] = [
     sources: ['dashboard/src', 'dashboard/index.html', 'dashboard/vite.config.mts', 'package-lock.json'],
     script: 'dashboard:build',
   },
+  {
+    name: 'the customer portal',
+    output: 'portal/dist/index.html',
+    sources: ['portal/src', 'portal/index.html', 'portal/vite.config.mts', 'package-lock.json'],
+    script: 'portal:build',
+  },
 ];
 
 function newestModification(entry: string): number {

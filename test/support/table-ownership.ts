@@ -25,6 +25,7 @@ export const TABLE_OWNERS: Readonly<Record<string, readonly string[]>> = {
   audit: ['audit_log'],
   imports: ['entitlement_imports', 'import_rows'],
   dashboard: ['dashboard_users', 'dashboard_setup_links', 'dashboard_sessions'],
+  portal: ['portal_sessions', 'portal_settings'],
 };
 
 export const SOURCE_ROOT = path.resolve(__dirname, '../../src');

@@ -57,6 +57,8 @@ export function validBodies(ids: Record<string, string>): Record<string, Record<
     'POST /v1/licenses/deactivate': { key: ids.license_key, fingerprint: 'fuzz-machine' },
     'POST /v1/licenses/heartbeat': { key: ids.license_key, fingerprint: 'fuzz-machine' },
     'POST /v1/test-clocks/{test_clock_id}/advance': { frozen_time: '2027-02-01T00:00:00Z' },
+    'POST /v1/portal-sessions': { store_customer_id: 'fuzz_customer', return_url: 'https://shop.example.com/account' },
+    'PATCH /v1/portal-settings': { display_name: 'Fuzz shop', accent_color: '#0a7d45', logo_url: 'https://shop.example.com/logo.png', support_url: 'https://shop.example.com/help' },
     'PUT /v1/subscriptions/store/{store_subscription_id}': {
       store_customer_id: 'fuzz_customer',
       product_id: ids.subscription_product_id,

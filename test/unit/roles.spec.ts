@@ -18,9 +18,9 @@ describe('roles to scopes', () => {
     expect([...SCOPES, ...SESSION_SCOPES].filter((scope) => !holds('developer', scope)).sort()).toEqual(['audit:read', 'team:manage', 'team:owners']);
   });
 
-  it('gives support the reads, the entitlement lifecycle and redelivery, and nothing else', () => {
+  it('gives support the reads, the entitlement lifecycle, redelivery and portal links (DESIGN §19), and nothing else', () => {
     const held = [...SCOPES, ...SESSION_SCOPES].filter((scope) => holds('support', scope));
-    expect(held.filter((scope) => !scope.endsWith(':read')).sort()).toEqual(['entitlements:grant', 'events:redeliver']);
+    expect(held.filter((scope) => !scope.endsWith(':read')).sort()).toEqual(['entitlements:grant', 'events:redeliver', 'portal:write']);
     expect(held).not.toContain('audit:read');
   });
 

@@ -295,7 +295,7 @@ export interface components {
              *       "events:redeliver"
              *     ]
              */
-            scopes: ("entitlements:read" | "entitlements:write" | "entitlements:grant" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "webhooks:read" | "events:read" | "events:redeliver" | "files:read" | "files:write" | "audit:read" | "licenses:read" | "licenses:write" | "usage:read" | "api_keys:manage" | "team:manage" | "team:owners")[];
+            scopes: ("entitlements:read" | "entitlements:write" | "entitlements:grant" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "webhooks:read" | "events:read" | "events:redeliver" | "files:read" | "files:write" | "audit:read" | "licenses:read" | "licenses:write" | "usage:read" | "portal:read" | "portal:write" | "api_keys:manage" | "team:manage" | "team:owners")[];
         };
         MetaDto: {
             /**
@@ -512,7 +512,7 @@ export interface components {
              *       "entitlements:read"
              *     ]
              */
-            scopes: ("*" | "entitlements:read" | "entitlements:write" | "entitlements:grant" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "webhooks:read" | "events:read" | "events:redeliver" | "files:read" | "files:write" | "audit:read" | "licenses:read" | "licenses:write" | "usage:read")[];
+            scopes: ("*" | "entitlements:read" | "entitlements:write" | "entitlements:grant" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "webhooks:read" | "events:read" | "events:redeliver" | "files:read" | "files:write" | "audit:read" | "licenses:read" | "licenses:write" | "usage:read" | "portal:read" | "portal:write")[];
             /**
              * @description Label
              * @example checkout backend
@@ -560,7 +560,7 @@ export interface components {
              *       "entitlements:read"
              *     ]
              */
-            scopes: ("*" | "entitlements:read" | "entitlements:write" | "entitlements:grant" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "webhooks:read" | "events:read" | "events:redeliver" | "files:read" | "files:write" | "audit:read" | "licenses:read" | "licenses:write" | "usage:read")[];
+            scopes: ("*" | "entitlements:read" | "entitlements:write" | "entitlements:grant" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "webhooks:read" | "events:read" | "events:redeliver" | "files:read" | "files:write" | "audit:read" | "licenses:read" | "licenses:write" | "usage:read" | "portal:read" | "portal:write")[];
             /**
              * @description Label
              * @example checkout backend
@@ -604,7 +604,7 @@ export interface components {
              *       "entitlements:write"
              *     ]
              */
-            scopes: ("*" | "entitlements:read" | "entitlements:write" | "entitlements:grant" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "webhooks:read" | "events:read" | "events:redeliver" | "files:read" | "files:write" | "audit:read" | "licenses:read" | "licenses:write" | "usage:read")[];
+            scopes: ("*" | "entitlements:read" | "entitlements:write" | "entitlements:grant" | "products:read" | "products:write" | "customers:read" | "webhooks:manage" | "webhooks:read" | "events:read" | "events:redeliver" | "files:read" | "files:write" | "audit:read" | "licenses:read" | "licenses:write" | "usage:read" | "portal:read" | "portal:write")[];
             /**
              * @description A label for people
              * @example checkout backend
@@ -896,7 +896,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_SESSION`: No dashboard session, or it ended (signed out or idle for 12 hours) */
+            /** @description `INVALID_SESSION`: No dashboard or portal session, or it ended (signed out or idle for 12 hours) */
             401: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -1016,7 +1016,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_SESSION`: No dashboard session, or it ended (signed out or idle for 12 hours) */
+            /** @description `INVALID_SESSION`: No dashboard or portal session, or it ended (signed out or idle for 12 hours) */
             401: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -1031,7 +1031,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description `CSRF_TOKEN_INVALID`: A state-changing request of a dashboard session without the session's X-CSRF-Token */
+            /** @description `CSRF_TOKEN_INVALID`: A state-changing request of a dashboard or portal session without the session's X-CSRF-Token */
             403: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -1163,7 +1163,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description `INVALID_SESSION`: No dashboard session, or it ended (signed out or idle for 12 hours) */
+            /** @description `INVALID_SESSION`: No dashboard or portal session, or it ended (signed out or idle for 12 hours) */
             401: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -1292,7 +1292,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_SESSION`: No dashboard session, or it ended (signed out or idle for 12 hours) */
+            /** @description `INVALID_SESSION`: No dashboard or portal session, or it ended (signed out or idle for 12 hours) */
             401: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -1431,7 +1431,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description `INVALID_SESSION`: No dashboard session, or it ended (signed out or idle for 12 hours) */
+            /** @description `INVALID_SESSION`: No dashboard or portal session, or it ended (signed out or idle for 12 hours) */
             401: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -1446,7 +1446,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description `CSRF_TOKEN_INVALID`: A state-changing request of a dashboard session without the session's X-CSRF-Token */
+            /** @description `CSRF_TOKEN_INVALID`: A state-changing request of a dashboard or portal session without the session's X-CSRF-Token */
             403: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -1584,7 +1584,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_SESSION`: No dashboard session, or it ended (signed out or idle for 12 hours) */
+            /** @description `INVALID_SESSION`: No dashboard or portal session, or it ended (signed out or idle for 12 hours) */
             401: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -1599,7 +1599,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description `CSRF_TOKEN_INVALID`: A state-changing request of a dashboard session without the session's X-CSRF-Token */
+            /** @description `CSRF_TOKEN_INVALID`: A state-changing request of a dashboard or portal session without the session's X-CSRF-Token */
             403: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -1728,7 +1728,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_SESSION`: No dashboard session, or it ended (signed out or idle for 12 hours) */
+            /** @description `INVALID_SESSION`: No dashboard or portal session, or it ended (signed out or idle for 12 hours) */
             401: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -1867,7 +1867,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description `INVALID_SESSION`: No dashboard session, or it ended (signed out or idle for 12 hours) */
+            /** @description `INVALID_SESSION`: No dashboard or portal session, or it ended (signed out or idle for 12 hours) */
             401: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -1882,7 +1882,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description `CSRF_TOKEN_INVALID`: A state-changing request of a dashboard session without the session's X-CSRF-Token */
+            /** @description `CSRF_TOKEN_INVALID`: A state-changing request of a dashboard or portal session without the session's X-CSRF-Token */
             403: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -2039,7 +2039,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_SESSION`: No dashboard session, or it ended (signed out or idle for 12 hours) */
+            /** @description `INVALID_SESSION`: No dashboard or portal session, or it ended (signed out or idle for 12 hours) */
             401: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -2054,7 +2054,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description `CSRF_TOKEN_INVALID`: A state-changing request of a dashboard session without the session's X-CSRF-Token */
+            /** @description `CSRF_TOKEN_INVALID`: A state-changing request of a dashboard or portal session without the session's X-CSRF-Token */
             403: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -2192,7 +2192,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_SESSION`: No dashboard session, or it ended (signed out or idle for 12 hours) */
+            /** @description `INVALID_SESSION`: No dashboard or portal session, or it ended (signed out or idle for 12 hours) */
             401: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -2207,7 +2207,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description `CSRF_TOKEN_INVALID`: A state-changing request of a dashboard session without the session's X-CSRF-Token */
+            /** @description `CSRF_TOKEN_INVALID`: A state-changing request of a dashboard or portal session without the session's X-CSRF-Token */
             403: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -2383,7 +2383,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description `INVALID_SESSION`: No dashboard session, or it ended (signed out or idle for 12 hours) */
+            /** @description `INVALID_SESSION`: No dashboard or portal session, or it ended (signed out or idle for 12 hours) */
             401: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -2398,7 +2398,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description `CSRF_TOKEN_INVALID`: A state-changing request of a dashboard session without the session's X-CSRF-Token */
+            /** @description `CSRF_TOKEN_INVALID`: A state-changing request of a dashboard or portal session without the session's X-CSRF-Token */
             403: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */

@@ -20,6 +20,7 @@ const PAGES: Array<{ path: string; label: string; scope?: 'audit:read' }> = [
   { path: 'billing', label: 'Billing' },
   { path: 'settings/api-keys', label: 'API keys' },
   { path: 'settings/team', label: 'Team' },
+  { path: 'settings/portal', label: 'Portal' },
 ];
 
 const ID_SEGMENT = /^[a-z]+_[0-9a-z]{6,}$/i;

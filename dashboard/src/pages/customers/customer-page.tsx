@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { unwrap, unwrapPage } from '../../api/client';
+import { idempotent, unwrap, unwrapPage } from '../../api/client';
 import { formatBytes } from '../../lib/format';
 import { useApi, useMode, useModePath } from '../../lib/mode';
 import { useCan } from '../../lib/permissions';
-import { Id } from '../../ui/copy';
+import { useWrite } from '../../lib/write';
+import { Id, Secret } from '../../ui/copy';
 import { ProductLink } from '../../ui/names';
 import { Facts, PageHeader, Section } from '../../ui/page';
 import { Empty, ErrorMessage, Loading } from '../../ui/states';
@@ -45,6 +46,11 @@ export function CustomerPage() {
     queryKey: [mode, 'customers', 'downloads', customerId],
     queryFn: async () => unwrapPage(await api.GET('/v1/customers/{customer_id}/downloads', { params: { path: { customer_id: customerId }, query: { limit: 100 } } })),
   });
+  // DESIGN §19: a one-time link to the customer's portal, for support to send (shown once, valid an hour).
+  const portalLink = useWrite({
+    mutationFn: async (id: string, idempotencyKey: string) =>
+      unwrap(await api.POST('/v1/portal-sessions', { body: { customer_id: id }, ...idempotent(idempotencyKey) })),
+  });
   if (customer.isPending) return <Loading what="the customer" />;
   if (customer.error || !customer.data) return <ErrorMessage error={customer.error} />;
   const data = customer.data;
@@ -59,13 +65,27 @@ export function CustomerPage() {
         back={{ to: path('customers'), label: 'Customers' }}
         title={data.store_customer_id}
         actions={
-          can('entitlements:grant') && (
-            <Link className="button primary" to={`${path('entitlements/new')}?store_customer_id=${encodeURIComponent(data.store_customer_id)}`}>
-              Grant a product
-            </Link>
-          )
+          <>
+            {can('portal:write') && (
+              <button type="button" className="secondary" disabled={portalLink.isPending} onClick={() => portalLink.run(data.id)}>
+                Portal link
+              </button>
+            )}
+            {can('entitlements:grant') && (
+              <Link className="button primary" to={`${path('entitlements/new')}?store_customer_id=${encodeURIComponent(data.store_customer_id)}`}>
+                Grant a product
+              </Link>
+            )}
+          </>
         }
       />
+      <ErrorMessage error={portalLink.error} />
+      {portalLink.data && (
+        <Section title="Portal link">
+          <p>Send this link to the customer: it opens their purchases, downloads and license keys once, within the hour.</p>
+          <Secret value={portalLink.data.url} what="portal link" testId="portal-link" />
+        </Section>
+      )}
       <Section title="Details">
         <Facts
           items={[

@@ -17,7 +17,7 @@ export const ROLE_LABELS: Record<Role, { label: string; may: string }> = {
   owner: { label: 'Owner', may: 'everything, including the team and other owners' },
   admin: { label: 'Admin', may: 'everything but changing or removing an owner' },
   developer: { label: 'Developer', may: 'API keys, webhooks, products, files, entitlements, imports; reads all; no team' },
-  support: { label: 'Support', may: 'reads all; grants, suspends, reactivates and revokes entitlements; redelivers events' },
+  support: { label: 'Support', may: 'reads all; grants, suspends, reactivates and revokes entitlements; redelivers events; sends portal links' },
   viewer: { label: 'Viewer', may: 'reads only' },
 };
 const ROLE_ORDER: Role[] = ['owner', 'admin', 'developer', 'support', 'viewer'];
