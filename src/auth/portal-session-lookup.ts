@@ -28,5 +28,6 @@ export function portalSessionAuth(session: PortalSessionCredential): AuthContext
     mode: session.mode,
     scopes: new Set<string>(),
     tenant: { merchantId: session.merchantId, mode: session.mode },
+    actor: { type: 'customer', id: session.customerId, label: session.customerId },
   };
 }

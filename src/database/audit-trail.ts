@@ -1,8 +1,12 @@
 import type { ApiMode } from './tenant';
 import type { CombinedWrite } from './transaction';
 
-/** Who acted (DESIGN §11): a dashboard user, an API key, the operator's admin token, or the service itself (the CLI). */
-export const AUDIT_ACTOR_TYPES = ['user', 'api_key', 'admin', 'system'] as const;
+/**
+ * Who acted (DESIGN §11): a dashboard user, an API key, the operator's admin token, the service
+ * itself (the CLI), or the merchant's customer through a portal session (§19: a download, a device
+ * deactivated).
+ */
+export const AUDIT_ACTOR_TYPES = ['user', 'api_key', 'admin', 'system', 'customer'] as const;
 export type AuditActorType = (typeof AUDIT_ACTOR_TYPES)[number];
 
 export interface AuditActor {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { PortalSessionCredential } from '../auth/auth-context';
 import { MerchantsService } from '../auth/merchants.service';
 import { CustomerRecordsService } from '../customer-records/customer-records.service';
+import type { AuditObject } from '../database/audit-trail';
 import type { Operation } from '../database/operation';
 import type { Tenant } from '../database/tenant';
 import { UnitOfWork } from '../database/unit-of-work';
@@ -86,7 +87,7 @@ export class PortalService {
 
   /** A 60-second URL through DownloadsService.download, as POST /v1/files/{id}/download: the same checks, meters, use and event. */
   async download(session: PortalSessionCredential, entitlementId: string, fileId: string, clientAddress: string): Promise<PortalDownload> {
-    const issued = await this.downloads.download(operationOf(session), fileId, { entitlement_id: entitlementId, customer_id: session.customerId }, clientAddress);
+    const issued = await this.downloads.download(operationOf(session, 'portal.download', { type: 'file', id: fileId }, clientAddress), fileId, { entitlement_id: entitlementId, customer_id: session.customerId }, clientAddress);
     return { download_url: issued.download_url, expires_at: issued.expires_at };
   }
 
@@ -115,7 +116,7 @@ export class PortalService {
     const tenant = tenantOf(session);
     const key = await this.licenseKeyRecords.get(tenant, licenseKeyId);
     if (key.customer_id !== session.customerId) throw new ApiError(ErrorCode.LICENSE_KEY_NOT_FOUND, `No license key with id '${licenseKeyId}'`);
-    return this.licenseKeyRecords.deleteActivation(operationOf(session), key.id, activationId);
+    return this.licenseKeyRecords.deleteActivation(operationOf(session, 'portal.deactivate', { type: 'license_activation', id: activationId }, null), key.id, activationId);
   }
 }
 
@@ -123,8 +124,22 @@ function tenantOf(session: PortalSessionCredential): Tenant {
   return { merchantId: session.merchantId, mode: session.mode };
 }
 
-function operationOf(session: PortalSessionCredential): Operation {
-  return { tenant: tenantOf(session), idempotency: null, credential: 'portal-session' };
+/** A portal write as an Operation: the customer is its actor in the audit log (DESIGN §11, §19). */
+function operationOf(session: PortalSessionCredential, action: string, object: AuditObject, clientAddress: string | null): Operation {
+  return {
+    tenant: tenantOf(session),
+    idempotency: null,
+    credential: 'portal-session',
+    audit: {
+      merchantId: session.merchantId,
+      mode: session.mode,
+      actor: { type: 'customer', id: session.customerId, label: session.customerId },
+      action,
+      object,
+      requestId: null,
+      clientAddress,
+    },
+  };
 }
 
 function deliveryOf(product: ProductResponseDto, files: Map<string, { id: string; file_name: string; file_size: number; mime_type: string }>): PortalDelivery {

@@ -333,6 +333,9 @@ describe('customer portal', () => {
       expect((await testApp.http.get(`/v1/license-keys/${theirKey.id}`).set(bearer(tenant.liveKey)).expect(200)).body.data.activations_count).toBe(1);
       const events = await database().query(`SELECT count(*)::int AS count FROM events WHERE type = 'license.deactivated' AND data->'object'->>'id' = $1`, [activation.id]);
       expect(events[0].count).toBe(1);
+      // The audit log names the customer as who deactivated it (DESIGN §11), once; the refused attempts left no row.
+      const audited = await database().query(`SELECT actor_type, actor_id, action, object_type FROM audit_log WHERE object_id = $1`, [activation.id]);
+      expect(audited).toEqual([{ actor_type: 'customer', actor_id: customerId, action: 'portal.deactivate', object_type: 'license_activation' }]);
     });
 
     it('is good for nothing else: /v1 and the dashboard refuse the portal cookie, the portal refuses keys and dashboard sessions', async () => {

@@ -362,6 +362,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/test-clocks/{test_clock_id}/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Advance a test clock
+         * @description **Scope:** `entitlements:write`
+         *
+         *     Moves the clock forward (a later frozen_time, at most 2 years per call; else 400 INVALID_PARAMETER) and, before answering, applies everything that became due for its customers as the expiry sweeper would: time-limited entitlements past expires_at and subscriptions' cancel_at_period_end expire, each publishing entitlement.expired once (an event keeps its real created_at and carries data.test_clock). The answer is the clock, status ready.
+         */
+        post: operations["testClocks.advance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/test-clocks/{test_clock_id}": {
         parameters: {
             query?: never;
@@ -385,28 +407,6 @@ export interface paths {
          *     Deletes the clock and its customers with their entitlements, orders and subscriptions (events stay in the log). Test mode only.
          */
         delete: operations["testClocks.delete"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/test-clocks/{test_clock_id}/advance": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Advance a test clock
-         * @description **Scope:** `entitlements:write`
-         *
-         *     Moves the clock forward (a later frozen_time, at most 2 years per call; else 400 INVALID_PARAMETER) and, before answering, applies everything that became due for its customers as the expiry sweeper would: time-limited entitlements past expires_at and subscriptions' cancel_at_period_end expire, each publishing entitlement.expired once (an event keeps its real created_at and carries data.test_clock). The answer is the clock, status ready.
-         */
-        post: operations["testClocks.advance"];
-        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -534,28 +534,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/entitlements/{entitlement_id}/activate": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Activate a pending entitlement
-         * @description **Scope:** `entitlements:write`
-         *
-         *     pending → active. Publishes entitlement.activated. Refused with 409 INVALID_STATUS_TRANSITION ("Cannot <operation> an entitlement that is <status>") where the lifecycle table forbids it.
-         */
-        post: operations["entitlements.activate"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/entitlements/{entitlement_id}/usage": {
         parameters: {
             query?: never;
@@ -594,6 +572,28 @@ export interface paths {
          *     active, suspended or pending → revoked (terminal). Publishes entitlement.revoked. Refused with 409 INVALID_STATUS_TRANSITION ("Cannot <operation> an entitlement that is <status>") where the lifecycle table forbids it.
          */
         post: operations["entitlements.revoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entitlements/{entitlement_id}/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activate a pending entitlement
+         * @description **Scope:** `entitlements:write`
+         *
+         *     pending → active. Publishes entitlement.activated. Refused with 409 INVALID_STATUS_TRANSITION ("Cannot <operation> an entitlement that is <status>") where the lifecycle table forbids it.
+         */
+        post: operations["entitlements.activate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1186,40 +1186,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/webhook-endpoints/{endpoint_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get a webhook endpoint
-         * @description **Scope:** `webhooks:read`
-         *
-         *     Without its secret.
-         */
-        get: operations["webhookEndpoints.get"];
-        put?: never;
-        post?: never;
-        /**
-         * Delete a webhook endpoint
-         * @description **Scope:** `webhooks:manage`
-         *
-         *     Its queued deliveries and attempt history go with it.
-         */
-        delete: operations["webhookEndpoints.delete"];
-        options?: never;
-        head?: never;
-        /**
-         * Update a webhook endpoint
-         * @description **Scope:** `webhooks:manage`
-         *
-         *     Change url, enabled_events or description; disable it, or enable it again (queued deliveries resume).
-         */
-        patch: operations["webhookEndpoints.update"];
-        trace?: never;
-    };
     "/v1/webhook-endpoints/{endpoint_id}/rotate-secret": {
         parameters: {
             query?: never;
@@ -1278,6 +1244,84 @@ export interface paths {
          *     Every attempt to this endpoint, newest first, cursor-paginated. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
          */
         get: operations["webhookEndpoints.listDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpoint_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook endpoint
+         * @description **Scope:** `webhooks:read`
+         *
+         *     Without its secret.
+         */
+        get: operations["webhookEndpoints.get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description **Scope:** `webhooks:manage`
+         *
+         *     Its queued deliveries and attempt history go with it.
+         */
+        delete: operations["webhookEndpoints.delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a webhook endpoint
+         * @description **Scope:** `webhooks:manage`
+         *
+         *     Change url, enabled_events or description; disable it, or enable it again (queued deliveries resume).
+         */
+        patch: operations["webhookEndpoints.update"];
+        trace?: never;
+    };
+    "/v1/webhook-deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List delivery attempts to every endpoint
+         * @description **Scope:** `webhooks:read`
+         *
+         *     Every attempt to any of your endpoints, newest first, cursor-paginated with total; `endpoint_id` and `status` (succeeded, failed) narrow it. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
+         */
+        get: operations["webhookDeliveries.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the audit log
+         * @description **Scope:** `audit:read`
+         *
+         *     Who did what: one row per successful write (by a dashboard user, an API key, the admin token or the CLI), sign-in, failed sign-in, key and team change, written in the change's own transaction. This mode's rows and the account's (mode null), newest first, cursor-paginated; filter by actor, object, action and creation time (exclusive bounds). With `Accept: text/csv` every page of the filtered log is streamed as one CSV file (the actor and object in columns of their own). May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
+         */
+        get: operations["auditLog.list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1350,6 +1394,28 @@ export interface paths {
          *     Newest first, cursor-paginated with total. Optional filters: one of customer_id / store_customer_id (an unknown customer has none), `status` (the store status), `search` (an exact subscription id or store subscription id). May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
          */
         get: operations["subscriptions.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search everything by id or store id
+         * @description **Scope:** `customers:read`
+         *
+         *     Finds, in the key's mode: the record with this id (cus_, ent_, prod_, ord_, sub_, file_, evt_), and the customers, products, orders and subscriptions whose store id starts with `q` (case-sensitive; `%` and `_` are plain characters). At most 5 records of each kind, the exact id first, then by kind and store id; no pagination. Needs `customers:read`; entitlements, orders and subscriptions are included with `entitlements:read`, products with `products:read`, files with `files:read` and events with `events:read`. Customers carry no email of their own: a store id that is an email is found by its start like any store id. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
+         */
+        get: operations["search.search"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1542,26 +1608,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/licenses/deactivate": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Deactivate a device (from the app)
-         * @description Frees this fingerprint's seat (license.deactivated). No API key: the license key in the body is the credential, so the customer's app calls it directly (CORS open). Rate-limited per key; unknown keys are counted per client address (AUTH_FAILURE_LIMIT_PER_MINUTE), and past it every unknown key is 429 without a database lookup.
-         */
-        post: operations["licenses.deactivate"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/licenses/heartbeat": {
         parameters: {
             query?: never;
@@ -1576,6 +1622,26 @@ export interface paths {
          * @description Moves last_seen_at to now. With the product's activation_ttl_seconds set, a device that stops sending heartbeats loses its seat to the sweep (license.activation_expired). No API key: the license key in the body is the credential, so the customer's app calls it directly (CORS open). Rate-limited per key; unknown keys are counted per client address (AUTH_FAILURE_LIMIT_PER_MINUTE), and past it every unknown key is 429 without a database lookup.
          */
         post: operations["licenses.heartbeat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/licenses/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deactivate a device (from the app)
+         * @description Frees this fingerprint's seat (license.deactivated). No API key: the license key in the body is the credential, so the customer's app calls it directly (CORS open). Rate-limited per key; unknown keys are counted per client address (AUTH_FAILURE_LIMIT_PER_MINUTE), and past it every unknown key is 429 without a database lookup.
+         */
+        post: operations["licenses.deactivate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4126,6 +4192,80 @@ export interface components {
              */
             deleted: boolean;
         };
+        AuditActorResponseDto: {
+            /**
+             * @description user (a dashboard session), api_key, admin (the operator token), system (the CLI) or customer (a portal session: a download, a device deactivated)
+             * @example user
+             * @enum {string}
+             */
+            type: "user" | "api_key" | "admin" | "system" | "customer";
+            /**
+             * @description The user's or the key's id; `admin` or `cli` for the operator
+             * @example user_01jd8x3k2m4n5p6q7r8s9t0v1w
+             */
+            id: string;
+            /**
+             * @description What a person recognises: the user's email or the key's prefix
+             * @example support@example.com
+             */
+            label: string;
+        };
+        AuditObjectResponseDto: {
+            /**
+             * @description The kind of object acted on (entitlement, product, api_key, dashboard_user…)
+             * @example entitlement
+             */
+            type: string;
+            /**
+             * @description Its id; null when the action has no single object (a failed sign-in of an unknown user)
+             * @example ent_01jd8x3k2m4n5p6q7r8s9t0v1w
+             */
+            id: string | null;
+        };
+        AuditEntryResponseDto: {
+            /**
+             * @description Audit row id
+             * @example aud_01jd8x3k2m4n5p6q7r8s9t0v1w
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the change committed (the row commits with it)
+             * @example 2026-11-22T13:04:41.123Z
+             */
+            created_at: string;
+            /** @description Who acted */
+            actor: components["schemas"]["AuditActorResponseDto"];
+            /**
+             * @description The operation id of the route (as in the OpenAPI document), e.g. dashboardApi.signIn for a sign-in
+             * @example entitlements.revoke
+             */
+            action: string;
+            /** @description What was acted on */
+            object: components["schemas"]["AuditObjectResponseDto"];
+            /**
+             * @description The mode acted in; null for the merchant's account (sign-ins, the team)
+             * @example test
+             * @enum {string|null}
+             */
+            mode: "live" | "test" | null;
+            /**
+             * @description The request's id (its X-Request-Id); null for the CLI
+             * @example req_q3Zr9x0aB1cD2eF3
+             */
+            request_id: string | null;
+            /**
+             * @description The client's address (through TRUST_PROXY's hops); null for the CLI
+             * @example 203.0.113.7
+             */
+            client_address: string | null;
+            /**
+             * @description succeeded, or failed for what is recorded because it failed (a failed sign-in); a failed write records nothing
+             * @example succeeded
+             * @enum {string}
+             */
+            status: "succeeded" | "failed";
+        };
         SubscriptionResponseDto: {
             /**
              * @description Subscription id
@@ -4256,6 +4396,35 @@ export interface components {
              * @example 2026-11-20T10:00:00Z
              */
             store_updated_at?: string;
+        };
+        SearchResultDto: {
+            /**
+             * @description What kind of record it is
+             * @example customer
+             * @enum {string}
+             */
+            object: "customer" | "entitlement" | "product" | "order" | "subscription" | "file" | "event";
+            /**
+             * @description The record's id: GET /v1/{customers|entitlements|products|orders|subscriptions|files|events}/{id} reads it
+             * @example cus_01jd8x3k2m4n5p6q7r8s9t0v1w
+             */
+            id: string;
+            /**
+             * @description What a person recognises it by: a customer's, order's or subscription's store id, a product's or file's name, an event's type, an entitlement's customer store id and product name
+             * @example store_cust_1001
+             */
+            label: string;
+            /**
+             * @description Its id in the store, when it has one (null for entitlements, files and events)
+             * @example store_cust_1001
+             */
+            store_id: string | null;
+            /**
+             * Format: date-time
+             * @description When it was created
+             * @example 2026-11-22T13:04:41.123Z
+             */
+            created_at: string;
         };
         ImportRowErrorDto: {
             /**
@@ -4652,17 +4821,9 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        DeactivateLicenseResponseDto: {
-            /**
-             * @description The released activation
-             * @example act_01jd8x3k2m4n5p6q7r8s9t0v1w
-             */
-            activation_id: string;
-            /**
-             * @description Always true
-             * @example true
-             */
-            deactivated: boolean;
+        HeartbeatResponseDto: {
+            /** @description The activation, last_seen_at now */
+            activation: components["schemas"]["LicenseActivationResponseDto"];
         };
         LicenseDeviceDto: {
             /**
@@ -4676,9 +4837,17 @@ export interface components {
              */
             fingerprint: string;
         };
-        HeartbeatResponseDto: {
-            /** @description The activation, last_seen_at now */
-            activation: components["schemas"]["LicenseActivationResponseDto"];
+        DeactivateLicenseResponseDto: {
+            /**
+             * @description The released activation
+             * @example act_01jd8x3k2m4n5p6q7r8s9t0v1w
+             */
+            activation_id: string;
+            /**
+             * @description Always true
+             * @example true
+             */
+            deactivated: boolean;
         };
         PortalSessionResponseDto: {
             /**
@@ -8063,6 +8232,211 @@ export interface operations {
             };
         };
     };
+    "testClocks.advance": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key and the same parameters returns the first successful response (same status and body) with `Idempotent-Replayed: true` instead of acting twice; the same key with other parameters is a 409 IDEMPOTENCY_KEY_CONFLICT. Scoped to the merchant and mode, kept at least 24 h. Use a fresh random value (a UUID) per operation. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Test clock id (`clock_…`), from the answer of `POST /v1/test-clocks` or `GET /v1/test-clocks` */
+                test_clock_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdvanceTestClockDto"];
+            };
+        };
+        responses: {
+            /** @description The clock at its new time */
+            200: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Request identifier, as meta.request_id */
+                    "X-Request-Id"?: string;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TestClockResponseDto"];
+                        meta: components["schemas"]["MetaDto"];
+                    };
+                };
+            };
+            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent, or more than one of the fields that name one thing is given (customer_id and store_customer_id); `INVALID_PARAMETER`: A present field is invalid or unknown; `TEST_MODE_ONLY`: The route exists in test mode only: use a test key; `INVALID_JSON`: The body is not valid JSON */
+            400: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
+            403: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `TEST_CLOCK_NOT_FOUND`: No such test clock */
+            404: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters, or its first request finished while this one waited (retry to get its result) */
+            409: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
+            500: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
+            default: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
     "testClocks.get": {
         parameters: {
             query?: never;
@@ -8387,211 +8761,6 @@ export interface operations {
             };
         };
     };
-    "testClocks.advance": {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes a retry safe: a repeat with the same key and the same parameters returns the first successful response (same status and body) with `Idempotent-Replayed: true` instead of acting twice; the same key with other parameters is a 409 IDEMPOTENCY_KEY_CONFLICT. Scoped to the merchant and mode, kept at least 24 h. Use a fresh random value (a UUID) per operation. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                /** @description Test clock id (`clock_…`), from the answer of `POST /v1/test-clocks` or `GET /v1/test-clocks` */
-                test_clock_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["AdvanceTestClockDto"];
-            };
-        };
-        responses: {
-            /** @description The clock at its new time */
-            200: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Request identifier, as meta.request_id */
-                    "X-Request-Id"?: string;
-                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["TestClockResponseDto"];
-                        meta: components["schemas"]["MetaDto"];
-                    };
-                };
-            };
-            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent, or more than one of the fields that name one thing is given (customer_id and store_customer_id); `INVALID_PARAMETER`: A present field is invalid or unknown; `TEST_MODE_ONLY`: The route exists in test mode only: use a test key; `INVALID_JSON`: The body is not valid JSON */
-            400: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
-            401: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
-            403: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `TEST_CLOCK_NOT_FOUND`: No such test clock */
-            404: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters, or its first request finished while this one waited (retry to get its result) */
-            409: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
-                    "X-Should-Retry"?: "true" | "false";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 1 MiB */
-            413: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
-            429: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
-                    "X-Should-Retry"?: "true" | "false";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
-            500: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
-                    "X-Should-Retry"?: "true" | "false";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
-            default: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-        };
-    };
     "entitlements.check": {
         parameters: {
             query?: {
@@ -8756,7 +8925,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Filter: customer id, e.g. cus_01jd8x3k2m4n5p6q7r8s9t0v1w */
                 customer_id?: string;
-                /** @description Filter: customer id in the e-commerce platform */
+                /** @description Filter: the start of the customer id in the e-commerce platform (case-sensitive; an exact store id is its own start) */
                 store_customer_id?: string;
                 /** @description Filter: product id, e.g. prod_01jd8x3k2m4n5p6q7r8s9t0v1w */
                 product_id?: string;
@@ -8775,7 +8944,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of entitlements */
+            /** @description A page of entitlements; with `Accept: text/csv`, every page of the list (the same filters) as one streamed CSV file with a header row */
             200: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -8794,6 +8963,7 @@ export interface operations {
                         meta: components["schemas"]["MetaDto"];
                         pagination: components["schemas"]["PaginationDto"];
                     };
+                    "text/csv": string;
                 };
             };
             /** @description `FILTER_REQUIRED`: The list needs at least one filter; `INVALID_PARAMETER`: A present field is invalid or unknown */
@@ -9870,177 +10040,6 @@ export interface operations {
             };
         };
     };
-    "entitlements.activate": {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes a retry safe: a repeat with the same key and the same parameters returns the first successful response (same status and body) with `Idempotent-Replayed: true` instead of acting twice; the same key with other parameters is a 409 IDEMPOTENCY_KEY_CONFLICT. Scoped to the merchant and mode, kept at least 24 h. Use a fresh random value (a UUID) per operation. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                /** @description Entitlement id (`ent_…`), from the answer of `POST /v1/entitlements` or `GET /v1/entitlements` */
-                entitlement_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The activated entitlement */
-            200: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Request identifier, as meta.request_id */
-                    "X-Request-Id"?: string;
-                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["EntitlementResponseDto"];
-                        meta: components["schemas"]["MetaDto"];
-                    };
-                };
-            };
-            /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
-            401: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
-            403: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `ENTITLEMENT_NOT_FOUND`: No such entitlement */
-            404: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `INVALID_STATUS_TRANSITION`: The lifecycle forbids this operation in the current status; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters, or its first request finished while this one waited (retry to get its result) */
-            409: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
-                    "X-Should-Retry"?: "true" | "false";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
-            429: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
-                    "X-Should-Retry"?: "true" | "false";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
-            500: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
-                    "X-Should-Retry"?: "true" | "false";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
-            default: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-        };
-    };
     "entitlements.recordUsage": {
         parameters: {
             query?: never;
@@ -10451,6 +10450,177 @@ export interface operations {
             };
         };
     };
+    "entitlements.activate": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key and the same parameters returns the first successful response (same status and body) with `Idempotent-Replayed: true` instead of acting twice; the same key with other parameters is a 409 IDEMPOTENCY_KEY_CONFLICT. Scoped to the merchant and mode, kept at least 24 h. Use a fresh random value (a UUID) per operation. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Entitlement id (`ent_…`), from the answer of `POST /v1/entitlements` or `GET /v1/entitlements` */
+                entitlement_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The activated entitlement */
+            200: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Request identifier, as meta.request_id */
+                    "X-Request-Id"?: string;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EntitlementResponseDto"];
+                        meta: components["schemas"]["MetaDto"];
+                    };
+                };
+            };
+            /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
+            403: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `ENTITLEMENT_NOT_FOUND`: No such entitlement */
+            404: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INVALID_STATUS_TRANSITION`: The lifecycle forbids this operation in the current status; `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters, or its first request finished while this one waited (retry to get its result) */
+            409: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
+            500: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
+            default: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
     "entitlements.issueToken": {
         parameters: {
             query?: never;
@@ -10675,7 +10845,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Orders of this customer */
                 customer_id?: string;
-                /** @description Orders of the customer with this store id */
+                /** @description Orders of the customers whose store id starts with this (case-sensitive; an exact store id is its own start) */
                 store_customer_id?: string;
                 /** @description An exact order id or an exact store order id, e.g. order_1001 */
                 search?: string;
@@ -11565,7 +11735,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of customers */
+            /** @description A page of customers; with `Accept: text/csv`, every page of the list (the same filters) as one streamed CSV file with a header row */
             200: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -11584,6 +11754,7 @@ export interface operations {
                         meta: components["schemas"]["MetaDto"];
                         pagination: components["schemas"]["PaginationDto"];
                     };
+                    "text/csv": string;
                 };
             };
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
@@ -14996,6 +15167,516 @@ export interface operations {
             };
         };
     };
+    "webhookEndpoints.rotateSecret": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key and the same parameters returns the first successful response (same status and body) with `Idempotent-Replayed: true` instead of acting twice; the same key with other parameters is a 409 IDEMPOTENCY_KEY_CONFLICT. Scoped to the merchant and mode, kept at least 24 h. Use a fresh random value (a UUID) per operation. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Webhook endpoint id (`we_…`), from the answer of `POST /v1/webhook-endpoints` or `GET /v1/webhook-endpoints` */
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint with its new secret */
+            200: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Request identifier, as meta.request_id */
+                    "X-Request-Id"?: string;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpointWithSecretResponseDto"];
+                        meta: components["schemas"]["MetaDto"];
+                    };
+                };
+            };
+            /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
+            403: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `WEBHOOK_ENDPOINT_NOT_FOUND`: No such webhook endpoint */
+            404: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters, or its first request finished while this one waited (retry to get its result) */
+            409: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
+            500: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
+            default: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    "webhookEndpoints.test": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key and the same parameters returns the first successful response (same status and body) with `Idempotent-Replayed: true` instead of acting twice; the same key with other parameters is a 409 IDEMPOTENCY_KEY_CONFLICT. Scoped to the merchant and mode, kept at least 24 h. Use a fresh random value (a UUID) per operation. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Webhook endpoint id (`we_…`), from the answer of `POST /v1/webhook-endpoints` or `GET /v1/webhook-endpoints` */
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempt (a failed send is a 200 too: see succeeded and error) */
+            200: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Request identifier, as meta.request_id */
+                    "X-Request-Id"?: string;
+                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDeliveryResponseDto"];
+                        meta: components["schemas"]["MetaDto"];
+                    };
+                };
+            };
+            /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
+            403: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `WEBHOOK_ENDPOINT_NOT_FOUND`: No such webhook endpoint */
+            404: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters, or its first request finished while this one waited (retry to get its result) */
+            409: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
+            500: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
+            default: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    "webhookEndpoints.listDeliveries": {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 */
+                limit?: number;
+                /** @description Opaque cursor from pagination.next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Webhook endpoint id (`we_…`), from the answer of `POST /v1/webhook-endpoints` or `GET /v1/webhook-endpoints` */
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of attempts */
+            200: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Request identifier, as meta.request_id */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDeliveryResponseDto"][];
+                        meta: components["schemas"]["MetaDto"];
+                        pagination: components["schemas"]["PaginationDto"];
+                    };
+                };
+            };
+            /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
+            400: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
+            403: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `WEBHOOK_ENDPOINT_NOT_FOUND`: No such webhook endpoint */
+            404: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
+            500: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
+            default: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
     "webhookEndpoints.get": {
         parameters: {
             query?: never;
@@ -15471,361 +16152,20 @@ export interface operations {
             };
         };
     };
-    "webhookEndpoints.rotateSecret": {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes a retry safe: a repeat with the same key and the same parameters returns the first successful response (same status and body) with `Idempotent-Replayed: true` instead of acting twice; the same key with other parameters is a 409 IDEMPOTENCY_KEY_CONFLICT. Scoped to the merchant and mode, kept at least 24 h. Use a fresh random value (a UUID) per operation. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                /** @description Webhook endpoint id (`we_…`), from the answer of `POST /v1/webhook-endpoints` or `GET /v1/webhook-endpoints` */
-                endpoint_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The endpoint with its new secret */
-            200: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Request identifier, as meta.request_id */
-                    "X-Request-Id"?: string;
-                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["WebhookEndpointWithSecretResponseDto"];
-                        meta: components["schemas"]["MetaDto"];
-                    };
-                };
-            };
-            /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
-            401: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
-            403: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `WEBHOOK_ENDPOINT_NOT_FOUND`: No such webhook endpoint */
-            404: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters, or its first request finished while this one waited (retry to get its result) */
-            409: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
-                    "X-Should-Retry"?: "true" | "false";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
-            429: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
-                    "X-Should-Retry"?: "true" | "false";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
-            500: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
-                    "X-Should-Retry"?: "true" | "false";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
-            default: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-        };
-    };
-    "webhookEndpoints.test": {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes a retry safe: a repeat with the same key and the same parameters returns the first successful response (same status and body) with `Idempotent-Replayed: true` instead of acting twice; the same key with other parameters is a 409 IDEMPOTENCY_KEY_CONFLICT. Scoped to the merchant and mode, kept at least 24 h. Use a fresh random value (a UUID) per operation. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                /** @description Webhook endpoint id (`we_…`), from the answer of `POST /v1/webhook-endpoints` or `GET /v1/webhook-endpoints` */
-                endpoint_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The attempt (a failed send is a 200 too: see succeeded and error) */
-            200: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Request identifier, as meta.request_id */
-                    "X-Request-Id"?: string;
-                    /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["WebhookDeliveryResponseDto"];
-                        meta: components["schemas"]["MetaDto"];
-                    };
-                };
-            };
-            /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
-            401: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
-            403: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `WEBHOOK_ENDPOINT_NOT_FOUND`: No such webhook endpoint */
-            404: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `IDEMPOTENCY_KEY_CONFLICT`: The idempotency key was used with different parameters, or its first request finished while this one waited (retry to get its result) */
-            409: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
-                    "X-Should-Retry"?: "true" | "false";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
-            429: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
-                    "X-Should-Retry"?: "true" | "false";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
-            500: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
-                    "X-Should-Retry"?: "true" | "false";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
-            default: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-        };
-    };
-    "webhookEndpoints.listDeliveries": {
+    "webhookDeliveries.list": {
         parameters: {
             query?: {
                 /** @description Page size, 1 to 100 */
                 limit?: number;
                 /** @description Opaque cursor from pagination.next_cursor of the previous page */
                 cursor?: string;
+                /** @description Only attempts to this endpoint (404 WEBHOOK_ENDPOINT_NOT_FOUND when it is not one of yours), e.g. we_01jd8x3k2m4n5p6q7r8s9t0v1w */
+                endpoint_id?: string;
+                /** @description Only attempts that succeeded (a 2xx answer) or failed (any other answer, or none) */
+                status?: "succeeded" | "failed";
             };
             header?: never;
-            path: {
-                /** @description Webhook endpoint id (`we_…`), from the answer of `POST /v1/webhook-endpoints` or `GET /v1/webhook-endpoints` */
-                endpoint_id: string;
-            };
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
@@ -15898,6 +16238,167 @@ export interface operations {
             };
             /** @description `WEBHOOK_ENDPOINT_NOT_FOUND`: No such webhook endpoint */
             404: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
+            500: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
+            default: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    "auditLog.list": {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 */
+                limit?: number;
+                /** @description Opaque cursor from pagination.next_cursor of the previous page */
+                cursor?: string;
+                /** @description Only rows of this actor: a user's or key's id, `admin` or `cli`, e.g. key_01jd8x3k2m4n5p6q7r8s9t0v1w */
+                actor_id?: string;
+                /** @description Only rows about this object, e.g. ent_01jd8x3k2m4n5p6q7r8s9t0v1w */
+                object_id?: string;
+                /** @description Only rows of this action (an operation id), e.g. entitlements.revoke */
+                action?: string;
+                /** @description Only rows created strictly after this time (ISO 8601), e.g. 2026-11-22T00:00:00Z */
+                created_after?: string;
+                /** @description Only rows created strictly before this time (ISO 8601), e.g. 2026-11-23T00:00:00Z */
+                created_before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of audit rows; with `Accept: text/csv`, every page of the list (the same filters) as one streamed CSV file with a header row */
+            200: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Request identifier, as meta.request_id */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AuditEntryResponseDto"][];
+                        meta: components["schemas"]["MetaDto"];
+                        pagination: components["schemas"]["PaginationDto"];
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
+            400: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
+            403: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
@@ -16504,7 +17005,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Customer id (one of customer_id / store_customer_id), e.g. cus_01jd8x3k2m4n5p6q7r8s9t0v1w */
                 customer_id?: string;
-                /** @description Customer id in the e-commerce platform, e.g. store_cust_1001 */
+                /** @description The start of the customer id in the e-commerce platform (case-sensitive; an exact store id is its own start), e.g. store_cust_1001 */
                 store_customer_id?: string;
                 /** @description An exact subscription id or an exact store subscription id, e.g. store_sub_1001 */
                 search?: string;
@@ -16539,6 +17040,153 @@ export interface operations {
                 };
             };
             /** @description `INVALID_PARAMETER`: A present field is invalid or unknown */
+            400: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INVALID_API_KEY`: Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INSUFFICIENT_SCOPE`: The API key lacks the scope this route needs */
+            403: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: unexpected error, logged with the request id; nothing internal in the body */
+            500: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or too busy (or this merchant has too many writes waiting); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Whether the same request may succeed if sent again (idempotent calls only: the SDK retries on true) */
+                    "X-Should-Retry"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Any other error of the catalogue, in the error shape (the statuses above list what this route returns) */
+            default: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    "search.search": {
+        parameters: {
+            query: {
+                /** @description What to find: any id (cus_, ent_, prod_, ord_, sub_, file_, evt_), or the start of a store id (a customer, product, order or subscription id in the store, case-sensitive; a store id that is an email is found by its first characters too) */
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The records found (possibly none) */
+            200: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Request identifier, as meta.request_id */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SearchResultDto"][];
+                        meta: components["schemas"]["MetaDto"];
+                    };
+                };
+            };
+            /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent, or more than one of the fields that name one thing is given (customer_id and store_customer_id); `INVALID_PARAMETER`: A present field is invalid or unknown */
             400: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -18304,7 +18952,7 @@ export interface operations {
             };
         };
     };
-    "licenses.deactivate": {
+    "licenses.heartbeat": {
         parameters: {
             query?: never;
             header?: never;
@@ -18317,7 +18965,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Deactivated */
+            /** @description The activation, seen now */
             200: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -18332,13 +18980,28 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["DeactivateLicenseResponseDto"];
+                        data: components["schemas"]["HeartbeatResponseDto"];
                         meta: components["schemas"]["MetaDto"];
                     };
                 };
             };
             /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent, or more than one of the fields that name one thing is given (customer_id and store_customer_id); `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
+                headers: {
+                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description `ENTITLEMENT_NOT_ACTIVE`: The entitlement is not active */
+            403: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;
@@ -18452,7 +19115,7 @@ export interface operations {
             };
         };
     };
-    "licenses.heartbeat": {
+    "licenses.deactivate": {
         parameters: {
             query?: never;
             header?: never;
@@ -18465,7 +19128,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The activation, seen now */
+            /** @description Deactivated */
             200: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
@@ -18480,28 +19143,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["HeartbeatResponseDto"];
+                        data: components["schemas"]["DeactivateLicenseResponseDto"];
                         meta: components["schemas"]["MetaDto"];
                     };
                 };
             };
             /** @description `MISSING_REQUIRED_FIELD`: A required field or query parameter is absent, or more than one of the fields that name one thing is given (customer_id and store_customer_id); `INVALID_PARAMETER`: A present field is invalid or unknown; `INVALID_JSON`: The body is not valid JSON */
             400: {
-                headers: {
-                    /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description `ENTITLEMENT_NOT_ACTIVE`: The entitlement is not active */
-            403: {
                 headers: {
                     /** @description Requests allowed a minute for this key (read or write budget). Sent on every answer once the key is authenticated and has the route's scope, errors included; not on a 401, a 403 INSUFFICIENT_SCOPE or a 413 refused before that */
                     "X-RateLimit-Limit"?: number;

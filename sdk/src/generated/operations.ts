@@ -28,9 +28,9 @@ export const OPERATIONS = {
   'grantRules.update': { group: 'grantRules', name: 'update', method: 'PATCH', path: '/v1/grant-rules/{rule_id}', pathParameters: ['rule_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'testClocks.list': { group: 'testClocks', name: 'list', method: 'GET', path: '/v1/test-clocks', pathParameters: [], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
   'testClocks.create': { group: 'testClocks', name: 'create', method: 'POST', path: '/v1/test-clocks', pathParameters: [], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'header' },
+  'testClocks.advance': { group: 'testClocks', name: 'advance', method: 'POST', path: '/v1/test-clocks/{test_clock_id}/advance', pathParameters: ['test_clock_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'testClocks.get': { group: 'testClocks', name: 'get', method: 'GET', path: '/v1/test-clocks/{test_clock_id}', pathParameters: ['test_clock_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'testClocks.delete': { group: 'testClocks', name: 'delete', method: 'DELETE', path: '/v1/test-clocks/{test_clock_id}', pathParameters: ['test_clock_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
-  'testClocks.advance': { group: 'testClocks', name: 'advance', method: 'POST', path: '/v1/test-clocks/{test_clock_id}/advance', pathParameters: ['test_clock_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'entitlements.check': { group: 'entitlements', name: 'check', method: 'GET', path: '/v1/entitlements/check', pathParameters: [], input: 'query', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'entitlements.list': { group: 'entitlements', name: 'list', method: 'GET', path: '/v1/entitlements', pathParameters: [], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
   'entitlements.create': { group: 'entitlements', name: 'create', method: 'POST', path: '/v1/entitlements', pathParameters: [], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'headerOrBody' },
@@ -38,9 +38,9 @@ export const OPERATIONS = {
   'entitlements.update': { group: 'entitlements', name: 'update', method: 'PATCH', path: '/v1/entitlements/{entitlement_id}', pathParameters: ['entitlement_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'entitlements.suspend': { group: 'entitlements', name: 'suspend', method: 'POST', path: '/v1/entitlements/{entitlement_id}/suspend', pathParameters: ['entitlement_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'entitlements.reactivate': { group: 'entitlements', name: 'reactivate', method: 'POST', path: '/v1/entitlements/{entitlement_id}/reactivate', pathParameters: ['entitlement_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'header' },
-  'entitlements.activate': { group: 'entitlements', name: 'activate', method: 'POST', path: '/v1/entitlements/{entitlement_id}/activate', pathParameters: ['entitlement_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'entitlements.recordUsage': { group: 'entitlements', name: 'recordUsage', method: 'POST', path: '/v1/entitlements/{entitlement_id}/usage', pathParameters: ['entitlement_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'entitlements.revoke': { group: 'entitlements', name: 'revoke', method: 'POST', path: '/v1/entitlements/{entitlement_id}/revoke', pathParameters: ['entitlement_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'header' },
+  'entitlements.activate': { group: 'entitlements', name: 'activate', method: 'POST', path: '/v1/entitlements/{entitlement_id}/activate', pathParameters: ['entitlement_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'entitlements.issueToken': { group: 'entitlements', name: 'issueToken', method: 'POST', path: '/v1/entitlements/{entitlement_id}/token', pathParameters: ['entitlement_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'entitlements.getSigningKeys': { group: 'entitlements', name: 'getSigningKeys', method: 'GET', path: '/.well-known/jwks.json', pathParameters: [], input: 'none', contentTypes: [], paginated: false, credential: null, idempotency: 'none' },
   'entitlements.getTokenIssuer': { group: 'entitlements', name: 'getTokenIssuer', method: 'GET', path: '/.well-known/entitlement-token-issuer.json', pathParameters: [], input: 'none', contentTypes: [], paginated: false, credential: null, idempotency: 'none' },
@@ -70,16 +70,19 @@ export const OPERATIONS = {
   'events.redeliver': { group: 'events', name: 'redeliver', method: 'POST', path: '/v1/events/{event_id}/redeliver', pathParameters: ['event_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'webhookEndpoints.list': { group: 'webhookEndpoints', name: 'list', method: 'GET', path: '/v1/webhook-endpoints', pathParameters: [], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
   'webhookEndpoints.create': { group: 'webhookEndpoints', name: 'create', method: 'POST', path: '/v1/webhook-endpoints', pathParameters: [], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'header' },
-  'webhookEndpoints.get': { group: 'webhookEndpoints', name: 'get', method: 'GET', path: '/v1/webhook-endpoints/{endpoint_id}', pathParameters: ['endpoint_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
-  'webhookEndpoints.delete': { group: 'webhookEndpoints', name: 'delete', method: 'DELETE', path: '/v1/webhook-endpoints/{endpoint_id}', pathParameters: ['endpoint_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
-  'webhookEndpoints.update': { group: 'webhookEndpoints', name: 'update', method: 'PATCH', path: '/v1/webhook-endpoints/{endpoint_id}', pathParameters: ['endpoint_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'webhookEndpoints.rotateSecret': { group: 'webhookEndpoints', name: 'rotateSecret', method: 'POST', path: '/v1/webhook-endpoints/{endpoint_id}/rotate-secret', pathParameters: ['endpoint_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'webhookEndpoints.test': { group: 'webhookEndpoints', name: 'test', method: 'POST', path: '/v1/webhook-endpoints/{endpoint_id}/test', pathParameters: ['endpoint_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'webhookEndpoints.listDeliveries': { group: 'webhookEndpoints', name: 'listDeliveries', method: 'GET', path: '/v1/webhook-endpoints/{endpoint_id}/deliveries', pathParameters: ['endpoint_id'], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
+  'webhookEndpoints.get': { group: 'webhookEndpoints', name: 'get', method: 'GET', path: '/v1/webhook-endpoints/{endpoint_id}', pathParameters: ['endpoint_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
+  'webhookEndpoints.delete': { group: 'webhookEndpoints', name: 'delete', method: 'DELETE', path: '/v1/webhook-endpoints/{endpoint_id}', pathParameters: ['endpoint_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
+  'webhookEndpoints.update': { group: 'webhookEndpoints', name: 'update', method: 'PATCH', path: '/v1/webhook-endpoints/{endpoint_id}', pathParameters: ['endpoint_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'none' },
+  'webhookDeliveries.list': { group: 'webhookDeliveries', name: 'list', method: 'GET', path: '/v1/webhook-deliveries', pathParameters: [], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
+  'auditLog.list': { group: 'auditLog', name: 'list', method: 'GET', path: '/v1/audit-log', pathParameters: [], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
   'subscriptions.getByStoreId': { group: 'subscriptions', name: 'getByStoreId', method: 'GET', path: '/v1/subscriptions/store/{store_subscription_id}', pathParameters: ['store_subscription_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'subscriptions.upsert': { group: 'subscriptions', name: 'upsert', method: 'PUT', path: '/v1/subscriptions/store/{store_subscription_id}', pathParameters: ['store_subscription_id'], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'subscriptions.get': { group: 'subscriptions', name: 'get', method: 'GET', path: '/v1/subscriptions/{subscription_id}', pathParameters: ['subscription_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'subscriptions.list': { group: 'subscriptions', name: 'list', method: 'GET', path: '/v1/subscriptions', pathParameters: [], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
+  'search.search': { group: 'search', name: 'search', method: 'GET', path: '/v1/search', pathParameters: [], input: 'query', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'imports.list': { group: 'imports', name: 'list', method: 'GET', path: '/v1/entitlement-imports', pathParameters: [], input: 'query', contentTypes: [], paginated: true, credential: 'apiKey', idempotency: 'none' },
   'imports.create': { group: 'imports', name: 'create', method: 'POST', path: '/v1/entitlement-imports', pathParameters: [], input: 'body', contentTypes: ['application/json', 'text/csv'], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'imports.get': { group: 'imports', name: 'get', method: 'GET', path: '/v1/entitlement-imports/{import_id}', pathParameters: ['import_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
@@ -90,8 +93,8 @@ export const OPERATIONS = {
   'licenseKeys.deleteActivation': { group: 'licenseKeys', name: 'deleteActivation', method: 'DELETE', path: '/v1/license-keys/{license_key_id}/activations/{activation_id}', pathParameters: ['license_key_id', 'activation_id'], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'licenses.validate': { group: 'licenses', name: 'validate', method: 'POST', path: '/v1/licenses/validate', pathParameters: [], input: 'body', contentTypes: ['application/json'], paginated: false, credential: null, idempotency: 'none' },
   'licenses.activate': { group: 'licenses', name: 'activate', method: 'POST', path: '/v1/licenses/activate', pathParameters: [], input: 'body', contentTypes: ['application/json'], paginated: false, credential: null, idempotency: 'none' },
-  'licenses.deactivate': { group: 'licenses', name: 'deactivate', method: 'POST', path: '/v1/licenses/deactivate', pathParameters: [], input: 'body', contentTypes: ['application/json'], paginated: false, credential: null, idempotency: 'none' },
   'licenses.heartbeat': { group: 'licenses', name: 'heartbeat', method: 'POST', path: '/v1/licenses/heartbeat', pathParameters: [], input: 'body', contentTypes: ['application/json'], paginated: false, credential: null, idempotency: 'none' },
+  'licenses.deactivate': { group: 'licenses', name: 'deactivate', method: 'POST', path: '/v1/licenses/deactivate', pathParameters: [], input: 'body', contentTypes: ['application/json'], paginated: false, credential: null, idempotency: 'none' },
   'portalSessions.create': { group: 'portalSessions', name: 'create', method: 'POST', path: '/v1/portal-sessions', pathParameters: [], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'header' },
   'portalSettings.get': { group: 'portalSettings', name: 'get', method: 'GET', path: '/v1/portal-settings', pathParameters: [], input: 'none', contentTypes: [], paginated: false, credential: 'apiKey', idempotency: 'none' },
   'portalSettings.update': { group: 'portalSettings', name: 'update', method: 'PATCH', path: '/v1/portal-settings', pathParameters: [], input: 'body', contentTypes: ['application/json'], paginated: false, credential: 'apiKey', idempotency: 'none' },
@@ -263,6 +266,13 @@ export interface OperationTypes {
     item: never;
     errorCode: 'IDEMPOTENCY_KEY_CONFLICT' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'MISSING_REQUIRED_FIELD' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'TEST_MODE_ONLY';
   };
+  'testClocks.advance': {
+    query: never;
+    body: operations['testClocks.advance']['requestBody']['content']['application/json'];
+    response: operations['testClocks.advance']['responses'][200]['content']['application/json'];
+    item: never;
+    errorCode: 'IDEMPOTENCY_KEY_CONFLICT' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'MISSING_REQUIRED_FIELD' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'TEST_CLOCK_NOT_FOUND' | 'TEST_MODE_ONLY';
+  };
   'testClocks.get': {
     query: never;
     body: never;
@@ -276,13 +286,6 @@ export interface OperationTypes {
     response: operations['testClocks.delete']['responses'][200]['content']['application/json'];
     item: never;
     errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'TEST_CLOCK_NOT_FOUND' | 'TEST_MODE_ONLY';
-  };
-  'testClocks.advance': {
-    query: never;
-    body: operations['testClocks.advance']['requestBody']['content']['application/json'];
-    response: operations['testClocks.advance']['responses'][200]['content']['application/json'];
-    item: never;
-    errorCode: 'IDEMPOTENCY_KEY_CONFLICT' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'MISSING_REQUIRED_FIELD' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'TEST_CLOCK_NOT_FOUND' | 'TEST_MODE_ONLY';
   };
   'entitlements.check': {
     query: NonNullable<operations['entitlements.check']['parameters']['query']>;
@@ -333,13 +336,6 @@ export interface OperationTypes {
     item: never;
     errorCode: 'ENTITLEMENT_NOT_FOUND' | 'IDEMPOTENCY_KEY_CONFLICT' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'INVALID_STATUS_TRANSITION' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
   };
-  'entitlements.activate': {
-    query: never;
-    body: never;
-    response: operations['entitlements.activate']['responses'][200]['content']['application/json'];
-    item: never;
-    errorCode: 'ENTITLEMENT_NOT_FOUND' | 'IDEMPOTENCY_KEY_CONFLICT' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_STATUS_TRANSITION' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
-  };
   'entitlements.recordUsage': {
     query: never;
     body: NonNullable<operations['entitlements.recordUsage']['requestBody']>['content']['application/json'];
@@ -353,6 +349,13 @@ export interface OperationTypes {
     response: operations['entitlements.revoke']['responses'][200]['content']['application/json'];
     item: never;
     errorCode: 'ENTITLEMENT_NOT_FOUND' | 'IDEMPOTENCY_KEY_CONFLICT' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'INVALID_STATUS_TRANSITION' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
+  };
+  'entitlements.activate': {
+    query: never;
+    body: never;
+    response: operations['entitlements.activate']['responses'][200]['content']['application/json'];
+    item: never;
+    errorCode: 'ENTITLEMENT_NOT_FOUND' | 'IDEMPOTENCY_KEY_CONFLICT' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_STATUS_TRANSITION' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
   };
   'entitlements.issueToken': {
     query: never;
@@ -557,6 +560,27 @@ export interface OperationTypes {
     item: never;
     errorCode: 'IDEMPOTENCY_KEY_CONFLICT' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'MISSING_REQUIRED_FIELD' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
   };
+  'webhookEndpoints.rotateSecret': {
+    query: never;
+    body: never;
+    response: operations['webhookEndpoints.rotateSecret']['responses'][200]['content']['application/json'];
+    item: never;
+    errorCode: 'IDEMPOTENCY_KEY_CONFLICT' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'WEBHOOK_ENDPOINT_NOT_FOUND';
+  };
+  'webhookEndpoints.test': {
+    query: never;
+    body: never;
+    response: operations['webhookEndpoints.test']['responses'][200]['content']['application/json'];
+    item: never;
+    errorCode: 'IDEMPOTENCY_KEY_CONFLICT' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'WEBHOOK_ENDPOINT_NOT_FOUND';
+  };
+  'webhookEndpoints.listDeliveries': {
+    query: NonNullable<operations['webhookEndpoints.listDeliveries']['parameters']['query']>;
+    body: never;
+    response: operations['webhookEndpoints.listDeliveries']['responses'][200]['content']['application/json'];
+    item: (operations['webhookEndpoints.listDeliveries']['responses'][200]['content']['application/json'])['data'][number];
+    errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_PARAMETER' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'WEBHOOK_ENDPOINT_NOT_FOUND';
+  };
   'webhookEndpoints.get': {
     query: never;
     body: never;
@@ -578,26 +602,19 @@ export interface OperationTypes {
     item: never;
     errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'WEBHOOK_ENDPOINT_NOT_FOUND';
   };
-  'webhookEndpoints.rotateSecret': {
-    query: never;
+  'webhookDeliveries.list': {
+    query: NonNullable<operations['webhookDeliveries.list']['parameters']['query']>;
     body: never;
-    response: operations['webhookEndpoints.rotateSecret']['responses'][200]['content']['application/json'];
-    item: never;
-    errorCode: 'IDEMPOTENCY_KEY_CONFLICT' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'WEBHOOK_ENDPOINT_NOT_FOUND';
-  };
-  'webhookEndpoints.test': {
-    query: never;
-    body: never;
-    response: operations['webhookEndpoints.test']['responses'][200]['content']['application/json'];
-    item: never;
-    errorCode: 'IDEMPOTENCY_KEY_CONFLICT' | 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'WEBHOOK_ENDPOINT_NOT_FOUND';
-  };
-  'webhookEndpoints.listDeliveries': {
-    query: NonNullable<operations['webhookEndpoints.listDeliveries']['parameters']['query']>;
-    body: never;
-    response: operations['webhookEndpoints.listDeliveries']['responses'][200]['content']['application/json'];
-    item: (operations['webhookEndpoints.listDeliveries']['responses'][200]['content']['application/json'])['data'][number];
+    response: operations['webhookDeliveries.list']['responses'][200]['content']['application/json'];
+    item: (operations['webhookDeliveries.list']['responses'][200]['content']['application/json'])['data'][number];
     errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_PARAMETER' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'WEBHOOK_ENDPOINT_NOT_FOUND';
+  };
+  'auditLog.list': {
+    query: NonNullable<operations['auditLog.list']['parameters']['query']>;
+    body: never;
+    response: operations['auditLog.list']['responses'][200]['content']['application/json'];
+    item: (operations['auditLog.list']['responses'][200]['content']['application/json'])['data'][number];
+    errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_PARAMETER' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
   };
   'subscriptions.getByStoreId': {
     query: never;
@@ -626,6 +643,13 @@ export interface OperationTypes {
     response: operations['subscriptions.list']['responses'][200]['content']['application/json'];
     item: (operations['subscriptions.list']['responses'][200]['content']['application/json'])['data'][number];
     errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_PARAMETER' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
+  };
+  'search.search': {
+    query: NonNullable<operations['search.search']['parameters']['query']>;
+    body: never;
+    response: operations['search.search']['responses'][200]['content']['application/json'];
+    item: never;
+    errorCode: 'INSUFFICIENT_SCOPE' | 'INTERNAL_ERROR' | 'INVALID_API_KEY' | 'INVALID_PARAMETER' | 'MISSING_REQUIRED_FIELD' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
   };
   'imports.list': {
     query: NonNullable<operations['imports.list']['parameters']['query']>;
@@ -697,19 +721,19 @@ export interface OperationTypes {
     item: never;
     errorCode: 'ACTIVATION_LIMIT_REACHED' | 'ENTITLEMENT_NOT_ACTIVE' | 'INTERNAL_ERROR' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'LICENSE_KEY_NOT_FOUND' | 'MISSING_REQUIRED_FIELD' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
   };
-  'licenses.deactivate': {
-    query: never;
-    body: operations['licenses.deactivate']['requestBody']['content']['application/json'];
-    response: operations['licenses.deactivate']['responses'][200]['content']['application/json'];
-    item: never;
-    errorCode: 'ACTIVATION_NOT_FOUND' | 'INTERNAL_ERROR' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'LICENSE_KEY_NOT_FOUND' | 'MISSING_REQUIRED_FIELD' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
-  };
   'licenses.heartbeat': {
     query: never;
     body: operations['licenses.heartbeat']['requestBody']['content']['application/json'];
     response: operations['licenses.heartbeat']['responses'][200]['content']['application/json'];
     item: never;
     errorCode: 'ACTIVATION_NOT_FOUND' | 'ENTITLEMENT_NOT_ACTIVE' | 'INTERNAL_ERROR' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'LICENSE_KEY_NOT_FOUND' | 'MISSING_REQUIRED_FIELD' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
+  };
+  'licenses.deactivate': {
+    query: never;
+    body: operations['licenses.deactivate']['requestBody']['content']['application/json'];
+    response: operations['licenses.deactivate']['responses'][200]['content']['application/json'];
+    item: never;
+    errorCode: 'ACTIVATION_NOT_FOUND' | 'INTERNAL_ERROR' | 'INVALID_JSON' | 'INVALID_PARAMETER' | 'LICENSE_KEY_NOT_FOUND' | 'MISSING_REQUIRED_FIELD' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE';
   };
   'portalSessions.create': {
     query: never;
@@ -1057,6 +1081,17 @@ export interface TestClocksOperations {
   create(body: Body<'testClocks.create'>, options?: RequestOptions): Promise<ApiResult<'testClocks.create'>>;
 
   /**
+   * Advance a test clock
+   *
+   * Moves the clock forward (a later frozen_time, at most 2 years per call; else 400 INVALID_PARAMETER) and, before answering, applies everything that became due for its customers as the expiry sweeper would: time-limited entitlements past expires_at and subscriptions' cancel_at_period_end expire, each publishing entitlement.expired once (an event keeps its real created_at and carries data.test_clock). The answer is the clock, status ready.
+   *
+   * `POST /v1/test-clocks/{test_clock_id}/advance` · API key with scope `entitlements:write` · operationId `testClocks.advance`
+   *
+   * @throws {ApiError} IDEMPOTENCY_KEY_CONFLICT, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_JSON, INVALID_PARAMETER, MISSING_REQUIRED_FIELD, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE, TEST_CLOCK_NOT_FOUND, TEST_MODE_ONLY
+   */
+  advance(testClockId: string, body: Body<'testClocks.advance'>, options?: RequestOptions): Promise<ApiResult<'testClocks.advance'>>;
+
+  /**
    * Get a test clock
    *
    * Test mode only.
@@ -1077,17 +1112,6 @@ export interface TestClocksOperations {
    * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, RATE_LIMITED, SERVICE_UNAVAILABLE, TEST_CLOCK_NOT_FOUND, TEST_MODE_ONLY
    */
   delete(testClockId: string, options?: RequestOptions): Promise<ApiResult<'testClocks.delete'>>;
-
-  /**
-   * Advance a test clock
-   *
-   * Moves the clock forward (a later frozen_time, at most 2 years per call; else 400 INVALID_PARAMETER) and, before answering, applies everything that became due for its customers as the expiry sweeper would: time-limited entitlements past expires_at and subscriptions' cancel_at_period_end expire, each publishing entitlement.expired once (an event keeps its real created_at and carries data.test_clock). The answer is the clock, status ready.
-   *
-   * `POST /v1/test-clocks/{test_clock_id}/advance` · API key with scope `entitlements:write` · operationId `testClocks.advance`
-   *
-   * @throws {ApiError} IDEMPOTENCY_KEY_CONFLICT, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_JSON, INVALID_PARAMETER, MISSING_REQUIRED_FIELD, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE, TEST_CLOCK_NOT_FOUND, TEST_MODE_ONLY
-   */
-  advance(testClockId: string, body: Body<'testClocks.advance'>, options?: RequestOptions): Promise<ApiResult<'testClocks.advance'>>;
 }
 
 /**
@@ -1174,17 +1198,6 @@ export interface EntitlementsOperations {
   reactivate(entitlementId: string, body?: Body<'entitlements.reactivate'>, options?: RequestOptions): Promise<ApiResult<'entitlements.reactivate'>>;
 
   /**
-   * Activate a pending entitlement
-   *
-   * pending → active. Publishes entitlement.activated. Refused with 409 INVALID_STATUS_TRANSITION ("Cannot <operation> an entitlement that is <status>") where the lifecycle table forbids it.
-   *
-   * `POST /v1/entitlements/{entitlement_id}/activate` · API key with scope `entitlements:write` · operationId `entitlements.activate`
-   *
-   * @throws {ApiError} ENTITLEMENT_NOT_FOUND, IDEMPOTENCY_KEY_CONFLICT, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_STATUS_TRANSITION, RATE_LIMITED, SERVICE_UNAVAILABLE
-   */
-  activate(entitlementId: string, options?: RequestOptions): Promise<ApiResult<'entitlements.activate'>>;
-
-  /**
    * Record usage
    *
    * Records uses of an active entitlement (non-file products; file downloads count themselves). The use that reaches usage_limit succeeds and the entitlement reads as expired from then on; further uses get 409 INVALID_STATUS_TRANSITION, as does a quantity larger than the uses left. Publishes entitlement.updated.
@@ -1205,6 +1218,17 @@ export interface EntitlementsOperations {
    * @throws {ApiError} ENTITLEMENT_NOT_FOUND, IDEMPOTENCY_KEY_CONFLICT, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_JSON, INVALID_PARAMETER, INVALID_STATUS_TRANSITION, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE
    */
   revoke(entitlementId: string, body?: Body<'entitlements.revoke'>, options?: RequestOptions): Promise<ApiResult<'entitlements.revoke'>>;
+
+  /**
+   * Activate a pending entitlement
+   *
+   * pending → active. Publishes entitlement.activated. Refused with 409 INVALID_STATUS_TRANSITION ("Cannot <operation> an entitlement that is <status>") where the lifecycle table forbids it.
+   *
+   * `POST /v1/entitlements/{entitlement_id}/activate` · API key with scope `entitlements:write` · operationId `entitlements.activate`
+   *
+   * @throws {ApiError} ENTITLEMENT_NOT_FOUND, IDEMPOTENCY_KEY_CONFLICT, INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_STATUS_TRANSITION, RATE_LIMITED, SERVICE_UNAVAILABLE
+   */
+  activate(entitlementId: string, options?: RequestOptions): Promise<ApiResult<'entitlements.activate'>>;
 
   /**
    * Issue a signed entitlement token
@@ -1572,39 +1596,6 @@ export interface WebhookEndpointsOperations {
   create(body: Body<'webhookEndpoints.create'>, options?: RequestOptions): Promise<ApiResult<'webhookEndpoints.create'>>;
 
   /**
-   * Get a webhook endpoint
-   *
-   * Without its secret.
-   *
-   * `GET /v1/webhook-endpoints/{endpoint_id}` · API key with scope `webhooks:read` · operationId `webhookEndpoints.get`
-   *
-   * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, RATE_LIMITED, SERVICE_UNAVAILABLE, WEBHOOK_ENDPOINT_NOT_FOUND
-   */
-  get(endpointId: string, options?: RequestOptions): Promise<ApiResult<'webhookEndpoints.get'>>;
-
-  /**
-   * Delete a webhook endpoint
-   *
-   * Its queued deliveries and attempt history go with it.
-   *
-   * `DELETE /v1/webhook-endpoints/{endpoint_id}` · API key with scope `webhooks:manage` · operationId `webhookEndpoints.delete`
-   *
-   * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, RATE_LIMITED, SERVICE_UNAVAILABLE, WEBHOOK_ENDPOINT_NOT_FOUND
-   */
-  delete(endpointId: string, options?: RequestOptions): Promise<ApiResult<'webhookEndpoints.delete'>>;
-
-  /**
-   * Update a webhook endpoint
-   *
-   * Change url, enabled_events or description; disable it, or enable it again (queued deliveries resume).
-   *
-   * `PATCH /v1/webhook-endpoints/{endpoint_id}` · API key with scope `webhooks:manage` · operationId `webhookEndpoints.update`
-   *
-   * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_JSON, INVALID_PARAMETER, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE, WEBHOOK_ENDPOINT_NOT_FOUND
-   */
-  update(endpointId: string, body: Body<'webhookEndpoints.update'>, options?: RequestOptions): Promise<ApiResult<'webhookEndpoints.update'>>;
-
-  /**
    * Rotate the signing secret
    *
    * Returns the new secret. For 24 h the old secret keeps signing too: webhook-signature then carries both signatures, space-separated.
@@ -1638,6 +1629,75 @@ export interface WebhookEndpointsOperations {
    * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_PARAMETER, RATE_LIMITED, SERVICE_UNAVAILABLE, WEBHOOK_ENDPOINT_NOT_FOUND
    */
   listDeliveries(endpointId: string, query?: Query<'webhookEndpoints.listDeliveries'>, options?: RequestOptions): PagePromise<'webhookEndpoints.listDeliveries'>;
+
+  /**
+   * Get a webhook endpoint
+   *
+   * Without its secret.
+   *
+   * `GET /v1/webhook-endpoints/{endpoint_id}` · API key with scope `webhooks:read` · operationId `webhookEndpoints.get`
+   *
+   * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, RATE_LIMITED, SERVICE_UNAVAILABLE, WEBHOOK_ENDPOINT_NOT_FOUND
+   */
+  get(endpointId: string, options?: RequestOptions): Promise<ApiResult<'webhookEndpoints.get'>>;
+
+  /**
+   * Delete a webhook endpoint
+   *
+   * Its queued deliveries and attempt history go with it.
+   *
+   * `DELETE /v1/webhook-endpoints/{endpoint_id}` · API key with scope `webhooks:manage` · operationId `webhookEndpoints.delete`
+   *
+   * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, RATE_LIMITED, SERVICE_UNAVAILABLE, WEBHOOK_ENDPOINT_NOT_FOUND
+   */
+  delete(endpointId: string, options?: RequestOptions): Promise<ApiResult<'webhookEndpoints.delete'>>;
+
+  /**
+   * Update a webhook endpoint
+   *
+   * Change url, enabled_events or description; disable it, or enable it again (queued deliveries resume).
+   *
+   * `PATCH /v1/webhook-endpoints/{endpoint_id}` · API key with scope `webhooks:manage` · operationId `webhookEndpoints.update`
+   *
+   * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_JSON, INVALID_PARAMETER, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE, WEBHOOK_ENDPOINT_NOT_FOUND
+   */
+  update(endpointId: string, body: Body<'webhookEndpoints.update'>, options?: RequestOptions): Promise<ApiResult<'webhookEndpoints.update'>>;
+}
+
+/**
+ * `client.webhookDeliveries`: Webhook endpoints that receive signed events, with their delivery attempts.
+ */
+export interface WebhookDeliveriesOperations {
+  /**
+   * List delivery attempts to every endpoint
+   *
+   * Every attempt to any of your endpoints, newest first, cursor-paginated with total; `endpoint_id` and `status` (succeeded, failed) narrow it. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
+   *
+   * `GET /v1/webhook-deliveries` · API key with scope `webhooks:read` · operationId `webhookDeliveries.list`
+   *
+   * Await it for one page, or `for await` over it (or `.toArray({ limit })`) for every item across pages.
+   *
+   * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_PARAMETER, RATE_LIMITED, SERVICE_UNAVAILABLE, WEBHOOK_ENDPOINT_NOT_FOUND
+   */
+  list(query?: Query<'webhookDeliveries.list'>, options?: RequestOptions): PagePromise<'webhookDeliveries.list'>;
+}
+
+/**
+ * `client.auditLog`: Who did what: every write, sign-in and team change, recorded with the change itself (append-only).
+ */
+export interface AuditLogOperations {
+  /**
+   * List the audit log
+   *
+   * Who did what: one row per successful write (by a dashboard user, an API key, the admin token or the CLI), sign-in, failed sign-in, key and team change, written in the change's own transaction. This mode's rows and the account's (mode null), newest first, cursor-paginated; filter by actor, object, action and creation time (exclusive bounds). With `Accept: text/csv` every page of the filtered log is streamed as one CSV file (the actor and object in columns of their own). May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
+   *
+   * `GET /v1/audit-log` · API key with scope `audit:read` · operationId `auditLog.list`
+   *
+   * Await it for one page, or `for await` over it (or `.toArray({ limit })`) for every item across pages.
+   *
+   * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_PARAMETER, RATE_LIMITED, SERVICE_UNAVAILABLE
+   */
+  list(query?: Query<'auditLog.list'>, options?: RequestOptions): PagePromise<'auditLog.list'>;
 }
 
 /**
@@ -1689,6 +1749,22 @@ export interface SubscriptionsOperations {
    * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_PARAMETER, RATE_LIMITED, SERVICE_UNAVAILABLE
    */
   list(query?: Query<'subscriptions.list'>, options?: RequestOptions): PagePromise<'subscriptions.list'>;
+}
+
+/**
+ * `client.search`: Find any record by its id or the start of its store id: one box for customers, entitlements, products, orders, subscriptions, files and events.
+ */
+export interface SearchOperations {
+  /**
+   * Search everything by id or store id
+   *
+   * Finds, in the key's mode: the record with this id (cus_, ent_, prod_, ord_, sub_, file_, evt_), and the customers, products, orders and subscriptions whose store id starts with `q` (case-sensitive; `%` and `_` are plain characters). At most 5 records of each kind, the exact id first, then by kind and store id; no pagination. Needs `customers:read`; entitlements, orders and subscriptions are included with `entitlements:read`, products with `products:read`, files with `files:read` and events with `events:read`. Customers carry no email of their own: a store id that is an email is found by its start like any store id. May lag: with a read replica (DATABASE_READ_URL) this is read from it, so a write of the last moments (the replication delay, usually well under a second) may not show yet. The access check, downloads and reads of one object by id always read the primary.
+   *
+   * `GET /v1/search` · API key with scope `customers:read` · operationId `search.search`
+   *
+   * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_PARAMETER, MISSING_REQUIRED_FIELD, RATE_LIMITED, SERVICE_UNAVAILABLE
+   */
+  search(query: Query<'search.search'>, options?: RequestOptions): Promise<ApiResult<'search.search'>>;
 }
 
 /**
@@ -1822,17 +1898,6 @@ export interface LicensesOperations {
   activate(body: Body<'licenses.activate'>, options?: RequestOptions): Promise<ApiResult<'licenses.activate'>>;
 
   /**
-   * Deactivate a device (from the app)
-   *
-   * Frees this fingerprint's seat (license.deactivated). No API key: the license key in the body is the credential, so the customer's app calls it directly (CORS open). Rate-limited per key; unknown keys are counted per client address (AUTH_FAILURE_LIMIT_PER_MINUTE), and past it every unknown key is 429 without a database lookup.
-   *
-   * `POST /v1/licenses/deactivate` · no credential · operationId `licenses.deactivate`
-   *
-   * @throws {ApiError} ACTIVATION_NOT_FOUND, INTERNAL_ERROR, INVALID_JSON, INVALID_PARAMETER, LICENSE_KEY_NOT_FOUND, MISSING_REQUIRED_FIELD, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE
-   */
-  deactivate(body: Body<'licenses.deactivate'>, options?: RequestOptions): Promise<ApiResult<'licenses.deactivate'>>;
-
-  /**
    * Keep a device active (from the app)
    *
    * Moves last_seen_at to now. With the product's activation_ttl_seconds set, a device that stops sending heartbeats loses its seat to the sweep (license.activation_expired). No API key: the license key in the body is the credential, so the customer's app calls it directly (CORS open). Rate-limited per key; unknown keys are counted per client address (AUTH_FAILURE_LIMIT_PER_MINUTE), and past it every unknown key is 429 without a database lookup.
@@ -1842,6 +1907,17 @@ export interface LicensesOperations {
    * @throws {ApiError} ACTIVATION_NOT_FOUND, ENTITLEMENT_NOT_ACTIVE, INTERNAL_ERROR, INVALID_JSON, INVALID_PARAMETER, LICENSE_KEY_NOT_FOUND, MISSING_REQUIRED_FIELD, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE
    */
   heartbeat(body: Body<'licenses.heartbeat'>, options?: RequestOptions): Promise<ApiResult<'licenses.heartbeat'>>;
+
+  /**
+   * Deactivate a device (from the app)
+   *
+   * Frees this fingerprint's seat (license.deactivated). No API key: the license key in the body is the credential, so the customer's app calls it directly (CORS open). Rate-limited per key; unknown keys are counted per client address (AUTH_FAILURE_LIMIT_PER_MINUTE), and past it every unknown key is 429 without a database lookup.
+   *
+   * `POST /v1/licenses/deactivate` · no credential · operationId `licenses.deactivate`
+   *
+   * @throws {ApiError} ACTIVATION_NOT_FOUND, INTERNAL_ERROR, INVALID_JSON, INVALID_PARAMETER, LICENSE_KEY_NOT_FOUND, MISSING_REQUIRED_FIELD, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE
+   */
+  deactivate(body: Body<'licenses.deactivate'>, options?: RequestOptions): Promise<ApiResult<'licenses.deactivate'>>;
 }
 
 /**
@@ -1902,7 +1978,10 @@ export interface OperationGroups {
   usage: UsageOperations;
   events: EventsOperations;
   webhookEndpoints: WebhookEndpointsOperations;
+  webhookDeliveries: WebhookDeliveriesOperations;
+  auditLog: AuditLogOperations;
   subscriptions: SubscriptionsOperations;
+  search: SearchOperations;
   imports: ImportsOperations;
   licenseKeys: LicenseKeysOperations;
   licenses: LicensesOperations;

@@ -3,7 +3,7 @@ import { AUDIT_ACTOR_TYPES, AUDIT_STATUSES } from '../../database/audit-trail';
 import { API_MODES } from '../../database/tenant';
 
 export class AuditActorResponseDto {
-  @ApiProperty({ description: 'user (a dashboard session), api_key, admin (the operator token) or system (the CLI)', enum: AUDIT_ACTOR_TYPES, example: 'user' })
+  @ApiProperty({ description: 'user (a dashboard session), api_key, admin (the operator token), system (the CLI) or customer (a portal session: a download, a device deactivated)', enum: AUDIT_ACTOR_TYPES, example: 'user' })
   type: string;
 
   @ApiProperty({ description: "The user's or the key's id; `admin` or `cli` for the operator", example: 'user_01jd8x3k2m4n5p6q7r8s9t0v1w' })

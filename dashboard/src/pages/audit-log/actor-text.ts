@@ -1,6 +1,6 @@
 import type { Schemas } from '../../api/client';
 
-/** Who acted, as a person reads it: the user's email, the key's prefix, the admin token, the CLI. */
+/** Who acted, as a person reads it: the user's email, the key's prefix, the admin token, the CLI, a customer in the portal. */
 export function actorText(entry: Pick<Schemas['AuditEntryResponseDto'], 'actor'>): string {
   switch (entry.actor.type) {
     case 'user':
@@ -9,6 +9,8 @@ export function actorText(entry: Pick<Schemas['AuditEntryResponseDto'], 'actor'>
       return `API key ${entry.actor.label}…`;
     case 'admin':
       return 'Admin token';
+    case 'customer':
+      return `Customer ${entry.actor.label} (portal)`;
     default:
       return entry.actor.label;
   }
