@@ -11,7 +11,10 @@ export function isRole(value: string): value is Role {
 
 /** Reads every role holds: a scope ending in `:read` is one, unless listed here as for owners and admins only. */
 const PRIVILEGED_READS: readonly Scope[] = ['audit:read'];
-/** What support may change beyond reading: grant, suspend, reactivate, revoke; redeliver events; portal links (DESIGN §19). Add a new support write here. */
+/**
+ * What support may change beyond reading: grant, suspend, reactivate, revoke; redeliver events;
+ * portal links (DESIGN §19), but not the portal's branding (portal_settings:write). Add a new support write here.
+ */
 const SUPPORT_WRITES: readonly Scope[] = ['entitlements:grant', 'events:redeliver', 'portal:write'];
 /** What a developer may not do although it is an API scope. */
 const NOT_FOR_DEVELOPERS: readonly Scope[] = ['audit:read'];

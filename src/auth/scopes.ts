@@ -23,6 +23,7 @@ export const SCOPES = [
   'usage:read',
   'portal:read',
   'portal:write',
+  'portal_settings:write',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

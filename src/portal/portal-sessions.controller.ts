@@ -49,7 +49,7 @@ export class PortalSessionsController {
   }
 
   @Patch('portal-settings')
-  @RequireScopes('portal:write')
+  @RequireScopes('portal_settings:write')
   @ApiOperation({
     summary: "Change the portal's branding",
     description: 'Sets the fields given (null clears one) for this mode. `accent_color` is #rrggbb; `logo_url` and `support_url` are https.',

@@ -207,7 +207,7 @@ describe('customer portal', () => {
       expect(missing.body.error.code).toBe('CUSTOMER_NOT_FOUND');
     });
 
-    it('needs portal:write: a key without it and a viewer session are 403, a support session may', async () => {
+    it('needs portal:write: a key without it and a viewer session are 403, a support session may; the branding needs portal_settings:write, which support lacks', async () => {
       const customer = await fixtures.customer(tenant.merchantId, 'test');
       const reader = await testApp.createKey(tenant.merchantId, 'test', ['customers:read', 'portal:read']);
       const refused = await testApp.http.post('/v1/portal-sessions').set(bearer(reader)).send({ customer_id: customer.id }).expect(403);
@@ -216,6 +216,10 @@ describe('customer portal', () => {
       await testApp.http.get('/v1/portal-settings').set(bearer(reader)).expect(200);
       const writer = await testApp.createKey(tenant.merchantId, 'test', ['portal:write']);
       await testApp.http.post('/v1/portal-sessions').set(bearer(writer)).send({ customer_id: customer.id }).expect(201);
+      // A link is not the branding: portal:write alone may not change it.
+      expect((await testApp.http.patch('/v1/portal-settings').set(bearer(writer)).send({ display_name: 'x' }).expect(403)).body.error.code).toBe('INSUFFICIENT_SCOPE');
+      const brander = await testApp.createKey(tenant.merchantId, 'test', ['portal_settings:write']);
+      await testApp.http.patch('/v1/portal-settings').set(bearer(brander)).send({ display_name: 'Branded' }).expect(200);
 
       const member = async (role: string) => {
         const email = `${role}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
@@ -226,7 +230,10 @@ describe('customer portal', () => {
       };
       const viewer = await testApp.http.post('/v1/portal-sessions').set(await member('viewer')).send({ customer_id: customer.id }).expect(403);
       expect(viewer.body.error.code).toBe('INSUFFICIENT_SCOPE');
-      await testApp.http.post('/v1/portal-sessions').set(await member('support')).send({ customer_id: customer.id }).expect(201);
+      const support = await member('support');
+      await testApp.http.post('/v1/portal-sessions').set(support).send({ customer_id: customer.id }).expect(201);
+      expect((await testApp.http.patch('/v1/portal-settings').set(support).send({ display_name: 'Support' }).expect(403)).body.error.code).toBe('INSUFFICIENT_SCOPE');
+      await testApp.http.patch('/v1/portal-settings').set(await member('developer')).send({ display_name: 'Developer' }).expect(200);
     });
   });
 

@@ -1956,7 +1956,7 @@ export interface PortalSettingsOperations {
    *
    * Sets the fields given (null clears one) for this mode. `accent_color` is #rrggbb; `logo_url` and `support_url` are https.
    *
-   * `PATCH /v1/portal-settings` · API key with scope `portal:write` · operationId `portalSettings.update`
+   * `PATCH /v1/portal-settings` · API key with scope `portal_settings:write` · operationId `portalSettings.update`
    *
    * @throws {ApiError} INSUFFICIENT_SCOPE, INTERNAL_ERROR, INVALID_API_KEY, INVALID_JSON, INVALID_PARAMETER, PAYLOAD_TOO_LARGE, RATE_LIMITED, SERVICE_UNAVAILABLE
    */

@@ -42,7 +42,7 @@ export function PortalPage() {
   const errors = useFormErrors(FIELDS, save.error);
   if (settings.isPending) return <Loading what="the portal's branding" />;
   if (settings.error) return <ErrorMessage error={settings.error} />;
-  const editable = can('portal:write');
+  const editable = can('portal_settings:write');
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const accent = draft.accent_color.trim();
