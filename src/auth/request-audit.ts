@@ -1,6 +1,5 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import type { AuditActor, AuditContext, AuditObject } from '../database/audit-trail';
-import { objectTypeOfId } from '../database/audit-trail';
+import { knownObjectType, objectTypeOfId, type AuditActor, type AuditContext, type AuditObject } from '../database/audit-trail';
 import type { ApiMode } from '../database/tenant';
 import { requestIdOf } from '../envelope/request-id';
 import { clientOf } from '../exchange/client-address';
@@ -32,7 +31,7 @@ export function pathObject(path: string): AuditObject {
   const id = segments.find((segment) => objectTypeOfId(segment) !== null);
   if (id !== undefined) return { type: objectTypeOfId(id) as string, id };
   const collection = segments.find((segment, index) => index > 0 && !/^v\d+$/.test(segment) && segment !== 'api') ?? segments[0] ?? 'unknown';
-  return { type: collection.replace(/-/g, '_').replace(/s$/, ''), id: null };
+  return { type: knownObjectType(collection.replace(/-/g, '_').replace(/s$/, '')), id: null };
 }
 
 /** The request's audit context for `actor`; the action is the handler's operation id. */

@@ -84,7 +84,21 @@ const OBJECT_TYPES_BY_PREFIX: Readonly<Record<string, string>> = {
   lic: 'license_key',
   act: 'license_activation',
   stmt: 'usage_statement',
+  ps: 'portal_session',
 };
+
+/**
+ * Every object type a row may name (a closed set, enumerated in the document): the types of our
+ * ids, the collections a write may name without one (the portal's branding, the month's usage),
+ * and `unknown` for a path that names neither.
+ */
+export const AUDIT_OBJECT_TYPES = [...new Set(Object.values(OBJECT_TYPES_BY_PREFIX)), 'portal_setting', 'usage', 'unknown'] as const;
+export type AuditObjectType = (typeof AUDIT_OBJECT_TYPES)[number];
+
+/** A type derived from a path's collection, kept only when it is one of the closed set. */
+export function knownObjectType(type: string): string {
+  return (AUDIT_OBJECT_TYPES as readonly string[]).includes(type) ? type : 'unknown';
+}
 
 /** The object type an id names by its prefix, or null when it is no id of ours. */
 export function objectTypeOfId(id: string): string | null {

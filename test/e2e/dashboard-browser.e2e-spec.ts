@@ -211,7 +211,7 @@ describeWithBrowser('dashboard flows in a browser', () => {
     });
     expect(order.status).toBe(201);
     await openPage(page, 'Orders');
-    await page.getByRole('searchbox', { name: 'Search' }).fill('browser_order');
+    await page.getByRole('searchbox', { name: 'Search', exact: true }).fill('browser_order');
     await page.getByRole('link', { name: 'browser_order' }).click();
     await page.getByRole('heading', { level: 1, name: /Order browser_order/ }).waitFor();
     await page.getByRole('button', { name: 'Refund line item li_2' }).click();

@@ -54,12 +54,12 @@ describeWithBrowser('dashboard lists in a browser', () => {
 
   it('searches every product on the server, by name, store id or id', async () => {
     await openPage(page, 'Products');
-    await page.getByRole('searchbox', { name: 'Search' }).fill('item 007');
+    await page.getByRole('searchbox', { name: 'Search', exact: true }).fill('item 007');
     await page.getByRole('link', { name: nameOf(7) }).waitFor();
     await pager().getByText('1–1 of 1 product', { exact: true }).waitFor();
-    await page.getByRole('searchbox', { name: 'Search' }).fill('sku_2');
+    await page.getByRole('searchbox', { name: 'Search', exact: true }).fill('sku_2');
     await page.getByRole('link', { name: nameOf(2) }).waitFor();
-    await page.getByRole('searchbox', { name: 'Search' }).fill('nothing like this');
+    await page.getByRole('searchbox', { name: 'Search', exact: true }).fill('nothing like this');
     await page.getByText('No product matches.').waitFor();
   });
 

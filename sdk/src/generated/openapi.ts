@@ -4212,10 +4212,11 @@ export interface components {
         };
         AuditObjectResponseDto: {
             /**
-             * @description The kind of object acted on (entitlement, product, api_key, dashboard_user…)
+             * @description The kind of object acted on (entitlement, product, api_key, dashboard_user…; unknown for a path that names none)
              * @example entitlement
+             * @enum {string}
              */
-            type: string;
+            type: "merchant" | "api_key" | "customer" | "product" | "entitlement" | "file" | "download" | "event" | "webhook_endpoint" | "webhook_delivery" | "order" | "grant_rule" | "subscription" | "entitlement_import" | "test_clock" | "dashboard_user" | "dashboard_session" | "license_key" | "license_activation" | "usage_statement" | "portal_session" | "portal_setting" | "usage" | "unknown";
             /**
              * @description Its id; null when the action has no single object (a failed sign-in of an unknown user)
              * @example ent_01jd8x3k2m4n5p6q7r8s9t0v1w

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { AUDIT_ACTOR_TYPES, AUDIT_STATUSES } from '../../database/audit-trail';
+import { AUDIT_ACTOR_TYPES, AUDIT_OBJECT_TYPES, AUDIT_STATUSES } from '../../database/audit-trail';
 import { API_MODES } from '../../database/tenant';
 
 export class AuditActorResponseDto {
@@ -14,7 +14,7 @@ export class AuditActorResponseDto {
 }
 
 export class AuditObjectResponseDto {
-  @ApiProperty({ description: 'The kind of object acted on (entitlement, product, api_key, dashboard_user…)', maxLength: 64, example: 'entitlement' })
+  @ApiProperty({ description: 'The kind of object acted on (entitlement, product, api_key, dashboard_user…; unknown for a path that names none)', enum: AUDIT_OBJECT_TYPES, example: 'entitlement' })
   type: string;
 
   @ApiProperty({ description: 'Its id; null when the action has no single object (a failed sign-in of an unknown user)', nullable: true, type: String, example: 'ent_01jd8x3k2m4n5p6q7r8s9t0v1w' })
