@@ -292,6 +292,27 @@ async function main(): Promise<void> {
   await api.entitlements.revoke(purchase.id, { reason: 'walk refund' });
   check((await customerApp.licenses.validate({ key })).data.code === 'REVOKED', 'a revoked purchase: REVOKED');
 
+  // usage and statements (DESIGN §17): the month so far, and the operator's close of an ended month
+  check((await api.usage.get()).lastResponse.status === 200, 'usage.get');
+  const now = new Date();
+  const lastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
+  check((await operator.adminStatements.close({ month: lastMonth })).lastResponse.status === 200, 'adminStatements.close');
+  check((await operator.adminStatements.list({ month: lastMonth })).lastResponse.status === 200, 'adminStatements.list');
+  const { data: statements } = await api.usage.list();
+  const statement = statements[0];
+  if (statement) check((await api.usage.getStatement(statement.id)).data.id === statement.id, 'usage.getStatement');
+
+  // the dashboard's daily tools through the API: the deliveries log, the audit log, search (issue 34)
+  check((await api.webhookDeliveries.list()).lastResponse.status === 200, 'webhookDeliveries.list');
+  check((await api.auditLog.list({ object_id: purchase.id })).data.some((row) => row.action === 'entitlements.revoke'), 'auditLog.list names the revoke');
+  check((await api.search.search({ q: purchase.id })).data.some((hit) => hit.id === purchase.id), 'search.search finds an entitlement by id');
+
+  // the customer portal (DESIGN §19): a one-time link for a customer, and the branding
+  const { data: portalLink } = await api.portalSessions.create({ customer_id: purchase.customer_id });
+  check(portalLink.url.includes('/portal/open/'), 'portalSessions.create');
+  check((await api.portalSettings.update({ display_name: 'Walk shop' })).data.display_name === 'Walk shop', 'portalSettings.update');
+  check((await api.portalSettings.get()).data.display_name === 'Walk shop', 'portalSettings.get');
+
   // typed errors: a code the operation documents
   try {
     await api.orders.get('ord_01jd8x3k2m4n5p6q7r8s9t0v1w');
