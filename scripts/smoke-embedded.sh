@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Embedded-mode smoke test: the built service started with no environment but PORT (and HOST, to
 # stay on loopback) in an empty directory must create the demo merchant, print its key, serve
-# /docs and list the demo catalogue's four products (src/demo/demo-catalogue.ts).
+# /docs and list the demo catalogue's five products (src/demo/demo-catalogue.ts).
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
@@ -26,7 +26,7 @@ body="$(curl -sf -H "Authorization: Bearer $key" "http://127.0.0.1:$port/v1/prod
 node -e '
 const body = JSON.parse(process.argv[1]);
 const storeIds = Array.isArray(body.data) ? body.data.map((product) => product.store_product_id).sort() : [];
-const expected = ["sku_api_credits_100", "sku_ebook_42", "sku_pro_monthly", "sku_starter_bundle"];
+const expected = ["sku_api_credits_100", "sku_desktop_app", "sku_ebook_42", "sku_pro_monthly", "sku_starter_bundle"];
 if (JSON.stringify(storeIds) !== JSON.stringify(expected) || !body.meta || !body.meta.request_id || body.pagination.total !== expected.length) {
   console.error("smoke: unexpected products response", body); process.exit(1);
 }' "$body"
