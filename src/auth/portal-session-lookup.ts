@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { AuditActor } from '../database/audit-trail';
 import type { AuthContext, PortalSessionCredential } from './auth-context';
 import type { SecretCredential } from './guessing-rules';
 
@@ -16,6 +17,11 @@ export interface PortalSessionLookup {
 
 export const PORTAL_SESSION_LOOKUP = Symbol('PortalSessionLookup');
 
+/** Who acts through a portal session, in the audit log (DESIGN §11): the merchant's customer. */
+export function portalActorOf(session: PortalSessionCredential): AuditActor {
+  return { type: 'customer', id: session.customerId, label: session.customerId };
+}
+
 /**
  * A portal session's AuthContext: no scope at all (so no /v1 route would admit it even if one
  * were reached), only the tenant and the credential its rate limit counts against.
@@ -28,6 +34,6 @@ export function portalSessionAuth(session: PortalSessionCredential): AuthContext
     mode: session.mode,
     scopes: new Set<string>(),
     tenant: { merchantId: session.merchantId, mode: session.mode },
-    actor: { type: 'customer', id: session.customerId, label: session.customerId },
+    actor: portalActorOf(session),
   };
 }

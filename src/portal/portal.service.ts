@@ -1,3 +1,4 @@
+import { portalActorOf } from '../auth/portal-session-lookup';
 import { Injectable } from '@nestjs/common';
 import type { PortalSessionCredential } from '../auth/auth-context';
 import { MerchantsService } from '../auth/merchants.service';
@@ -133,7 +134,7 @@ function operationOf(session: PortalSessionCredential, action: string, object: A
     audit: {
       merchantId: session.merchantId,
       mode: session.mode,
-      actor: { type: 'customer', id: session.customerId, label: session.customerId },
+      actor: portalActorOf(session),
       action,
       object,
       requestId: null,
